@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+)
+
+// Env is everything the program takes from its surroundings, so tests can
+// run it in-process with a map for an environment.
+type Env struct {
+	Args    []string
+	Getenv  func(string) string
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Action  []byte // action.yml
+	Sample  []byte // the description the demo publishes
+	Version string
+}
+
+// ErrReported is returned when the error was already reported to the user;
+// the caller only sets the exit code.
+var ErrReported = errors.New("reported")
+
+// Run runs the program with env.Args (without the program name).
+func Run(ctx context.Context, env Env) error {
+	meta, err := ghaction.ParseMetadata(env.Action)
+	if err != nil {
+		return err
+	}
+	if len(env.Args) > 0 {
+		switch env.Args[0] {
+		case "demo":
+			return runDemo(ctx, env, meta, env.Args[1:])
+		case "emulator":
+			return runEmulator(ctx, env, env.Args[1:])
+		case "version", "--version", "-version":
+			fmt.Fprintln(env.Stdout, "docs-publish "+env.Version)
+			return nil
+		case "help":
+			usage(env.Stdout, meta)
+			return nil
+		}
+	}
+	return runPublish(ctx, env, meta, env.Args)
+}
+
+func usage(w io.Writer, meta *ghaction.Metadata) {
+	fmt.Fprintf(w, `docs-publish %s
+
+Usage:
+  docs-publish [flags]          publish a description (the GitHub Action's flow)
+  docs-publish demo [--dir D]   run the whole flow against the built-in emulator
+  docs-publish emulator         run the emulator of the service on loopback
+  docs-publish version
+
+Each input is a flag, or an environment variable %sNAME (on GitHub: the
+action's with: block). Outputs are printed as name=value lines.
+
+Flags:
+`, strings.TrimSuffix(meta.Description, "."), ghaction.EnvPrefix)
+	for _, in := range meta.Inputs {
+		def := ""
+		if in.HasDefault {
+			def = " (default " + in.Default + ")"
+		}
+		req := ""
+		if in.Required {
+			req = " (required)"
+		}
+		fmt.Fprintf(w, "  --%s%s%s\n      %s\n      env %s\n", in.Name, req, def, in.Description, ghaction.EnvVar(in.Name))
+	}
+	fmt.Fprintf(w, "  --output text|json\n      How outputs are printed off GitHub (default text: name=value lines).\n")
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+)
+
+// runDemo publishes the sample description to an emulator on loopback
+// through all four steps, the way a workflow would, and leaves the zip.
+func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	dir := fs.String("dir", "docs-publish-demo", "directory for the sample description and the downloaded zip")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(abs, "openapi.yaml"), env.Sample, 0o644); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	cfg := emulator.Default()
+	emu, err := emulator.Start(cfg)
+	if err != nil {
+		return fmt.Errorf("demo: start emulator: %w", err)
+	}
+	defer emu.Close()
+	p := cfg.Projects[0]
+	fmt.Fprintf(env.Stderr, "emulator of the service at %s (project %s, doc %s)\n\n", emu.URL(), p.ID, p.Docs[0].ID)
+
+	// The demo runs as a CLI would anywhere: the caller's GitHub variables,
+	// if any, must not send its outputs into a real workflow.
+	demoEnv := map[string]string{"GITHUB_WORKSPACE": abs}
+	var outputs bytes.Buffer
+	err = runPublish(ctx, Env{
+		Getenv: func(k string) string { return demoEnv[k] },
+		Stdout: &outputs, Stderr: env.Stderr, Version: env.Version,
+	}, meta, []string{
+		"--token", cfg.Token, "--api-url", emu.URL(), "--project-id", p.ID,
+		"--file", "openapi.yaml", "--branch", p.Docs[0].Branch,
+		"--download", "--download-path", "docs-build.zip",
+	})
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nOutputs:\n%s\n", indent(outputs.String()))
+	if vs := emu.Versions(p.ID, p.Docs[0].Branch, p.Docs[0].File); len(vs) > 0 {
+		last := vs[len(vs)-1]
+		fmt.Fprintf(&b, "The emulator stored %s on branch %s (version %d, %d bytes of JSON, commit message %q).\n",
+			p.Docs[0].File, p.Docs[0].Branch, last.Version, len(last.Content), last.CommitMessage)
+	}
+	zipPath := filepath.Join(abs, "docs-build.zip")
+	if zr, err := zip.OpenReader(zipPath); err == nil {
+		var names []string
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+		}
+		zr.Close()
+		fmt.Fprintf(&b, "The rendered site is in %s: %s.\n", filepath.Join(*dir, "docs-build.zip"), strings.Join(names, ", "))
+		fmt.Fprintf(&b, "Open it with: unzip -o %s -d %s && open %s\n",
+			filepath.Join(*dir, "docs-build.zip"), filepath.Join(*dir, "site"), filepath.Join(*dir, "site", "index.html"))
+	}
+	os.WriteFile(filepath.Join(abs, "summary.txt"), []byte(strings.TrimLeft(b.String(), "\n")), 0o644)
+	fmt.Fprint(env.Stdout, b.String())
+	return nil
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return "  " + strings.Join(lines, "\n  ")
+}

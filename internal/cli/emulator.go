@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+)
+
+// runEmulator serves the emulator on loopback until interrupted, for trying
+// a workflow or a script locally.
+func runEmulator(ctx context.Context, env Env, args []string) error {
+	cfg := emulator.Default()
+	fs := flag.NewFlagSet("emulator", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "loopback address to listen on (port 0 picks a free one)")
+	fs.StringVar(&cfg.Token, "token", cfg.Token, "the bearer token the emulator accepts")
+	fs.StringVar(&cfg.Prefix, "prefix", "", "path prefix of the API, such as /v1")
+	fs.DurationVar(&cfg.BuildDelay, "build-delay", cfg.BuildDelay, "how long a build takes after its release")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	emu, err := emulator.StartOn(cfg, *addr)
+	if err != nil {
+		return fmt.Errorf("emulator: %w", err)
+	}
+	defer emu.Close()
+	p := cfg.Projects[0]
+	fmt.Fprintf(env.Stdout, `docs-publish emulator listening
+  api-url:    %s
+  token:      %s
+  project-id: %s
+  doc-id:     %s (renders %s on branch %s)
+
+Try: docs-publish --api-url %s --token %s --project-id %s --file openapi.yaml --branch %s --download
+Stop with Ctrl-C.
+`, emu.URL(), cfg.Token, p.ID, p.Docs[0].ID, p.Docs[0].File, p.Docs[0].Branch,
+		emu.URL(), cfg.Token, p.ID, p.Docs[0].Branch)
+	<-ctx.Done()
+	return nil
+}

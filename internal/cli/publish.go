@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/publish"
+	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/sethvargo/go-envconfig"
+)
+
+// boolFlag lets --download stand alone as well as --download=false.
+type boolFlag struct{ v *string }
+
+func (b boolFlag) String() string {
+	if b.v == nil {
+		return ""
+	}
+	return *b.v
+}
+func (b boolFlag) Set(s string) error { *b.v = s; return nil }
+func (b boolFlag) IsBoolFlag() bool   { return true }
+
+// parseFlags reads one flag per input of action.yml.
+func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]string, string, error) {
+	fs := flag.NewFlagSet("docs-publish", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	vals := map[string]*string{}
+	for _, in := range meta.Inputs {
+		v := new(string)
+		vals[in.Name] = v
+		if in.Default == "true" || in.Default == "false" {
+			fs.Var(boolFlag{v}, in.Name, in.Description)
+		} else {
+			fs.StringVar(v, in.Name, "", in.Description)
+		}
+	}
+	output := fs.String("output", "text", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(env.Stdout, meta)
+			return nil, "", flag.ErrHelp
+		}
+		return nil, "", fmt.Errorf("%v (see docs-publish --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, "", fmt.Errorf("unexpected argument %q: inputs are flags such as --file spec.yaml (see docs-publish --help)", fs.Arg(0))
+	}
+	if *output != "text" && *output != "json" {
+		return nil, "", fmt.Errorf("--output %q: use text or json", *output)
+	}
+	flags := map[string]string{}
+	for name, v := range vals {
+		flags[name] = *v
+	}
+	return flags, *output, nil
+}
+
+// loadConfig fills a publish.Config from flags, the runner's INPUT_*
+// variables, DOCS_PUBLISH_* variables and action.yml's defaults.
+func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *ghaction.Lookuper) (publish.Config, error) {
+	var cfg publish.Config
+	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &cfg, Lookuper: look}); err != nil {
+		return cfg, configError(err, look)
+	}
+	cfg.Workspace = env.Getenv("GITHUB_WORKSPACE")
+	if cfg.Workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Workspace = wd
+	}
+	cfg.Repository = env.Getenv("GITHUB_REPOSITORY")
+	cfg.SHA = env.Getenv("GITHUB_SHA")
+	cfg.ServerURL = env.Getenv("GITHUB_SERVER_URL")
+	cfg.RunID = env.Getenv("GITHUB_RUN_ID")
+	return cfg, nil
+}
+
+// configError turns go-envconfig's errors, which speak of Go fields, into
+// errors that name the input and say what to write.
+func configError(err error, look *ghaction.Lookuper) error {
+	if errors.Is(err, envconfig.ErrMissingRequired) {
+		name := strings.TrimSpace(err.Error()[strings.LastIndex(err.Error(), ":")+1:])
+		return &publish.InputError{Input: name, Msg: fmt.Sprintf("is required: set it under with: in the workflow step (or --%s, or %s)", name, ghaction.EnvVar(name))}
+	}
+	field, _, _ := strings.Cut(err.Error(), ":")
+	f, ok := reflect.TypeOf(publish.Config{}).FieldByName(field)
+	if !ok {
+		return err
+	}
+	key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+	name := ghaction.InputName(key)
+	val, _ := look.Lookup(key)
+	what := "a valid value"
+	switch f.Type.Kind() {
+	case reflect.Bool:
+		what = "true or false"
+	case reflect.Int64:
+		if f.Type == reflect.TypeOf(time.Duration(0)) {
+			what = "a duration such as 90s, 10m or 1h"
+		} else {
+			what = "a size such as 1GiB or 500MiB"
+		}
+	}
+	return &publish.InputError{Input: name, Msg: fmt.Sprintf("%q is not valid: use %s", val, what)}
+}
+
+func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
+	rep := ghaction.NewReporter(env.Getenv, env.Stdout, env.Stderr)
+	flags, output, err := parseFlags(env, meta, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		rep.Error(err.Error(), ghaction.Annotation{})
+		return ErrReported
+	}
+	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
+	// Mask the token before anything else can print it.
+	if tok, ok := look.Lookup("TOKEN"); ok {
+		rep.Mask(tok)
+	}
+	start := time.Now()
+	cfg, err := loadConfig(ctx, env, meta, look)
+	var res *publish.Result
+	if err == nil {
+		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version})
+	}
+	if res == nil {
+		res = &publish.Result{FailedStep: "check inputs"}
+	}
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)
+	}
+	writeSummary(rep, env.Stderr, cfg, res, err, time.Since(start))
+	if output == "json" && !rep.OnGitHub() {
+		printJSON(env.Stdout, rep.Outputs())
+	} else {
+		rep.PrintOutputs()
+	}
+	if err != nil {
+		rep.Error(err.Error(), annotationFor(err))
+		return ErrReported
+	}
+	return nil
+}
+
+// annotationFor points an error at the place in the description it is about.
+func annotationFor(err error) ghaction.Annotation {
+	var se *spec.SyntaxError
+	if errors.As(err, &se) {
+		return ghaction.Annotation{File: se.File, Line: se.Pos.Line, Col: se.Pos.Col, Title: "docs-publish"}
+	}
+	return ghaction.Annotation{Title: "docs-publish"}
+}
+
+func printJSON(w io.Writer, outs []ghaction.KV) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, kv := range outs {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k, _ := json.Marshal(kv.Name)
+		v, _ := json.Marshal(kv.Value)
+		b.Write(k)
+		b.WriteString(":")
+		b.Write(v)
+	}
+	b.WriteString("}\n")
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,257 @@
+package docsapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// maxJSONBody bounds a JSON answer: the service's answers are small.
+const maxJSONBody = 8 << 20
+
+// Options tune a Client. The zero value is usable.
+type Options struct {
+	// HTTPClient sends the requests; nil means a client with connect, TLS and
+	// header timeouts that never forwards the token to another host.
+	HTTPClient *http.Client
+	// UserAgent names the program in requests.
+	UserAgent string
+	// RequestTimeout bounds one attempt of a JSON call, body included.
+	// Zero means 60 s.
+	RequestTimeout time.Duration
+	// FirstRetry is the first backoff interval. Zero means 1 s.
+	FirstRetry time.Duration
+	// Logf, when set, reports each retry with its reason and wait.
+	Logf func(format string, args ...any)
+}
+
+// Client talks to one service address with one token.
+type Client struct {
+	base  *url.URL
+	token string
+	opts  Options
+	hc    *http.Client
+	now   func() time.Time
+}
+
+// New returns a client for the service at apiURL, which may carry a path
+// prefix (https://host/v1).
+func New(apiURL, token string, opts Options) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(apiURL, "/"))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("api-url %q is not an http(s) address such as https://api.example.com/v1", apiURL)
+	}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = 60 * time.Second
+	}
+	if opts.FirstRetry == 0 {
+		opts.FirstRetry = time.Second
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = NewHTTPClient()
+	}
+	return &Client{base: u, token: token, opts: opts, hc: hc, now: time.Now}, nil
+}
+
+// NewHTTPClient returns the client docs-publish sends requests with: bounded
+// connect, TLS and header waits; redirects followed without the token to any
+// other host, and never from https down to http.
+func NewHTTPClient() *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           dialer.DialContext,
+			ForceAttemptHTTP2:     true,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 60 * time.Second,
+			ExpectContinueTimeout: time.Second,
+			MaxIdleConnsPerHost:   4,
+			IdleConnTimeout:       90 * time.Second,
+		},
+		CheckRedirect: checkRedirect,
+	}
+}
+
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	prev := via[len(via)-1]
+	if prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
+		return fmt.Errorf("refused a redirect from https to %s", req.URL.Redacted())
+	}
+	if req.URL.Host != via[0].URL.Host {
+		req.Header.Del("Authorization")
+	}
+	return nil
+}
+
+// request is one call of the interface.
+type request struct {
+	method     string
+	path       string // escaped, below the base path
+	query      url.Values
+	body       []byte // JSON, or nil
+	accept     string
+	idempotent bool
+}
+
+func (c *Client) url(r *request) *url.URL {
+	u := *c.base
+	u.RawPath = c.base.EscapedPath() + r.path
+	if p, err := url.PathUnescape(u.RawPath); err == nil {
+		u.Path = p
+	}
+	u.RawQuery = r.query.Encode()
+	return &u
+}
+
+// send performs r with retries and returns a 2xx response whose body the
+// caller must close. A non-2xx answer is an *APIError.
+func (c *Client) send(ctx context.Context, r *request, timeout time.Duration) (*http.Response, context.CancelFunc, error) {
+	expo := backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(c.opts.FirstRetry),
+		backoff.WithMaxInterval(30*time.Second),
+		backoff.WithMaxElapsedTime(0), // the context's deadline bounds the whole
+	)
+	ra := &retryAfterBackOff{BackOff: expo}
+	deadline, _ := ctx.Deadline()
+	b := backoff.WithContext(capToDeadline{BackOff: ra, deadline: deadline, now: c.now}, ctx)
+
+	var cancel context.CancelFunc
+	op := func() (*http.Response, error) {
+		actx, acancel := ctx, context.CancelFunc(func() {})
+		if timeout > 0 {
+			actx, acancel = context.WithTimeout(ctx, timeout)
+		}
+		resp, wrote, err := c.attempt(actx, r)
+		if err != nil {
+			acancel()
+			if ctx.Err() != nil {
+				return nil, backoff.Permanent(ctx.Err())
+			}
+			err = c.scrubErr(err)
+			if r.idempotent || !wrote {
+				return nil, err
+			}
+			return nil, backoff.Permanent(&UncertainError{Err: err})
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			cancel = acancel
+			return resp, nil
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		acancel()
+		apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.token)
+		retry := unprocessedStatus(resp.StatusCode) || (r.idempotent && retryableStatus(resp.StatusCode))
+		if !retry {
+			return nil, backoff.Permanent(apiErr)
+		}
+		ra.setServerDelay(parseRetryAfter(apiErr.RetryAfter, c.now()))
+		return nil, apiErr
+	}
+	notify := func(err error, wait time.Duration) {
+		if c.opts.Logf != nil {
+			c.opts.Logf("%s %s: %v; retrying in %s", r.method, r.path, err, wait.Round(10*time.Millisecond))
+		}
+	}
+	resp, err := backoff.RetryNotifyWithData(op, b, notify)
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp, cancel, nil
+}
+
+// attempt sends r once. wrote reports whether the request may have reached
+// the service: false only when the failure came before it was written.
+func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, bool, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	var wrote atomic.Bool // set from the transport's writer goroutine
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, c.url(r).String(), body)
+	if err != nil {
+		return nil, false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	if r.body != nil {
+		// The seed stresses this header for the file update.
+		req.Header.Set("Content-Type", "application/json;charset=UTF-8")
+	}
+	req.Header.Set("Accept", r.accept)
+	if c.opts.UserAgent != "" {
+		req.Header.Set("User-Agent", c.opts.UserAgent)
+	}
+	// Accept-Encoding is left to the transport: it asks for gzip and decodes
+	// the answer itself.
+	resp, err := c.hc.Do(req)
+	return resp, wrote.Load(), err
+}
+
+// scrubErr keeps the token out of transport errors (a URL echoed back).
+func (c *Client) scrubErr(err error) error {
+	if c.token == "" || !strings.Contains(err.Error(), c.token) {
+		return err
+	}
+	return errors.New(scrub(err.Error(), c.token))
+}
+
+// callJSON performs r and decodes a JSON answer into out. A body cut short is
+// retried like a failed connection when r is idempotent.
+func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
+	var data []byte
+	for tries := 0; ; tries++ {
+		resp, cancel, err := c.send(ctx, r, c.opts.RequestTimeout)
+		if err != nil {
+			return err
+		}
+		data, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
+		resp.Body.Close()
+		cancel()
+		if err == nil {
+			if len(data) > maxJSONBody {
+				return fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
+			}
+			break
+		}
+		if !r.idempotent || tries >= 2 || ctx.Err() != nil {
+			err = fmt.Errorf("answer cut short: %w", c.scrubErr(err))
+			if !r.idempotent {
+				return &UncertainError{Err: err}
+			}
+			return err
+		}
+		if c.opts.Logf != nil {
+			c.opts.Logf("%s %s: answer cut short (%v); retrying", r.method, r.path, c.scrubErr(err))
+		}
+	}
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		if out != nil {
+			return errors.New("service answered with an empty body where JSON was expected")
+		}
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("service answered with a body that is not the expected JSON (%v): %s", err, shorten(scrub(string(data), c.token)))
+	}
+	return nil
+}
+
+func segment(s string) string { return url.PathEscape(s) }

@@ -1,0 +1,14 @@
+// Package emulator is an in-memory stand-in for the documentation service,
+// served over real HTTP on a loopback port.
+//
+// It implements the four endpoints of the service interface: file updates
+// into projects with branches (each update a new version with its commit
+// message), the docs list, releases that build asynchronously after a short
+// delay, and downloads of a real rendered static site as a zip. It checks the
+// bearer token and the JSON content type as the service does, and answers
+// errors in the service's error shape (error_message, error_code,
+// tracking_id).
+//
+// It deliberately shares no code with the client in internal/docsapi, so a
+// mistake in one cannot hide the same mistake in the other.
+package emulator

@@ -1,0 +1,184 @@
+package emulator
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config seeds an emulator.
+type Config struct {
+	// Token is the only bearer token accepted.
+	Token string
+	// Prefix is a path prefix the API lives under, such as "/v1".
+	Prefix string
+	// Projects are the projects that exist from the start.
+	Projects []Project
+	// BuildDelay is how long a build takes after its release. Zero builds at
+	// once (still asynchronously).
+	BuildDelay time.Duration
+	// NotReadyStatus is the answer to a download of an unfinished build.
+	// Zero means 202 Accepted.
+	NotReadyStatus int
+	// FirstBuildID is the id of the first build; later builds count up.
+	// Zero means 2^53+1, so a client that reads ids through a float64
+	// downloads the wrong build.
+	FirstBuildID uint64
+}
+
+// Project is a project with its branches and docs.
+type Project struct {
+	ID string
+	// Branches that exist. Empty means any branch may be written.
+	Branches []string
+	Docs     []Doc
+}
+
+// Doc is a documentation domain, configured once (as in the service's web
+// application) with the file and branch it renders.
+type Doc struct {
+	// ID is sent as a JSON number when it is all digits, else as a string.
+	ID     string
+	Domain string
+	File   string
+	Branch string
+}
+
+// Default returns the seed that `docs-publish emulator` and the demo use.
+func Default() Config {
+	return Config{
+		Token:      "emulator-token",
+		BuildDelay: 300 * time.Millisecond,
+		Projects: []Project{{
+			ID:       "4711",
+			Branches: []string{"main"},
+			Docs:     []Doc{{ID: "17", Domain: "docs.bookstore.example", File: "openapi.yml", Branch: "main"}},
+		}},
+	}
+}
+
+// Server is a running emulator.
+type Server struct {
+	cfg Config
+	mux *http.ServeMux
+	srv *http.Server
+	ln  net.Listener
+
+	mu       sync.Mutex
+	projects map[string]*project
+	docs     map[string]*doc // by id
+	builds   map[string]*build
+	nextID   uint64
+	requests []Request
+	seq      int // tracking ids
+	wg       sync.WaitGroup
+	closed   bool
+}
+
+// Request is what the emulator saw of one request.
+type Request struct {
+	Method, Path, RawQuery string
+	Header                 http.Header
+	Body                   []byte
+	Status                 int
+}
+
+// New builds an emulator from cfg without starting it; see Start.
+func New(cfg Config) *Server {
+	if cfg.NotReadyStatus == 0 {
+		cfg.NotReadyStatus = http.StatusAccepted
+	}
+	if cfg.FirstBuildID == 0 {
+		cfg.FirstBuildID = 1<<53 + 1
+	}
+	s := &Server{
+		cfg:      cfg,
+		projects: map[string]*project{},
+		docs:     map[string]*doc{},
+		builds:   map[string]*build{},
+		nextID:   cfg.FirstBuildID,
+	}
+	for _, p := range cfg.Projects {
+		pr := &project{id: p.ID, files: map[string]map[string][]FileVersion{}}
+		if len(p.Branches) > 0 {
+			pr.branches = map[string]bool{}
+			for _, b := range p.Branches {
+				pr.branches[b] = true
+			}
+		}
+		for _, d := range p.Docs {
+			dd := &doc{Doc: d, project: pr}
+			pr.docs = append(pr.docs, dd)
+			s.docs[d.ID] = dd
+		}
+		s.projects[p.ID] = pr
+	}
+	s.mux = http.NewServeMux()
+	p := strings.TrimRight(cfg.Prefix, "/")
+	s.mux.HandleFunc("PUT "+p+"/projects/{project}/files/{file}", s.updateFile)
+	s.mux.HandleFunc("GET "+p+"/docs.list", s.listDocs)
+	s.mux.HandleFunc("POST "+p+"/docs.release", s.release)
+	s.mux.HandleFunc("GET "+p+"/docs.builds.download", s.download)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, 1004, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	return s
+}
+
+// Start listens on a free loopback port and serves until Close.
+func Start(cfg Config) (*Server, error) {
+	return StartOn(cfg, "127.0.0.1:0")
+}
+
+// StartOn listens on addr, which must be a loopback address.
+func StartOn(cfg Config, addr string) (*Server, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("the emulator listens on loopback only, not on %s", host)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := New(cfg)
+	s.ln = ln
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+// URL is the API's base address, prefix included.
+func (s *Server) URL() string {
+	return "http://" + s.ln.Addr().String() + strings.TrimRight(s.cfg.Prefix, "/")
+}
+
+// Addr is the host:port the emulator listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Close stops the server and waits for pending builds.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	var err error
+	if s.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		err = s.srv.Shutdown(ctx)
+		if err != nil {
+			s.srv.Close()
+		}
+	}
+	s.wg.Wait()
+	return err
+}
+
+// Config returns the seed the emulator runs with.
+func (s *Server) Config() Config { return s.cfg }

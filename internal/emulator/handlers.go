@@ -1,0 +1,243 @@
+package emulator
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// ServeHTTP records the request, checks the token, and routes it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 256<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() {
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{
+			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
+			Header: r.Header.Clone(), Body: body, Status: rec.status,
+		})
+		s.mu.Unlock()
+	}()
+	if r.Header.Get("Authorization") != "Bearer "+s.cfg.Token || s.cfg.Token == "" {
+		s.fail(rec, r, http.StatusUnauthorized, 1001, "the access token is missing, malformed or revoked")
+		return
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// writeJSON answers v as JSON, gzip-compressed when the client asks for it.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if acceptsGzip(r) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(data)
+		zw.Close()
+		data = buf.Bytes()
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Add("Vary", "Accept-Encoding")
+	}
+	w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+	w.WriteHeader(status)
+	w.Write(data)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") {
+			return true
+		}
+	}
+	return false
+}
+
+// fail answers in the error shape of the service's design example.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
+	s.mu.Lock()
+	s.seq++
+	id := fmt.Sprintf("emu-%06d", s.seq)
+	s.mu.Unlock()
+	writeJSON(w, r, status, map[string]any{"error_message": msg, "error_code": code, "tracking_id": id})
+}
+
+// idValue is how an id goes on the wire: a number when it is all digits.
+func idValue(id string) any {
+	if id != "" && strings.Trim(id, "0123456789") == "" && (id == "0" || id[0] != '0') {
+		return json.Number(id)
+	}
+	return id
+}
+
+func jsonBody(r *http.Request) error {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return fmt.Errorf("Content-Type must be application/json;charset=UTF-8, got %q", r.Header.Get("Content-Type"))
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return fmt.Errorf("charset must be UTF-8, got %q", cs)
+	}
+	return nil
+}
+
+var dotSegment = regexp.MustCompile(`(^|/)\.\.?(/|$)`)
+
+func (s *Server) updateFile(w http.ResponseWriter, r *http.Request) {
+	projectID, name := r.PathValue("project"), r.PathValue("file")
+	if err := jsonBody(r); err != nil {
+		s.fail(w, r, http.StatusUnsupportedMediaType, 1005, err.Error())
+		return
+	}
+	if dotSegment.MatchString(name) || name == "" {
+		s.fail(w, r, http.StatusBadRequest, 1006, "file name must not contain . or .. segments")
+		return
+	}
+	var body struct {
+		Content       json.RawMessage `json:"content"`
+		Branch        *string         `json:"branch"`
+		CommitMessage string          `json:"commit_message"`
+	}
+	raw, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(raw, &body); err != nil {
+		s.fail(w, r, http.StatusBadRequest, 1002, "body is not JSON: "+err.Error())
+		return
+	}
+	content := bytes.TrimSpace(body.Content)
+	if len(content) == 0 || content[0] != '{' {
+		s.fail(w, r, http.StatusBadRequest, 1003, "content must be the specification document as a JSON object, not a string or other value")
+		return
+	}
+	if body.Branch == nil || *body.Branch == "" {
+		s.fail(w, r, http.StatusBadRequest, 1003, "branch is required")
+		return
+	}
+	v, serr := s.storeFile(projectID, *body.Branch, name, content, body.CommitMessage)
+	if serr != nil {
+		s.fail(w, r, serr.status, serr.code, serr.msg)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, map[string]any{"file": map[string]any{
+		"name": name, "branch": *body.Branch, "version": v.Version, "commit": v.Commit,
+	}})
+}
+
+func (s *Server) listDocs(w http.ResponseWriter, r *http.Request) {
+	projectID := r.URL.Query().Get("projectId")
+	s.mu.Lock()
+	p := s.projects[projectID]
+	var docs []map[string]any
+	if p != nil {
+		for _, d := range p.docs {
+			e := map[string]any{"id": idValue(d.ID)}
+			if d.Domain != "" {
+				e["domain"] = d.Domain
+			}
+			docs = append(docs, e)
+		}
+	}
+	s.mu.Unlock()
+	if projectID == "" {
+		s.fail(w, r, http.StatusBadRequest, 1003, "projectId is required")
+		return
+	}
+	if p == nil {
+		s.fail(w, r, http.StatusNotFound, 1404, fmt.Sprintf("project %s not found", projectID))
+		return
+	}
+	if docs == nil {
+		docs = []map[string]any{}
+	}
+	writeJSON(w, r, http.StatusOK, map[string]any{"docs": docs})
+}
+
+func (s *Server) release(w http.ResponseWriter, r *http.Request) {
+	docID := r.URL.Query().Get("id")
+	if err := jsonBody(r); err != nil {
+		s.fail(w, r, http.StatusUnsupportedMediaType, 1005, err.Error())
+		return
+	}
+	var body struct {
+		SetLive *bool `json:"setLive"`
+	}
+	raw, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(raw, &body); err != nil {
+		s.fail(w, r, http.StatusBadRequest, 1002, "body is not JSON: "+err.Error())
+		return
+	}
+	// Absent setLive: the interface leaves the default open; the emulator
+	// takes false, the cautious reading.
+	setLive := body.SetLive != nil && *body.SetLive
+	b, serr := s.startBuild(docID, setLive)
+	if serr != nil {
+		s.fail(w, r, serr.status, serr.code, serr.msg)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, map[string]any{
+		"build":  map[string]any{"id": idValue(b.id), "status": "pending", "setLive": setLive},
+		"docId":  idValue(b.doc.ID),
+		"status": "pending",
+	})
+}
+
+func (s *Server) download(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	b := s.builds[id]
+	var state, failure string
+	var zip []byte
+	if b != nil {
+		state, failure, zip = b.state, b.failure, b.zip
+	}
+	s.mu.Unlock()
+	switch {
+	case b == nil:
+		s.fail(w, r, http.StatusNotFound, 1404, fmt.Sprintf("build %s not found", id))
+	case state == statePending:
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, r, s.cfg.NotReadyStatus, map[string]any{"status": "building", "build": map[string]any{"id": idValue(id), "status": "building"}})
+	case state == stateFailed:
+		s.fail(w, r, http.StatusUnprocessableEntity, 1422, "build failed: "+failure)
+	default:
+		w.Header().Set("Content-Type", "application/zip")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="build-%s.zip"`, id))
+		w.Header().Set("Content-Length", fmt.Sprint(len(zip)))
+		w.Write(zip)
+	}
+}

@@ -1,0 +1,177 @@
+package emulator
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+)
+
+type project struct {
+	id       string
+	branches map[string]bool                     // nil: any branch
+	files    map[string]map[string][]FileVersion // branch → name → versions
+	docs     []*doc
+}
+
+type doc struct {
+	Doc
+	project *project
+	live    string // id of the live build
+}
+
+const (
+	statePending = "pending"
+	stateDone    = "done"
+	stateFailed  = "failed"
+)
+
+type build struct {
+	id      string
+	doc     *doc
+	setLive bool
+	state   string
+	failure string
+	zip     []byte
+}
+
+// FileVersion is one stored version of a file.
+type FileVersion struct {
+	Version       int
+	Content       []byte // the JSON document as received
+	CommitMessage string
+	Commit        string
+	Time          time.Time
+}
+
+// BuildInfo describes a build for tests and the demo.
+type BuildInfo struct {
+	ID      string
+	DocID   string
+	SetLive bool
+	State   string // pending, done, failed
+	Live    bool   // the doc's live build now
+	Failure string
+	Zip     []byte
+}
+
+// storeError is a refusal with its status and error code.
+type storeError struct {
+	status, code int
+	msg          string
+}
+
+func (s *Server) storeFile(projectID, branch, name string, content []byte, message string) (FileVersion, *storeError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		return FileVersion{}, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("project %s not found", projectID)}
+	}
+	if p.branches != nil && !p.branches[branch] {
+		return FileVersion{}, &storeError{http.StatusNotFound, 1405, fmt.Sprintf("branch %s not found in project %s", branch, projectID)}
+	}
+	files := p.files[branch]
+	if files == nil {
+		files = map[string][]FileVersion{}
+		p.files[branch] = files
+	}
+	sum := sha1.Sum([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%s", branch, name, len(files[name]), content)))
+	v := FileVersion{
+		Version: len(files[name]) + 1, Content: slices.Clone(content),
+		CommitMessage: message, Commit: hex.EncodeToString(sum[:]), Time: time.Now().UTC(),
+	}
+	files[name] = append(files[name], v)
+	return v, nil
+}
+
+// startBuild records a build under d and renders it after the build delay,
+// from the doc's file as it is at release time.
+func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[docID]
+	if d == nil {
+		return nil, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("doc %s not found", docID)}
+	}
+	b := &build{id: strconv.FormatUint(s.nextID, 10), doc: d, setLive: setLive, state: statePending}
+	s.nextID++
+	s.builds[b.id] = b
+	var content []byte
+	if vs := d.project.files[d.Branch][d.File]; len(vs) > 0 {
+		content = vs[len(vs)-1].Content
+	}
+	s.wg.Add(1)
+	time.AfterFunc(s.cfg.BuildDelay, func() {
+		defer s.wg.Done()
+		var zip []byte
+		var err error
+		if content == nil {
+			err = fmt.Errorf("doc %s renders %s on branch %s, which has no such file yet", d.ID, d.File, d.Branch)
+		} else {
+			zip, err = renderSite(content)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err != nil {
+			b.state, b.failure = stateFailed, err.Error()
+			return
+		}
+		b.state, b.zip = stateDone, zip
+		if b.setLive {
+			d.live = b.id
+		}
+	})
+	return b, nil
+}
+
+// Versions returns the stored versions of a file, oldest first.
+func (s *Server) Versions(projectID, branch, name string) []FileVersion {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		return nil
+	}
+	return slices.Clone(p.files[branch][name])
+}
+
+// Builds returns every build, oldest first.
+func (s *Server) Builds() []BuildInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []BuildInfo
+	for _, b := range s.builds {
+		out = append(out, BuildInfo{
+			ID: b.id, DocID: b.doc.ID, SetLive: b.setLive, State: b.state,
+			Live: b.doc.live == b.id, Failure: b.failure, Zip: b.zip,
+		})
+	}
+	slices.SortFunc(out, func(a, b BuildInfo) int {
+		return cmpNumeric(a.ID, b.ID)
+	})
+	return out
+}
+
+func cmpNumeric(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	if a < b {
+		return -1
+	}
+	if a > b {
+		return 1
+	}
+	return 0
+}
+
+// Requests returns the requests seen so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}

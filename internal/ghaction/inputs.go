@@ -1,0 +1,58 @@
+package ghaction
+
+import (
+	"strings"
+)
+
+// EnvPrefix is the prefix of the environment variables the CLI reads in
+// other CI systems: DOCS_PUBLISH_PROJECT_ID for project-id.
+const EnvPrefix = "DOCS_PUBLISH_"
+
+// Lookuper finds an input's value for go-envconfig, which asks by names such
+// as PROJECT_ID (it refuses hyphens). It looks, in order, at a flag, at
+// INPUT_PROJECT-ID as the runner sets it (hyphen kept), at
+// DOCS_PUBLISH_PROJECT_ID, and at action.yml's default. The runner sets every
+// declared input, to "" when the user gave nothing, so "" counts as unset.
+type Lookuper struct {
+	Meta   *Metadata
+	Flags  map[string]string // by input name
+	Getenv func(string) string
+}
+
+// InputName maps an envconfig key to its input name: PROJECT_ID → project-id.
+func InputName(key string) string {
+	return strings.ToLower(strings.ReplaceAll(key, "_", "-"))
+}
+
+// RunnerVar is the variable the runner sets for an input: INPUT_PROJECT-ID.
+func RunnerVar(input string) string {
+	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(input, " ", "_"))
+}
+
+// EnvVar is the variable the CLI reads for an input: DOCS_PUBLISH_PROJECT_ID.
+func EnvVar(input string) string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(input, "-", "_"))
+}
+
+// Lookup implements envconfig.Lookuper.
+func (l *Lookuper) Lookup(key string) (string, bool) {
+	name := InputName(key)
+	if v := l.Flags[name]; v != "" {
+		return v, true
+	}
+	if v := strings.TrimSpace(l.Getenv(RunnerVar(name))); v != "" {
+		return v, true
+	}
+	if v := strings.TrimSpace(l.Getenv(EnvVar(name))); v != "" {
+		return v, true
+	}
+	if in, ok := l.Meta.Input(name); ok && in.HasDefault {
+		if v := EvalDefault(in.Default, l.Getenv); v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Key names the input in envconfig's "missing required value" error.
+func (l *Lookuper) Key(key string) string { return InputName(key) }

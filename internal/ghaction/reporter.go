@@ -1,0 +1,213 @@
+package ghaction
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Reporter reports a run: on GitHub through workflow commands and file
+// commands, elsewhere as plain text (logs on stderr, outputs as name=value
+// lines on stdout). Every line it writes has the registered secrets scrubbed.
+type Reporter struct {
+	gh      *githubactions.Action // nil off GitHub
+	files   bool                  // GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are set
+	stdout  io.Writer
+	log     io.Writer
+	debug   bool
+	mu      sync.Mutex
+	secrets []string
+	outputs []KV
+}
+
+// KV is one output.
+type KV struct{ Name, Value string }
+
+// NewReporter picks the face from the environment: GITHUB_ACTIONS=true means
+// workflow commands; GITHUB_OUTPUT set means outputs go to that file.
+// go-githubactions panics when a file command's variable is unset, so
+// without GITHUB_OUTPUT outputs are printed instead.
+func NewReporter(getenv func(string) string, stdout, stderr io.Writer) *Reporter {
+	r := &Reporter{stdout: stdout, log: stderr}
+	if getenv("GITHUB_ACTIONS") == "true" {
+		r.gh = githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
+		r.log = stdout
+		r.files = getenv("GITHUB_OUTPUT") != "" && getenv("GITHUB_STEP_SUMMARY") != ""
+	}
+	r.debug = getenv("RUNNER_DEBUG") == "1" || getenv("ACTIONS_STEP_DEBUG") == "true"
+	return r
+}
+
+// OnGitHub reports whether workflow commands are in use.
+func (r *Reporter) OnGitHub() bool { return r.gh != nil }
+
+// Mask registers a secret: on GitHub the runner hides it in the log from now
+// on, and the reporter scrubs it from everything it writes.
+func (r *Reporter) Mask(secret string) {
+	if secret == "" {
+		return
+	}
+	r.mu.Lock()
+	r.secrets = append(r.secrets, secret)
+	r.mu.Unlock()
+	if r.gh != nil {
+		r.gh.AddMask(secret)
+	}
+}
+
+// Scrub replaces every registered secret in s.
+func (r *Reporter) Scrub(s string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, sec := range r.secrets {
+		s = strings.ReplaceAll(s, sec, "***")
+	}
+	return s
+}
+
+// Infof logs a line.
+func (r *Reporter) Infof(format string, args ...any) {
+	fmt.Fprintln(r.log, r.Scrub(fmt.Sprintf(format, args...)))
+}
+
+// Debugf logs a line only when step debugging is on.
+func (r *Reporter) Debugf(format string, args ...any) {
+	if !r.debug {
+		return
+	}
+	msg := r.Scrub(fmt.Sprintf(format, args...))
+	if r.gh != nil {
+		r.gh.Debugf("%s", msg)
+		return
+	}
+	fmt.Fprintln(r.log, "debug: "+msg)
+}
+
+// Annotation is a finding attached to a place in a file.
+type Annotation struct {
+	File      string // relative to the workspace
+	Line, Col int
+	Title     string
+}
+
+func (a Annotation) fields() map[string]string {
+	m := map[string]string{}
+	if a.File != "" {
+		m["file"] = a.File
+	}
+	if a.Line > 0 {
+		m["line"] = fmt.Sprint(a.Line)
+	}
+	if a.Col > 0 {
+		m["col"] = fmt.Sprint(a.Col)
+	}
+	if a.Title != "" {
+		m["title"] = a.Title
+	}
+	return m
+}
+
+func (a Annotation) prefix() string {
+	switch {
+	case a.File == "":
+		return ""
+	case a.Line == 0:
+		return a.File + ": "
+	case a.Col == 0:
+		return fmt.Sprintf("%s:%d: ", a.File, a.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d: ", a.File, a.Line, a.Col)
+}
+
+// Error reports an error annotation.
+func (r *Reporter) Error(msg string, at Annotation) { r.annotate("error", msg, at) }
+
+// Warning reports a warning annotation.
+func (r *Reporter) Warning(msg string, at Annotation) { r.annotate("warning", msg, at) }
+
+// Notice reports a notice annotation.
+func (r *Reporter) Notice(msg string, at Annotation) { r.annotate("notice", msg, at) }
+
+func (r *Reporter) annotate(level, msg string, at Annotation) {
+	msg = r.Scrub(msg)
+	if r.gh == nil {
+		fmt.Fprintf(r.log, "%s%s: %s\n", at.prefix(), level, msg)
+		return
+	}
+	// go-githubactions escapes %, CR and LF in the message itself.
+	a := r.gh.WithFieldsMap(at.fields())
+	switch level {
+	case "error":
+		a.Errorf("%s", msg)
+	case "warning":
+		a.Warningf("%s", msg)
+	default:
+		a.Noticef("%s", msg)
+	}
+}
+
+// Group starts a collapsible log group; call the returned func to end it.
+func (r *Reporter) Group(title string) func() {
+	if r.gh == nil {
+		fmt.Fprintf(r.log, "== %s\n", title)
+		return func() {}
+	}
+	r.gh.Group(title)
+	return r.gh.EndGroup
+}
+
+// SetOutput records an output. On GitHub it goes to GITHUB_OUTPUT at once;
+// elsewhere the outputs are printed by PrintOutputs.
+func (r *Reporter) SetOutput(name, value string) error {
+	if strings.ContainsAny(value, "\r\n") {
+		return fmt.Errorf("output %s: value has a line break, which no output of this action may hold", name)
+	}
+	if strings.Contains(value, "_GitHubActionsFileCommandDelimeter_") {
+		return fmt.Errorf("output %s: value holds the GITHUB_OUTPUT delimiter", name)
+	}
+	value = r.Scrub(value)
+	r.mu.Lock()
+	r.outputs = append(r.outputs, KV{name, value})
+	r.mu.Unlock()
+	if r.files {
+		r.gh.SetOutput(name, value)
+	}
+	return nil
+}
+
+// Outputs returns the outputs set so far, in order.
+func (r *Reporter) Outputs() []KV {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]KV(nil), r.outputs...)
+}
+
+// PrintOutputs prints name=value lines on stdout when there is no
+// GITHUB_OUTPUT file to write them to.
+func (r *Reporter) PrintOutputs() {
+	if r.files {
+		return
+	}
+	for _, kv := range r.Outputs() {
+		fmt.Fprintf(r.stdout, "%s=%s\n", kv.Name, kv.Value)
+	}
+}
+
+// Summary appends markdown to the job summary on GitHub; elsewhere it does
+// nothing (the CLI prints its own plain text).
+func (r *Reporter) Summary(markdown string) {
+	if r.files {
+		r.gh.AddStepSummary(r.Scrub(markdown))
+	}
+}
+
+// HasSummary reports whether a job summary file is being written.
+func (r *Reporter) HasSummary() bool { return r.files }
+
+// Warnf reports a warning annotation not tied to a file.
+func (r *Reporter) Warnf(format string, args ...any) {
+	r.Warning(fmt.Sprintf(format, args...), Annotation{})
+}

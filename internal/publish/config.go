@@ -1,0 +1,31 @@
+package publish
+
+import (
+	"time"
+)
+
+// Config is one run's settings. The env tags are go-envconfig keys; the
+// inputs they come from are the same names in kebab-case (PROJECT_ID is the
+// input project-id), declared with their defaults in action.yml.
+type Config struct {
+	Token         string        `env:"TOKEN"`
+	APIURL        string        `env:"API_URL, required"`
+	ProjectID     string        `env:"PROJECT_ID, required"`
+	File          string        `env:"FILE, required"`
+	FileName      string        `env:"FILE_NAME"`
+	Branch        string        `env:"BRANCH"`
+	CommitMessage string        `env:"COMMIT_MESSAGE"`
+	DocID         string        `env:"DOC_ID"`
+	SetLive       bool          `env:"SET_LIVE"`
+	Download      bool          `env:"DOWNLOAD"`
+	DownloadPath  string        `env:"DOWNLOAD_PATH"`
+	Timeout       time.Duration `env:"TIMEOUT"`
+	BuildTimeout  time.Duration `env:"BUILD_TIMEOUT"`
+	MaxDownload   ByteSize      `env:"MAX_DOWNLOAD_SIZE"`
+
+	// Workspace is the directory file and download-path are relative to
+	// (GITHUB_WORKSPACE, or the working directory off GitHub).
+	Workspace string
+	// Context of the run, for the default commit message.
+	Repository, SHA, ServerURL, RunID string
+}

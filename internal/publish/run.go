@@ -1,0 +1,256 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/spec"
+)
+
+// Reporter is what the flow needs of the outside world's log and outputs.
+type Reporter interface {
+	Group(title string) (end func())
+	Infof(format string, args ...any)
+	Debugf(format string, args ...any)
+	Warnf(format string, args ...any)
+	SetOutput(name, value string) error
+}
+
+// Result is what a run did, step by step; on failure, as far as it got.
+type Result struct {
+	FileName, Branch, CommitMessage string
+	DocID, BuildID                  string
+	Live                            bool
+	ZipPath                         string // relative to the workspace
+	ZipSize                         int64
+	ZipSHA256                       string
+	Steps                           []StepTime
+	FailedStep                      string
+}
+
+// StepTime is how long a step took.
+type StepTime struct {
+	Step     string
+	Duration time.Duration
+}
+
+// Options are the parts of a run that tests and the demo replace.
+type Options struct {
+	HTTPClient *http.Client
+	UserAgent  string
+	// FirstRetry is the first retry and poll interval; zero means 1 s.
+	FirstRetry time.Duration
+}
+
+// Run carries out the flow. Everything that can be checked without the
+// service is checked first, so bad input leaves the service untouched.
+func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, error) {
+	res := &Result{}
+	p, err := prepare(&cfg, rep)
+	if err != nil {
+		res.FailedStep = "check inputs"
+		return res, err
+	}
+	res.FileName, res.Branch, res.CommitMessage = p.fileName, cfg.Branch, p.commitMessage
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
+	}
+	client, err := docsapi.New(cfg.APIURL, cfg.Token, docsapi.Options{
+		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
+		Logf: rep.Infof,
+	})
+	if err != nil {
+		return res, &InputError{"api-url", err.Error()}
+	}
+	f := &flow{cfg: cfg, plan: p, rep: rep, client: client, res: res, firstPoll: opts.FirstRetry}
+	for _, st := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"update file", f.update},
+		{"list docs", f.listDocs},
+		{"release build", f.release},
+		{"download build", f.download},
+	} {
+		if st.name == "download build" && !cfg.Download {
+			break
+		}
+		end := rep.Group(st.name)
+		start := time.Now()
+		err := st.run(ctx)
+		res.Steps = append(res.Steps, StepTime{st.name, time.Since(start)})
+		end()
+		if err != nil {
+			res.FailedStep = st.name
+			if ctx.Err() != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("%w (%v)", err, ctx.Err())
+			}
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// plan is what prepare worked out from the inputs.
+type plan struct {
+	content       []byte // the description as JSON
+	fileName      string
+	commitMessage string
+	zipAbs        string // "" until the build id is known when defaulted
+}
+
+// prepare checks every input and loads the description: all that can fail
+// before the first request.
+func prepare(cfg *Config, rep Reporter) (*plan, error) {
+	if cfg.Token == "" {
+		return nil, &InputError{"token", "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+	}
+	if _, err := checkAPIURL(cfg.APIURL); err != nil {
+		return nil, err
+	}
+	if err := checkSegment("project-id", cfg.ProjectID); err != nil {
+		return nil, err
+	}
+	p := &plan{fileName: cfg.FileName}
+	if p.fileName == "" {
+		p.fileName = defaultFileName(cfg.File)
+	} else if !strings.HasSuffix(p.fileName, ".yml") {
+		rep.Warnf("file-name %q does not end in .yml: the service names every OpenAPI file with .yml, even with JSON content", p.fileName)
+	}
+	if err := checkSegment("file-name", p.fileName); err != nil {
+		return nil, err
+	}
+	if cfg.Branch == "" {
+		return nil, &InputError{"branch", "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
+	}
+	if cfg.DocID != "" {
+		if err := checkSegment("doc-id", cfg.DocID); err != nil {
+			return nil, err
+		}
+	}
+	p.commitMessage = cfg.CommitMessage
+	if p.commitMessage == "" {
+		p.commitMessage = cfg.defaultCommitMessage(p.fileName)
+	}
+	if cfg.Download && cfg.DownloadPath != "" {
+		abs, _, err := inWorkspace(cfg.Workspace, "download-path", cfg.DownloadPath)
+		if err != nil {
+			return nil, err
+		}
+		p.zipAbs = abs
+	}
+	fileAbs, fileRel, err := inWorkspace(cfg.Workspace, "file", cfg.File)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := spec.Load(fileAbs, fileRel)
+	if err != nil {
+		return nil, &InputError{"file", err.Error()}
+	}
+	p.content = doc.AppendJSON(nil)
+	return p, nil
+}
+
+type flow struct {
+	cfg       Config
+	plan      *plan
+	rep       Reporter
+	client    *docsapi.Client
+	res       *Result
+	firstPoll time.Duration
+}
+
+func (f *flow) update(ctx context.Context) error {
+	desc := fmt.Sprintf("update file %s on branch %s", f.plan.fileName, f.cfg.Branch)
+	f.rep.Infof("project %s, file %s, branch %s, %d bytes of JSON", f.cfg.ProjectID, f.plan.fileName, f.cfg.Branch, len(f.plan.content))
+	f.rep.Debugf("commit message: %s", f.plan.commitMessage)
+	err := f.client.UpdateFile(ctx, f.cfg.ProjectID, f.plan.fileName, docsapi.FileUpdate{
+		Content: f.plan.content, Branch: f.cfg.Branch, CommitMessage: f.plan.commitMessage,
+	})
+	if err != nil {
+		hint := hintFor(err)
+		if docsapi.StatusOf(err) == http.StatusNotFound {
+			hint = fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)
+		}
+		return &StepError{Step: "update file", Desc: desc, Err: err, Hint: hint}
+	}
+	if err := f.rep.SetOutput("file-name", f.plan.fileName); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (f *flow) listDocs(ctx context.Context) error {
+	desc := "list docs of project " + f.cfg.ProjectID
+	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
+	if err != nil {
+		return &StepError{Step: "list docs", Desc: desc, Err: err, Hint: hintFor(err)}
+	}
+	id, err := chooseDoc(docs, f.cfg.DocID, f.cfg.ProjectID)
+	if err != nil {
+		return &StepError{Step: "list docs", Desc: desc, Err: err}
+	}
+	f.res.DocID = id
+	f.rep.Infof("doc %s", id)
+	return f.rep.SetOutput("doc-id", id)
+}
+
+// chooseDoc picks the doc to release under: the given doc-id if the project
+// has it, else the project's only doc.
+func chooseDoc(docs []docsapi.Doc, want, projectID string) (string, error) {
+	var listed []string
+	for _, d := range docs {
+		s := string(d.ID)
+		if d.Domain != "" {
+			s += " (" + d.Domain + ")"
+		}
+		listed = append(listed, s)
+	}
+	list := strings.Join(listed, ", ")
+	if want != "" {
+		if slices.ContainsFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }) {
+			return want, nil
+		}
+		if len(docs) == 0 {
+			return "", fmt.Errorf("doc-id %s is not a doc of this project, which has no docs: create a documentation domain and a first build in the web application's publish interface", want)
+		}
+		return "", fmt.Errorf("doc-id %s is not a doc of this project: set doc-id to one of: %s", want, list)
+	}
+	switch len(docs) {
+	case 0:
+		return "", fmt.Errorf("project %s has no docs: create a documentation domain and a first build once in the web application's publish interface, then run again", projectID)
+	case 1:
+		return string(docs[0].ID), nil
+	}
+	return "", fmt.Errorf("project %s has %d docs and doc-id is empty: set doc-id to one of: %s", projectID, len(docs), list)
+}
+
+func (f *flow) release(ctx context.Context) error {
+	desc := fmt.Sprintf("release build under doc %s", f.res.DocID)
+	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), f.cfg.SetLive)
+	if err != nil {
+		hint := hintFor(err)
+		if docsapi.IsUncertain(err) {
+			hint = fmt.Sprintf("a build may have been started under doc %s; it was not sent again, so that no second build is made. Check the doc's builds in the web application before running again", f.res.DocID)
+		}
+		return &StepError{Step: "release build", Desc: desc, Err: err, Hint: hint}
+	}
+	f.res.BuildID, f.res.Live = string(b.ID), f.cfg.SetLive
+	state := "kept unpublished"
+	if f.cfg.SetLive {
+		state = "made live when it completes"
+	}
+	f.rep.Infof("build %s under doc %s, %s", b.ID, f.res.DocID, state)
+	if err := f.rep.SetOutput("build-id", f.res.BuildID); err != nil {
+		return err
+	}
+	return f.rep.SetOutput("live", fmt.Sprint(f.res.Live))
+}

@@ -1,0 +1,113 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// parseJSON is the fast path: most large descriptions are JSON, and a token
+// decoder reads them several times faster than a YAML parser would.
+func parseJSON(name string, data []byte) (*Node, error) {
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: name}
+	root, err := p.value()
+	if err != nil {
+		return nil, p.wrap(err)
+	}
+	if _, err := p.dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("more than one JSON value in the file")
+		}
+		return nil, p.wrap(err)
+	}
+	return root, nil
+}
+
+type jsonParser struct {
+	dec   *jsontext.Decoder
+	lines lineIndex
+	name  string
+}
+
+func (p *jsonParser) wrap(err error) error {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		msg := se.Err.Error()
+		if errors.Is(err, jsontext.ErrDuplicateName) {
+			msg = "duplicate key " + strings.TrimPrefix(se.JSONPointer.LastToken(), "/")
+		}
+		return &SyntaxError{File: p.name, Pos: p.lines.pos(se.ByteOffset), Msg: "invalid JSON: " + msg}
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return &SyntaxError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
+	}
+	return &SyntaxError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
+}
+
+// start returns the position of the next token (after whitespace and the
+// separator the decoder has not consumed yet).
+func (p *jsonParser) start() Pos {
+	off := p.dec.InputOffset()
+	unread := p.dec.UnreadBuffer()
+	for _, c := range unread {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',' && c != ':' {
+			break
+		}
+		off++
+	}
+	return p.lines.pos(off)
+}
+
+func (p *jsonParser) value() (*Node, error) {
+	pos := p.start()
+	tok, err := p.dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Pos: pos}
+	switch tok.Kind() {
+	case 'n':
+		n.Kind, n.Scalar = Null, "null"
+	case 't':
+		n.Kind, n.Scalar = Bool, "true"
+	case 'f':
+		n.Kind, n.Scalar = Bool, "false"
+	case '"':
+		n.Kind, n.Scalar = String, tok.String()
+	case '0':
+		n.Kind, n.Scalar = Number, tok.String()
+	case '{':
+		n.Kind = Object
+		for p.dec.PeekKind() != '}' {
+			kpos := p.start()
+			ktok, err := p.dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			n.Fields = append(n.Fields, Field{Key: ktok.String(), KeyPos: kpos, Value: v})
+		}
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
+	case '[':
+		n.Kind = Array
+		for p.dec.PeekKind() != ']' {
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, v)
+		}
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}

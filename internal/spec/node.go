@@ -1,0 +1,167 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is the JSON kind of a Node.
+type Kind uint8
+
+// The kinds a Node can have.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Object:
+		return "object"
+	case Array:
+		return "array"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Pos is where a value was written: 1-based line and column in its file.
+type Pos struct {
+	Line, Col int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Node is one value of a description.
+type Node struct {
+	Kind Kind
+	// Scalar is the text of a String, and the JSON literal of a Number,
+	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
+	Scalar string
+	// Fields are an Object's members in the order they were written.
+	Fields []Field
+	// Items are an Array's elements.
+	Items []*Node
+	Pos   Pos
+}
+
+// Field is one member of an Object.
+type Field struct {
+	Key    string
+	KeyPos Pos
+	Value  *Node
+}
+
+// Get returns the value of key in an Object, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Fields {
+		if n.Fields[i].Key == key {
+			return n.Fields[i].Value
+		}
+	}
+	return nil
+}
+
+// Str returns the text of a String node, or "" for any other node.
+func (n *Node) Str() string {
+	if n == nil || n.Kind != String {
+		return ""
+	}
+	return n.Scalar
+}
+
+// MarshalJSON writes the node as compact JSON with its key order unchanged.
+func (n *Node) MarshalJSON() ([]byte, error) {
+	return n.AppendJSON(nil), nil
+}
+
+// AppendJSON appends the node as compact JSON to b.
+func (n *Node) AppendJSON(b []byte) []byte {
+	switch n.Kind {
+	case Null, Bool, Number:
+		return append(b, n.Scalar...)
+	case String:
+		return appendString(b, n.Scalar)
+	case Array:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = it.AppendJSON(b)
+		}
+		return append(b, ']')
+	case Object:
+		b = append(b, '{')
+		for i := range n.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, n.Fields[i].Key)
+			b = append(b, ':')
+			b = n.Fields[i].Value.AppendJSON(b)
+		}
+		return append(b, '}')
+	}
+	panic("spec: unknown node kind " + n.Kind.String())
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string. Unlike encoding/json it leaves
+// <, > and & alone: the document is data, not HTML.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,244 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxExpandedNodes bounds alias expansion, so that a "billion laughs"
+// document fails instead of eating the runner's memory.
+const maxExpandedNodes = 20_000_000
+
+func parseYAML(name string, data []byte) (*Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, &SyntaxError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+		}
+		return nil, yamlError(name, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		if err != nil {
+			return nil, yamlError(name, err)
+		}
+		return nil, &SyntaxError{File: name, Pos: Pos{extra.Line, extra.Column}, Msg: "holds more than one YAML document: keep one description per file"}
+	}
+	c := yamlConverter{name: name}
+	return c.convert(&doc)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlError(name string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &SyntaxError{File: name, Pos: Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + m[2]}
+	}
+	return &SyntaxError{File: name, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+type yamlConverter struct {
+	name  string
+	nodes int
+}
+
+func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
+	return &SyntaxError{File: c.name, Pos: Pos{y.Line, y.Column}, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
+	c.nodes++
+	if c.nodes > maxExpandedNodes {
+		return nil, c.fail(y, "aliases expand to more than %d values: the document is too large or an alias bomb", maxExpandedNodes)
+	}
+	switch y.Kind {
+	case yaml.DocumentNode:
+		if len(y.Content) == 0 {
+			return nil, c.fail(y, "is empty")
+		}
+		return c.convert(y.Content[0])
+	case yaml.AliasNode:
+		if y.Alias == nil {
+			return nil, c.fail(y, "alias *%s refers to no anchor", y.Value)
+		}
+		n, err := c.convert(y.Alias)
+		if err != nil {
+			return nil, err
+		}
+		// The value appears where the alias was written.
+		return n, nil
+	case yaml.ScalarNode:
+		return c.scalar(y)
+	case yaml.SequenceNode:
+		n := &Node{Kind: Array, Pos: Pos{y.Line, y.Column}, Items: make([]*Node, 0, len(y.Content))}
+		for _, it := range y.Content {
+			v, err := c.convert(it)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, v)
+		}
+		return n, nil
+	case yaml.MappingNode:
+		return c.mapping(y)
+	}
+	return nil, c.fail(y, "unsupported YAML node")
+}
+
+func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
+	n := &Node{Kind: Object, Pos: Pos{y.Line, y.Column}, Fields: make([]Field, 0, len(y.Content)/2)}
+	seen := make(map[string]bool, len(y.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		key, err := c.key(k)
+		if err != nil {
+			return nil, err
+		}
+		if seen[key] {
+			return nil, c.fail(k, "duplicate key %q: each key may appear once in a mapping", key)
+		}
+		seen[key] = true
+		val, err := c.convert(v)
+		if err != nil {
+			return nil, err
+		}
+		n.Fields = append(n.Fields, Field{Key: key, KeyPos: Pos{k.Line, k.Column}, Value: val})
+	}
+	// Merge keys (<<): explicit keys win, then earlier merged maps over later.
+	for _, m := range merges {
+		sources := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			sources = m.Content
+		}
+		for _, src := range sources {
+			val, err := c.convert(src)
+			if err != nil {
+				return nil, err
+			}
+			if val.Kind != Object {
+				return nil, c.fail(src, "a merge key (<<) needs a mapping or a list of mappings, not a %s", val.Kind)
+			}
+			for _, f := range val.Fields {
+				if !seen[f.Key] {
+					seen[f.Key] = true
+					n.Fields = append(n.Fields, f)
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
+func (c *yamlConverter) key(k *yaml.Node) (string, error) {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return "", c.fail(k, "a mapping key must be a plain value, not a %s", kindName(k.Kind))
+	}
+	// Every key is text in JSON: 200: becomes "200", true: becomes "true".
+	return k.Value, nil
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "mapping"
+	}
+	return "complex value"
+}
+
+func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
+	pos := Pos{y.Line, y.Column}
+	switch y.ShortTag() {
+	case "!!null":
+		return &Node{Kind: Null, Scalar: "null", Pos: pos}, nil
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(y.Value))
+		if err != nil {
+			return &Node{Kind: String, Scalar: y.Value, Pos: pos}, nil
+		}
+		return &Node{Kind: Bool, Scalar: strconv.FormatBool(b), Pos: pos}, nil
+	case "!!int":
+		lit, err := intLiteral(y.Value)
+		if err != nil {
+			return nil, c.fail(y, "%v", err)
+		}
+		return &Node{Kind: Number, Scalar: lit, Pos: pos}, nil
+	case "!!float":
+		lit, err := floatLiteral(y.Value)
+		if err != nil {
+			return nil, c.fail(y, "%v", err)
+		}
+		return &Node{Kind: Number, Scalar: lit, Pos: pos}, nil
+	}
+	// !!str, !!timestamp, !!binary and custom tags: the text as written.
+	return &Node{Kind: String, Scalar: y.Value, Pos: pos}, nil
+}
+
+// intLiteral writes a YAML integer (0x1f, 0o17, 1_000, +5) as a decimal JSON
+// literal, exact at any size.
+func intLiteral(s string) (string, error) {
+	t := strings.TrimPrefix(s, "+")
+	if jsonNumber.MatchString(t) {
+		return t, nil
+	}
+	v, ok := new(big.Int).SetString(strings.Replace(t, "0o", "0", 1), 0)
+	if !ok {
+		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", s)
+	}
+	return v.String(), nil
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// floatLiteral keeps a float's literal (1.0 stays 1.0) when JSON allows it,
+// and rewrites YAML-only forms (.5, 1., +2.5, 1_000.5).
+func floatLiteral(s string) (string, error) {
+	low := strings.ToLower(strings.TrimLeft(s, "+-"))
+	if low == ".inf" || low == ".nan" {
+		return "", fmt.Errorf("%s has no JSON form: quote it to keep it as text, or remove it", s)
+	}
+	t := strings.TrimPrefix(strings.ReplaceAll(s, "_", ""), "+")
+	if jsonNumber.MatchString(t) {
+		return t, nil
+	}
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(t, "-")
+	mant, exp, _ := strings.Cut(strings.ToLower(t), "e")
+	if strings.HasPrefix(mant, ".") {
+		mant = "0" + mant
+	}
+	if strings.HasSuffix(mant, ".") {
+		mant += "0"
+	}
+	out := mant
+	if exp != "" {
+		out += "e" + exp
+	}
+	if neg {
+		out = "-" + out
+	}
+	if !jsonNumber.MatchString(out) {
+		return "", errors.New(s + " is not a number JSON can hold: quote it to keep it as text")
+	}
+	return out, nil
+}

@@ -1,0 +1,40 @@
+// Command docs-publish publishes API documentation to the documentation
+// service: as a GitHub container action, as a CLI, or against its emulator.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/docs-publish/docs-publish/internal/cli"
+)
+
+var (
+	//go:embed action.yml
+	actionYAML []byte
+	//go:embed testdata/specs/bookstore.swagger2.yaml
+	sample []byte
+	// version is set at build time with -ldflags "-X main.version=v1.2.3".
+	version = "dev"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := cli.Run(ctx, cli.Env{
+		Args: os.Args[1:], Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr,
+		Action: actionYAML, Sample: sample, Version: version,
+	})
+	if err != nil {
+		if !errors.Is(err, cli.ErrReported) {
+			fmt.Fprintln(os.Stderr, "docs-publish:", err)
+		}
+		stop()
+		os.Exit(1)
+	}
+}
