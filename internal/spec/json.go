@@ -87,11 +87,12 @@ func (p *jsonParser) value() (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
+			key := ktok.String() // the token is void after the next read
 			v, err := p.value()
 			if err != nil {
 				return nil, err
 			}
-			n.Fields = append(n.Fields, Field{Key: ktok.String(), KeyPos: kpos, Value: v})
+			n.Fields = append(n.Fields, Field{Key: key, KeyPos: kpos, Value: v})
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err

@@ -13,9 +13,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxExpandedNodes bounds alias expansion, so that a "billion laughs"
-// document fails instead of eating the runner's memory.
-const maxExpandedNodes = 20_000_000
+// maxExpandedNodes bounds the values aliases expand to, so that a "billion
+// laughs" document fails instead of eating the runner's memory.
+const maxExpandedNodes = 1_000_000
 
 func parseYAML(name string, data []byte) (*Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -24,12 +24,12 @@ func parseYAML(name string, data []byte) (*Node, error) {
 		if err == io.EOF {
 			return nil, &SyntaxError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
 		}
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
 		if err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, data, err)
 		}
 		return nil, &SyntaxError{File: name, Pos: Pos{extra.Line, extra.Column}, Msg: "holds more than one YAML document: keep one description per file"}
 	}
@@ -37,20 +37,30 @@ func parseYAML(name string, data []byte) (*Node, error) {
 	return c.convert(&doc)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlLine      = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	unknownAnchor = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
+)
 
-func yamlError(name string, err error) error {
+func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &SyntaxError{File: name, Pos: Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
+	// The parser gives no line for an alias without an anchor: find it.
+	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+			return &SyntaxError{File: name, Pos: newLineIndex(data).pos(int64(i)), Msg: fmt.Sprintf("alias *%s refers to no anchor: define &%s before it, or remove the alias", m[1], m[1])}
+		}
+	}
 	return &SyntaxError{File: name, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 type yamlConverter struct {
-	name  string
-	nodes int
+	name      string
+	nodes     int
+	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
@@ -58,7 +68,9 @@ func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
 }
 
 func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
-	c.nodes++
+	if len(c.expanding) > 0 {
+		c.nodes++
+	}
 	if c.nodes > maxExpandedNodes {
 		return nil, c.fail(y, "aliases expand to more than %d values: the document is too large or an alias bomb", maxExpandedNodes)
 	}
@@ -72,12 +84,16 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		if y.Alias == nil {
 			return nil, c.fail(y, "alias *%s refers to no anchor", y.Value)
 		}
-		n, err := c.convert(y.Alias)
-		if err != nil {
-			return nil, err
+		if c.expanding[y.Alias] {
+			return nil, c.fail(y, "alias *%s is used inside its own anchor's value: JSON cannot hold a value that contains itself", y.Value)
 		}
-		// The value appears where the alias was written.
-		return n, nil
+		if c.expanding == nil {
+			c.expanding = map[*yaml.Node]bool{}
+		}
+		c.expanding[y.Alias] = true
+		n, err := c.convert(y.Alias)
+		delete(c.expanding, y.Alias)
+		return n, err
 	case yaml.ScalarNode:
 		return c.scalar(y)
 	case yaml.SequenceNode:

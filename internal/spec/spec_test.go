@@ -1,0 +1,224 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestParseConvertsToJSON(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, file, in, want string
+	}{
+		{"key order kept", "a.yaml", "openapi: 3.0.0\nzeta: 1\nalpha: 2\nmid: {b: 1, a: 2}\n",
+			`{"openapi":"3.0.0","zeta":1,"alpha":2,"mid":{"b":1,"a":2}}`},
+		{"status keys become strings", "a.yaml", "swagger: '2.0'\nresponses:\n  200: {description: ok}\n  404: {description: no}\n",
+			`{"swagger":"2.0","responses":{"200":{"description":"ok"},"404":{"description":"no"}}}`},
+		{"YAML 1.1 look-alikes stay strings", "a.yaml", "openapi: 3.0.0\na: yes\nb: no\nc: on\nd: off\ne: 2024-05-01\nf: 2001-12-14t21:59:43.10-05:00\n",
+			`{"openapi":"3.0.0","a":"yes","b":"no","c":"on","d":"off","e":"2024-05-01","f":"2001-12-14t21:59:43.10-05:00"}`},
+		{"float literal kept", "a.yaml", "openapi: 3.0.0\na: 1.0\nb: 12.50\nc: 1e3\nd: .5\ne: -2.\n",
+			`{"openapi":"3.0.0","a":1.0,"b":12.50,"c":1e3,"d":0.5,"e":-2.0}`},
+		{"integers exact at any size", "a.yaml", "openapi: 3.0.0\na: 9007199254740993\nb: 123456789012345678901234567890\nc: 0x1F\nd: 0o17\ne: +5\nf: 1_000\n",
+			`{"openapi":"3.0.0","a":9007199254740993,"b":123456789012345678901234567890,"c":31,"d":15,"e":5,"f":1000}`},
+		{"booleans and nulls", "a.yaml", "openapi: 3.0.0\na: true\nb: False\nc: ~\nd: null\ne:\n",
+			`{"openapi":"3.0.0","a":true,"b":false,"c":null,"d":null,"e":null}`},
+		{"quoted numbers stay strings", "a.yaml", "openapi: \"3.0.0\"\na: \"200\"\nb: '1.0'\n",
+			`{"openapi":"3.0.0","a":"200","b":"1.0"}`},
+		{"anchors, aliases and merge keys expanded", "a.yaml", "openapi: 3.0.0\nbase: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n  z: 4\n",
+			`{"openapi":"3.0.0","base":{"x":1,"y":2},"use":{"x":1,"y":2},"merged":{"y":3,"z":4,"x":1}}`},
+		{"escapes and unicode", "a.yaml", "openapi: 3.0.0\ns: \"tab\\there \\\"q\\\" <b> & é \\u0001\"\n",
+			`{"openapi":"3.0.0","s":"tab\there \"q\" <b> & é \u0001"}`},
+		{"JSON kept as written", "a.json", `{"swagger": "2.0", "z": 1.50, "a": [1, 2e10, -0.0], "big": 123456789012345678901234567890}`,
+			`{"swagger":"2.0","z":1.50,"a":[1,2e10,-0.0],"big":123456789012345678901234567890}`},
+		{"JSON-looking YAML falls back to YAML", "a.yaml", "{openapi: 3.0.0, a: yes}",
+			`{"openapi":"3.0.0","a":"yes"}`},
+		{"byte order mark ignored", "a.json", "\xef\xbb\xbf{\"openapi\":\"3.1.0\"}", `{"openapi":"3.1.0"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			n, err := Parse(tc.file, []byte(tc.in))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			got := string(n.AppendJSON(nil))
+			if got != tc.want {
+				t.Errorf("JSON mismatch\n got: %s\nwant: %s", got, tc.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Errorf("output is not valid JSON: %s", got)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, file, in string
+		line           int
+		wantMsg        string
+	}{
+		{"duplicate YAML key", "d.yaml", "openapi: 3.0.0\npaths: {}\npaths: {}\n", 3, `duplicate key "paths"`},
+		{"duplicate JSON key", "d.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n \"a\": 2}", 3, "duplicate key"},
+		{"infinity", "i.yaml", "openapi: 3.0.0\nmax: .inf\n", 2, ".inf has no JSON form"},
+		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "no JSON form"},
+		{"recursive alias", "r.yaml", "openapi: 3.0.0\na: &x {b: *x}\n", 2, "inside its own anchor"},
+		{"unknown alias", "a.yaml", "openapi: 3.0.0\nx: *nowhere\n", 2, "refers to no anchor"},
+		{"invalid JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": }", 2, "invalid JSON"},
+		{"truncated JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": [1,", 2, "invalid JSON"},
+		{"invalid YAML", "b.yaml", "openapi: 3.0.0\n  bad: [\n", 0, "invalid YAML"},
+		{"plain text", "notes.txt", "just some notes, not a description\n", 1, "neither a YAML nor a JSON"},
+		{"list at top", "l.yaml", "- a\n- b\n", 1, "neither a YAML nor a JSON"},
+		{"no swagger or openapi key", "m.yaml", "title: x\n", 1, "no swagger: or openapi: key"},
+		{"empty", "e.yaml", "", 0, "is empty"},
+		{"two documents", "t.yaml", "openapi: 3.0.0\n---\nopenapi: 3.0.0\n", 2, "more than one YAML document"},
+		{"complex key", "c.yaml", "openapi: 3.0.0\n? [a, b]\n: 1\n", 2, "mapping key must be a plain value"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse(tc.file, []byte(tc.in))
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse error = %v, want a *SyntaxError", err)
+			}
+			if !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Errorf("error %q does not say %q", err, tc.wantMsg)
+			}
+			if se.File != tc.file {
+				t.Errorf("error names file %q, want %q", se.File, tc.file)
+			}
+			if tc.line != 0 && se.Pos.Line != tc.line {
+				t.Errorf("error at line %d, want %d (%v)", se.Pos.Line, tc.line, err)
+			}
+		})
+	}
+}
+
+func TestAliasBombIsRefused(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.0\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [")
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	_, err := Parse("bomb.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "alias") {
+		t.Fatalf("Parse of an alias bomb = %v, want an error about aliases", err)
+	}
+}
+
+func TestPositions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ file, in string }{
+		{"p.yaml", "openapi: 3.0.0\ninfo:\n  title: T\npaths:\n  /a:\n    get: {}\n"},
+		{"p.json", "{\n\"openapi\": \"3.0.0\",\n\"info\": {\n  \"title\": \"T\"},\n\"paths\": {\n  \"/a\": {\n    \"get\": {}}}}"},
+	} {
+		n, err := Parse(tc.file, []byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths := n.Get("paths")
+		get := paths.Get("/a").Get("get")
+		if paths.Fields[0].KeyPos.Line != 6-boolInt(tc.file == "p.yaml") || get.Pos.Line != 7-boolInt(tc.file == "p.yaml") {
+			t.Errorf("%s: /a key at %v, get at %v", tc.file, paths.Fields[0].KeyPos, get.Pos)
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestSamplesGolden converts each sample in testdata/specs and compares the
+// JSON with its golden file; YAML and JSON forms of a sample must agree on
+// everything but number literals python rewrote in the JSON copies.
+func TestSamplesGolden(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../../testdata/specs/*")
+	if len(files) == 0 {
+		t.Fatal("no samples in testdata/specs")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			n, err := Load(f, filepath.Base(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pretty bytes.Buffer
+			json.Indent(&pretty, n.AppendJSON(nil), "", "  ")
+			pretty.WriteByte('\n')
+			golden := filepath.Join("testdata", "golden", filepath.Base(f)+".json")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./internal/spec -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
+				t.Errorf("%s differs from golden (-want +got):\n%s", f, diff)
+			}
+		})
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	t.Parallel()
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), "specs/nope.yaml")
+	if err == nil || !strings.Contains(err.Error(), "specs/nope.yaml does not exist") {
+		t.Fatalf("Load of a missing file = %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(filepath.Ext(file), data)
+	}
+	f.Add(".yaml", []byte("openapi: 3.0.0\na: &x {b: *x}\n"))
+	f.Fuzz(func(t *testing.T, ext string, data []byte) {
+		n, err := Parse("f"+ext, data)
+		if err != nil {
+			return
+		}
+		out := n.AppendJSON(nil)
+		if !json.Valid(out) {
+			t.Fatalf("valid parse produced invalid JSON: %s", out)
+		}
+		// What we write must read back to the same JSON.
+		again, err := Parse("again.json", out)
+		if err != nil {
+			t.Fatalf("re-parse of own output: %v\n%s", err, out)
+		}
+		if got := again.AppendJSON(nil); !bytes.Equal(got, out) {
+			t.Fatalf("round trip changed the document:\n%s\n%s", out, got)
+		}
+	})
+}
