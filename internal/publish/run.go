@@ -49,7 +49,10 @@ type Options struct {
 }
 
 // Run carries out the flow. Everything that can be checked without the
-// service is checked first, so bad input leaves the service untouched.
+// service is checked first, so bad input leaves the service untouched. The
+// docs are listed before the file is written (listing changes nothing), so
+// a doc-id that cannot work, or a token the service refuses, fails the run
+// before it has written anything.
 func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, error) {
 	res := &Result{}
 	p, err := prepare(&cfg, rep)
@@ -75,8 +78,8 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 		name string
 		run  func(context.Context) error
 	}{
-		{"update file", f.update},
 		{"list docs", f.listDocs},
+		{"update file", f.update},
 		{"release build", f.release},
 		{"download build", f.download},
 	} {
@@ -192,7 +195,11 @@ func (f *flow) listDocs(ctx context.Context) error {
 	desc := "list docs of project " + f.cfg.ProjectID
 	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
 	if err != nil {
-		return &StepError{Step: "list docs", Desc: desc, Err: err, Hint: hintFor(err)}
+		hint := hintFor(err)
+		if docsapi.StatusOf(err) == http.StatusNotFound {
+			hint = fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)
+		}
+		return &StepError{Step: "list docs", Desc: desc, Err: err, Hint: hint}
 	}
 	id, err := chooseDoc(docs, f.cfg.DocID, f.cfg.ProjectID)
 	if err != nil {

@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/publish"
+)
+
+func actionYAML(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestInputsMatchConfig: every input of action.yml is a field of the
+// configuration and every configured field is an input, so neither can
+// drift from the other.
+func TestInputsMatchConfig(t *testing.T) {
+	t.Parallel()
+	meta, err := ghaction.ParseMetadata(actionYAML(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromYAML, fromCode []string
+	for _, in := range meta.Inputs {
+		fromYAML = append(fromYAML, in.Name)
+		if in.Description == "" {
+			t.Errorf("input %s has no description", in.Name)
+		}
+	}
+	typ := reflect.TypeOf(publish.Config{})
+	for i := range typ.NumField() {
+		tag := typ.Field(i).Tag.Get("env")
+		if tag == "" {
+			continue
+		}
+		key, opts, _ := strings.Cut(tag, ",")
+		name := ghaction.InputName(key)
+		fromCode = append(fromCode, name)
+		in, _ := meta.Input(name)
+		if strings.Contains(opts, "required") && !in.Required {
+			t.Errorf("the code requires %s, action.yml does not", name)
+		}
+		if strings.Contains(opts, "default") {
+			t.Errorf("%s has a default in the code; defaults belong in action.yml only", name)
+		}
+	}
+	slices.Sort(fromYAML)
+	slices.Sort(fromCode)
+	if !slices.Equal(fromYAML, fromCode) {
+		t.Errorf("action.yml inputs %v\nconfig fields  %v", fromYAML, fromCode)
+	}
+	for _, o := range meta.Outputs {
+		if o.Description == "" {
+			t.Errorf("output %s has no description", o.Name)
+		}
+	}
+}
+
+// run calls the program in-process with env as its whole environment.
+func run(t *testing.T, action []byte, env map[string]string, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), Env{
+		Args: args, Getenv: func(k string) string { return env[k] },
+		Stdout: &stdout, Stderr: &stderr, Action: action, Version: "test",
+	})
+	return stdout.String(), stderr.String(), err
+}
+
+// TestRequiredInputs: a run without any one required input fails naming it.
+func TestRequiredInputs(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	meta, _ := ghaction.ParseMetadata(action)
+	all := map[string]string{"GITHUB_WORKSPACE": t.TempDir(), "GITHUB_REF_NAME": "main"}
+	for _, in := range meta.Inputs {
+		if in.Required {
+			all[ghaction.RunnerVar(in.Name)] = "x"
+		}
+	}
+	for _, in := range meta.Inputs {
+		if !in.Required {
+			continue
+		}
+		t.Run(in.Name, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{}
+			for k, v := range all {
+				env[k] = v
+			}
+			env[ghaction.RunnerVar(in.Name)] = ""
+			_, stderr, err := run(t, action, env)
+			if err == nil {
+				t.Fatal("run without a required input succeeded")
+			}
+			if !strings.Contains(stderr, "input "+in.Name+":") {
+				t.Errorf("error does not name input %s: %s", in.Name, stderr)
+			}
+		})
+	}
+}
+
+// TestDefaultsComeFromActionYAML: change a default in action.yml and the
+// program follows, so the defaults live in one place.
+func TestDefaultsComeFromActionYAML(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	meta, _ := ghaction.ParseMetadata(action)
+	look := &ghaction.Lookuper{Meta: meta, Getenv: func(string) string { return "" }}
+	cfg, err := loadConfig(context.Background(), Env{Getenv: func(string) string { return "" }}, meta, lookWith(look, map[string]string{"api-url": "x", "project-id": "p", "file": "f"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.SetLive || cfg.Download || cfg.Timeout != 10*time.Minute || cfg.BuildTimeout != 5*time.Minute || cfg.MaxDownload != 1<<30 {
+		t.Errorf("defaults from action.yml not applied: %+v", cfg)
+	}
+	changed := bytes.Replace(action, []byte("default: \"true\""), []byte("default: \"false\""), 1)
+	changed = bytes.Replace(changed, []byte("default: 10m"), []byte("default: 3m"), 1)
+	meta2, _ := ghaction.ParseMetadata(changed)
+	cfg2, err := loadConfig(context.Background(), Env{Getenv: func(string) string { return "" }}, meta2, lookWith(&ghaction.Lookuper{Meta: meta2, Getenv: func(string) string { return "" }}, map[string]string{"api-url": "x", "project-id": "p", "file": "f"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg2.SetLive || cfg2.Timeout != 3*time.Minute {
+		t.Errorf("changed defaults not followed: set-live %v, timeout %s", cfg2.SetLive, cfg2.Timeout)
+	}
+}
+
+func lookWith(l *ghaction.Lookuper, flags map[string]string) *ghaction.Lookuper {
+	l.Flags = flags
+	return l
+}
+
+// TestCLIOffGitHub runs the flow as another CI system would: flags and
+// DOCS_PUBLISH_* variables in, name=value lines or JSON out.
+func TestCLIOffGitHub(t *testing.T) {
+	t.Parallel()
+	cfg := emulator.Default()
+	cfg.BuildDelay = 10 * time.Millisecond
+	emu, err := emulator.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	ws := t.TempDir()
+	spec, _ := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
+	os.WriteFile(filepath.Join(ws, "openapi.yaml"), spec, 0o644)
+	env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": cfg.Token, "DOCS_PUBLISH_PROJECT_ID": "4711"}
+
+	stdout, stderr, err := run(t, actionYAML(t), env, "--api-url", emu.URL(), "--file", "openapi.yaml", "--branch", "main", "--download")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if !slices.Contains(lines, "doc-id=17") || !slices.Contains(lines, "zip-path=docs-build-1001.zip") || !slices.Contains(lines, "live=true") {
+		t.Errorf("stdout = %q", stdout)
+	}
+	if strings.Contains(stdout+stderr, "::") {
+		t.Errorf("workflow commands printed off GitHub:\n%s%s", stdout, stderr)
+	}
+	if !strings.Contains(stderr, "docs-publish: published") {
+		t.Errorf("no plain-text summary: %s", stderr)
+	}
+
+	stdout, stderr, err = run(t, actionYAML(t), env, "--api-url", emu.URL(), "--file", "openapi.yaml", "--branch", "main", "--set-live=false", "--output", "json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var outs map[string]string
+	if err := json.Unmarshal([]byte(stdout), &outs); err != nil || outs["live"] != "false" || outs["build-id"] != "1002" {
+		t.Errorf("--output json printed %q (%v)", stdout, err)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	meta, _ := ghaction.ParseMetadata(action)
+	stdout, _, err := run(t, action, nil, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range meta.Inputs {
+		if !strings.Contains(stdout, "--"+in.Name) || !strings.Contains(stdout, ghaction.EnvVar(in.Name)) {
+			t.Errorf("--help does not show --%s and %s", in.Name, ghaction.EnvVar(in.Name))
+		}
+	}
+	stdout, _, _ = run(t, action, nil, "--version")
+	if stdout != "docs-publish test\n" {
+		t.Errorf("--version printed %q", stdout)
+	}
+	_, stderr, err := run(t, action, nil, "--no-such-flag")
+	if err == nil || !strings.Contains(stderr, "no-such-flag") {
+		t.Errorf("unknown flag: %v %s", err, stderr)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "demo")
+	spec, _ := os.ReadFile("../../testdata/specs/bookstore.swagger2.yaml")
+	var stdout, stderr bytes.Buffer
+	// The caller's GitHub variables must not leak into the demo's run.
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(t.TempDir(), "must-not-exist")}
+	err := Run(context.Background(), Env{
+		Args: []string{"demo", "--dir", dir}, Getenv: func(k string) string { return env[k] },
+		Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Sample: spec, Version: "test",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, f := range []string{"openapi.yaml", "docs-build.zip", "summary.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("demo left no %s", f)
+		}
+	}
+	if !strings.Contains(stdout.String(), "index.html") || !strings.Contains(stdout.String(), "build-id=1001") {
+		t.Errorf("demo output:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(env["GITHUB_OUTPUT"]); err == nil {
+		t.Error("demo wrote to the caller's GITHUB_OUTPUT")
+	}
+}

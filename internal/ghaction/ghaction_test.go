@@ -1,0 +1,144 @@
+package ghaction
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const meta = `
+name: t
+inputs:
+  project-id:
+    required: true
+  branch:
+    default: ${{ github.ref_name }}
+  set-live:
+    default: "true"
+  label:
+    default: pre-${{ github.sha }}-post
+outputs:
+  build-id:
+    description: b
+`
+
+func TestLookuper(t *testing.T) {
+	t.Parallel()
+	m, err := ParseMetadata([]byte(meta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		key   string
+		flags map[string]string
+		env   map[string]string
+		want  string
+		found bool
+	}{
+		{"runner variable with its hyphen", "PROJECT_ID", nil, map[string]string{"INPUT_PROJECT-ID": "42"}, "42", true},
+		{"empty runner variable is unset", "PROJECT_ID", nil, map[string]string{"INPUT_PROJECT-ID": ""}, "", false},
+		{"blank runner variable is unset", "PROJECT_ID", nil, map[string]string{"INPUT_PROJECT-ID": "  "}, "", false},
+		{"underscore form is not the runner's", "PROJECT_ID", nil, map[string]string{"INPUT_PROJECT_ID": "42"}, "", false},
+		{"CLI variable", "PROJECT_ID", nil, map[string]string{"DOCS_PUBLISH_PROJECT_ID": "7"}, "7", true},
+		{"flag wins over variables", "PROJECT_ID", map[string]string{"project-id": "1"}, map[string]string{"INPUT_PROJECT-ID": "2", "DOCS_PUBLISH_PROJECT_ID": "3"}, "1", true},
+		{"runner variable wins over CLI variable", "PROJECT_ID", nil, map[string]string{"INPUT_PROJECT-ID": "2", "DOCS_PUBLISH_PROJECT_ID": "3"}, "2", true},
+		{"default from action.yml", "SET_LIVE", nil, nil, "true", true},
+		{"runner's empty value falls back to the default", "SET_LIVE", nil, map[string]string{"INPUT_SET-LIVE": ""}, "true", true},
+		{"expression default", "BRANCH", nil, map[string]string{"GITHUB_REF_NAME": "release/1.2"}, "release/1.2", true},
+		{"expression default with nothing to evaluate", "BRANCH", nil, nil, "", false},
+		{"expression inside text", "LABEL", nil, map[string]string{"GITHUB_SHA": "abc"}, "pre-abc-post", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l := &Lookuper{Meta: m, Flags: tc.flags, Getenv: func(k string) string { return tc.env[k] }}
+			got, found := l.Lookup(tc.key)
+			if got != tc.want || found != tc.found {
+				t.Errorf("Lookup(%s) = %q, %v; want %q, %v", tc.key, got, found, tc.want, tc.found)
+			}
+		})
+	}
+}
+
+func TestReporterOffGitHubPrintsOutputs(t *testing.T) {
+	t.Parallel()
+	var out, log bytes.Buffer
+	r := NewReporter(func(string) string { return "" }, &out, &log)
+	r.Mask("hunter2")
+	r.Infof("using hunter2 now")
+	r.SetOutput("build-id", "12")
+	r.SetOutput("zip-path", "a b.zip")
+	r.Warning("odd name", Annotation{File: "api/x.yaml", Line: 3, Col: 5})
+	r.PrintOutputs()
+	if out.String() != "build-id=12\nzip-path=a b.zip\n" {
+		t.Errorf("stdout = %q", out.String())
+	}
+	if strings.Contains(log.String(), "hunter2") || !strings.Contains(log.String(), "using *** now") {
+		t.Errorf("log = %q", log.String())
+	}
+	if !strings.Contains(log.String(), "api/x.yaml:3:5: warning: odd name") {
+		t.Errorf("warning not in file:line:col form: %q", log.String())
+	}
+}
+
+func TestReporterOnGitHub(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(dir, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "sum"),
+	}
+	var out bytes.Buffer
+	r := NewReporter(func(k string) string { return env[k] }, &out, &out)
+	r.Mask("hunter2")
+	r.SetOutput("doc-id", "17")
+	r.Error("two\nlines with hunter2", Annotation{File: "a.yaml", Line: 2})
+	r.Summary("| doc | 17 |")
+	r.PrintOutputs() // a no-op: the file has them
+	if !strings.Contains(out.String(), "::add-mask::hunter2\n") {
+		t.Errorf("no mask command: %q", out.String())
+	}
+	if !strings.Contains(out.String(), "::error file=a.yaml,line=2::two%0Alines with ***\n") {
+		t.Errorf("error annotation = %q", out.String())
+	}
+	if strings.Contains(out.String(), "doc-id=17") {
+		t.Error("outputs printed on stdout although GITHUB_OUTPUT is set")
+	}
+	b, _ := os.ReadFile(env["GITHUB_OUTPUT"])
+	if !strings.HasPrefix(string(b), "doc-id<<") || !strings.Contains(string(b), "\n17\n") {
+		t.Errorf("GITHUB_OUTPUT = %q", b)
+	}
+	s, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
+	if !strings.Contains(string(s), "| doc | 17 |") {
+		t.Errorf("summary = %q", s)
+	}
+}
+
+// TestReporterWithoutFileCommands: GITHUB_ACTIONS set but no GITHUB_OUTPUT
+// (a container started by hand) must not panic in go-githubactions.
+func TestReporterWithoutFileCommands(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	r := NewReporter(func(k string) string { return map[string]string{"GITHUB_ACTIONS": "true"}[k] }, &out, &out)
+	r.SetOutput("doc-id", "17")
+	r.Summary("x")
+	r.PrintOutputs()
+	if !strings.Contains(out.String(), "doc-id=17") {
+		t.Errorf("outputs not printed: %q", out.String())
+	}
+}
+
+func TestOutputValuesThatWouldCorruptTheFile(t *testing.T) {
+	t.Parallel()
+	r := NewReporter(func(string) string { return "" }, &bytes.Buffer{}, &bytes.Buffer{})
+	for _, v := range []string{"a\nb", "x_GitHubActionsFileCommandDelimeter_y", "a\rb"} {
+		if err := r.SetOutput("o", v); err == nil {
+			t.Errorf("SetOutput accepted %q", v)
+		}
+	}
+	if len(r.Outputs()) != 0 {
+		t.Error("a refused value was recorded")
+	}
+}

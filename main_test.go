@@ -1,0 +1,439 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+)
+
+// binary is the program, built once, run as the runner runs the container.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "docs-publish-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "docs-publish")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const testToken = "tok-3f9a-very-secret"
+
+// runnerEnv is what the runner sets around a container action.
+var runnerEnv = map[string]string{
+	"GITHUB_ACTIONS":    "true",
+	"GITHUB_REF_NAME":   "main",
+	"GITHUB_REPOSITORY": "octo/bookstore",
+	"GITHUB_SHA":        "abcdef1234567890abcdef1234567890abcdef12",
+	"GITHUB_SERVER_URL": "https://github.com",
+	"GITHUB_RUN_ID":     "4242",
+	"GITHUB_EVENT_NAME": "push",
+}
+
+type actionRun struct {
+	code           int
+	stdout, stderr string
+	outputs        map[string]string
+	outputOrder    []string
+	summary        string
+	workspace      string
+}
+
+func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server {
+	t.Helper()
+	cfg := emulator.Default()
+	cfg.Token = testToken
+	cfg.BuildDelay = 50 * time.Millisecond
+	cfg.FirstBuildID = 1<<53 + 1 // a float64 would round it
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	emu, err := emulator.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { emu.Close() })
+	return emu
+}
+
+// runAction runs the binary with every declared input set as the runner
+// sets it: INPUT_<NAME> with hyphens kept, to the user's value, else to the
+// default of action.yml with its expressions evaluated, else to "".
+func runAction(t *testing.T, inputs map[string]string, files map[string]string) actionRun {
+	t.Helper()
+	meta, err := ghaction.ParseMetadata(actionYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(ws, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmdDir := t.TempDir()
+	outFile, sumFile := filepath.Join(cmdDir, "output"), filepath.Join(cmdDir, "summary")
+	os.WriteFile(outFile, nil, 0o644)
+	os.WriteFile(sumFile, nil, 0o644)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
+		"GITHUB_WORKSPACE=" + ws, "GITHUB_OUTPUT=" + outFile, "GITHUB_STEP_SUMMARY=" + sumFile}
+	for k, v := range runnerEnv {
+		env = append(env, k+"="+v)
+	}
+	for _, in := range meta.Inputs {
+		v, given := inputs[in.Name]
+		if !given {
+			v = ghaction.EvalDefault(in.Default, func(k string) string { return runnerEnv[k] })
+		}
+		env = append(env, "INPUT_"+strings.ToUpper(in.Name)+"="+v)
+	}
+	for name := range inputs {
+		if _, ok := meta.Input(name); !ok {
+			t.Fatalf("test sets input %q, which action.yml does not declare", name)
+		}
+	}
+	cmd := exec.Command(binary)
+	cmd.Dir, cmd.Env = ws, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	run := actionRun{stdout: stdout.String(), stderr: stderr.String(), workspace: ws, outputs: map[string]string{}}
+	if ee, ok := err.(*exec.ExitError); ok {
+		run.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(outFile)
+	run.outputs, run.outputOrder = parseOutputFile(t, string(raw))
+	sum, _ := os.ReadFile(sumFile)
+	run.summary = string(sum)
+	assertNoToken(t, run)
+	return run
+}
+
+var heredoc = regexp.MustCompile(`(?s)^([A-Za-z0-9_-]+)<<(\S+)\n(.*?)\n(\S+)\n`)
+
+// parseOutputFile reads GITHUB_OUTPUT as the runner does: name<<DELIM lines.
+func parseOutputFile(t *testing.T, s string) (map[string]string, []string) {
+	t.Helper()
+	out := map[string]string{}
+	var order []string
+	for s != "" {
+		m := heredoc.FindStringSubmatch(s)
+		if m == nil || m[2] != m[4] {
+			t.Fatalf("GITHUB_OUTPUT is not in the runner's format at %q", s)
+		}
+		out[m[1]] = m[3]
+		order = append(order, m[1])
+		s = s[len(m[0]):]
+	}
+	return out, order
+}
+
+// assertNoToken: the token may appear in one place only, the ::add-mask::
+// command that tells the runner to hide it.
+func assertNoToken(t *testing.T, run actionRun) {
+	t.Helper()
+	stdout := strings.Replace(run.stdout, "::add-mask::"+testToken+"\n", "", 1)
+	for where, text := range map[string]string{"stdout": stdout, "stderr": run.stderr, "summary": run.summary, "outputs": fmt.Sprint(run.outputs)} {
+		if strings.Contains(text, testToken) {
+			t.Errorf("the token appears in %s", where)
+		}
+	}
+	filepath.WalkDir(run.workspace, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(testToken)) {
+				t.Errorf("the token appears in %s", p)
+			}
+		}
+		return nil
+	})
+}
+
+func readSample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "specs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func baseInputs(emu *emulator.Server) map[string]string {
+	return map[string]string{"token": testToken, "api-url": emu.URL(), "project-id": "4711", "file": "api/openapi.yaml"}
+}
+
+func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	in := baseInputs(emu)
+	in["download"] = "true"
+	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+	if run.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", run.code, run.stdout, run.stderr)
+	}
+	if !strings.Contains(run.stdout, "::add-mask::"+testToken) {
+		t.Error("the token was not masked")
+	}
+
+	// Outputs: exactly those action.yml declares, with the run's values.
+	meta, _ := ghaction.ParseMetadata(actionYAML)
+	var declared []string
+	for _, o := range meta.Outputs {
+		declared = append(declared, o.Name)
+	}
+	got := slices.Clone(run.outputOrder)
+	slices.Sort(got)
+	slices.Sort(declared)
+	if !slices.Equal(got, declared) {
+		t.Errorf("outputs written %v, action.yml declares %v", got, declared)
+	}
+	builds := emu.Builds()
+	if len(builds) != 1 {
+		t.Fatalf("%d builds, want 1", len(builds))
+	}
+	b := builds[0]
+	want := map[string]string{
+		"build-id": "9007199254740993", "doc-id": "17", "file-name": "openapi.yml", "live": "true",
+		"zip-path": "docs-build-9007199254740993.zip",
+	}
+	for k, v := range want {
+		if run.outputs[k] != v {
+			t.Errorf("output %s = %q, want %q", k, run.outputs[k], v)
+		}
+	}
+	if b.ID != run.outputs["build-id"] || !b.Live || !b.SetLive {
+		t.Errorf("build in the emulator: %+v", b)
+	}
+
+	// The stored file: the description as JSON, keys in the author's order.
+	vs := emu.Versions("4711", "main", "openapi.yml")
+	if len(vs) != 1 {
+		t.Fatalf("%d stored versions of openapi.yml on main, want 1", len(vs))
+	}
+	golden, err := os.ReadFile("internal/spec/testdata/golden/bookstore.swagger2.yaml.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	json.Compact(&compact, golden)
+	if !bytes.Equal(vs[0].Content, compact.Bytes()) {
+		t.Errorf("stored content differs from the golden conversion:\n%s", vs[0].Content)
+	}
+	msg := vs[0].CommitMessage
+	for _, part := range []string{"octo/bookstore", "abcdef1", "https://github.com/octo/bookstore/actions/runs/4242"} {
+		if !strings.Contains(msg, part) {
+			t.Errorf("commit message %q does not name %s", msg, part)
+		}
+	}
+	if strings.Contains(msg, "abcdef12") {
+		t.Errorf("commit message %q has the long SHA, want the short one", msg)
+	}
+
+	// The zip: where zip-path says, relative to the workspace, the site inside.
+	zipFile := filepath.Join(run.workspace, run.outputs["zip-path"])
+	data, err := os.ReadFile(zipFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.outputs["zip-size"] != fmt.Sprint(len(data)) || !bytes.Equal(data, b.Zip) {
+		t.Errorf("zip on disk (%d bytes) is not the build the emulator made (zip-size %s)", len(data), run.outputs["zip-size"])
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var index string
+	for _, f := range zr.File {
+		if f.Name == "index.html" {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			index = string(b)
+		}
+	}
+	if !strings.Contains(index, "Bookstore API") || !strings.Contains(index, `href="#param-limit"`) {
+		t.Error("the zip's index.html does not show the sample")
+	}
+	entries, _ := os.ReadDir(run.workspace)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".part") {
+			t.Errorf("temporary file %s left in the workspace", e.Name())
+		}
+	}
+
+	// Job summary and log groups.
+	for _, want := range []string{"API docs published", "9007199254740993", "octo/bookstore"} {
+		if !strings.Contains(run.summary, want) {
+			t.Errorf("job summary lacks %q:\n%s", want, run.summary)
+		}
+	}
+	for _, g := range []string{"::group::list docs", "::group::update file", "::group::release build", "::group::download build"} {
+		if !strings.Contains(run.stdout, g) {
+			t.Errorf("log lacks %s", g)
+		}
+	}
+}
+
+func TestActionDefaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		inputs   map[string]string
+		file     string
+		branch   string
+		wantName string
+		live     bool
+	}{
+		{"JSON file gets a .yml name, branch from the ref", map[string]string{"file": "openapi.json"}, "openapi.json", "main", "openapi.yml", true},
+		{"set-live false builds without publishing", map[string]string{"set-live": "false"}, "api/openapi.yaml", "main", "openapi.yml", false},
+		{"given names and branch", map[string]string{"file-name": "specs/bookstore.yml", "branch": "version/2.0", "commit-message": "Release 2.0"}, "api/openapi.yaml", "version/2.0", "specs/bookstore.yml", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, func(c *emulator.Config) { c.Projects[0].Branches = append(c.Projects[0].Branches, "version/2.0") })
+			in := baseInputs(emu)
+			in["file"] = tc.file
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			src := readSample(t, "bookstore.openapi3.yaml")
+			if strings.HasSuffix(tc.file, ".json") {
+				src = readSample(t, "bookstore.openapi3.json")
+			}
+			run := runAction(t, in, map[string]string{tc.file: src})
+			if run.code != 0 {
+				t.Fatalf("exit %d\n%s%s", run.code, run.stdout, run.stderr)
+			}
+			if vs := emu.Versions("4711", tc.branch, tc.wantName); len(vs) != 1 {
+				t.Errorf("no file %s on branch %s", tc.wantName, tc.branch)
+			} else if cm := tc.inputs["commit-message"]; cm != "" && vs[0].CommitMessage != cm {
+				t.Errorf("commit message %q, want %q", vs[0].CommitMessage, cm)
+			}
+			if run.outputs["file-name"] != tc.wantName || run.outputs["live"] != fmt.Sprint(tc.live) {
+				t.Errorf("outputs %v", run.outputs)
+			}
+			if _, ok := run.outputs["zip-path"]; ok {
+				t.Error("zip-path set without download")
+			}
+			var body struct{ SetLive *bool }
+			for _, r := range emu.Requests() {
+				if r.Method == "POST" {
+					json.Unmarshal(r.Body, &body)
+				}
+			}
+			if body.SetLive == nil || *body.SetLive != tc.live {
+				t.Errorf("release body did not send setLive %v explicitly", tc.live)
+			}
+		})
+	}
+}
+
+// TestBadInputs: each bad input fails with a message that names it and says
+// what to do, exits non-zero with an ::error:: annotation, and, when it can
+// be found before the first request, leaves the service untouched.
+func TestBadInputs(t *testing.T) {
+	t.Parallel()
+	spec := readSample(t, "bookstore.swagger2.yaml")
+	cases := []struct {
+		name     string
+		inputs   map[string]string
+		files    map[string]string
+		docs     []emulator.Doc // nil: the default single doc
+		want     []string
+		requests int // -1: any
+		noWrites bool
+	}{
+		{name: "missing token", inputs: map[string]string{"token": ""}, want: []string{"input token", "secrets."}, requests: 0},
+		{name: "missing project-id", inputs: map[string]string{"project-id": ""}, want: []string{"input project-id: is required", "with:"}, requests: 0},
+		{name: "unknown project", inputs: map[string]string{"project-id": "999"}, want: []string{"list docs of project 999", "404", "project 999 may not exist", "check project-id"}, requests: 1, noWrites: true},
+		{name: "doc-id not in the list", inputs: map[string]string{"doc-id": "99"}, want: []string{"doc-id 99 is not a doc of this project", "set doc-id to one of: 17 (docs.bookstore.example)"}, requests: 1, noWrites: true},
+		{name: "zero docs", docs: []emulator.Doc{}, want: []string{"project 4711 has no docs", "web application"}, requests: 1, noWrites: true},
+		{name: "several docs without doc-id", docs: []emulator.Doc{{ID: "17", Domain: "a.example", File: "openapi.yml", Branch: "main"}, {ID: "18", File: "openapi.yml", Branch: "main"}},
+			want: []string{"has 2 docs and doc-id is empty", "set doc-id to one of: 17 (a.example), 18"}, requests: 1, noWrites: true},
+		{name: "spec file missing", inputs: map[string]string{"file": "nope/openapi.yaml"}, files: map[string]string{}, want: []string{"input file", "nope/openapi.yaml does not exist"}, requests: 0},
+		{name: "spec neither YAML nor JSON", files: map[string]string{"api/openapi.yaml": "\x00\x01 not a description"}, want: []string{"input file", "api/openapi.yaml"}, requests: 0},
+		{name: "spec a plain text", files: map[string]string{"api/openapi.yaml": "hello world\n"}, want: []string{"api/openapi.yaml:1:1", "neither a YAML nor a JSON"}, requests: 0},
+		{name: "file-name with ..", inputs: map[string]string{"file-name": "../other/openapi.yml"}, want: []string{"input file-name", `".." segment`}, requests: 0},
+		{name: "bad token", inputs: map[string]string{"token": "wrong-token-value"}, want: []string{"401", "check the token secret"}, requests: 1, noWrites: true},
+		{name: "unknown branch", inputs: map[string]string{"branch": "nope"}, want: []string{"update file openapi.yml on branch nope", "404", "branch nope may not exist"}, requests: 2},
+		{name: "http to a remote host", inputs: map[string]string{"api-url": "http://docs.example.com/v1"}, want: []string{"input api-url", "use https"}, requests: 0},
+		{name: "set-live not a boolean", inputs: map[string]string{"set-live": "yes please"}, want: []string{"input set-live", "true or false"}, requests: 0},
+		{name: "download-path outside the workspace", inputs: map[string]string{"download": "true", "download-path": "../site.zip"}, want: []string{"input download-path", "inside"}, requests: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, func(c *emulator.Config) {
+				if tc.docs != nil {
+					c.Projects[0].Docs = tc.docs
+				}
+			})
+			in := baseInputs(emu)
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			files := tc.files
+			if files == nil {
+				files = map[string]string{"api/openapi.yaml": spec}
+			}
+			run := runAction(t, in, files)
+			if run.code == 0 {
+				t.Fatalf("exit 0 for a bad input\n%s", run.stdout)
+			}
+			errLine := ""
+			for _, l := range strings.Split(run.stdout, "\n") {
+				if strings.HasPrefix(l, "::error") {
+					errLine = l
+				}
+			}
+			if errLine == "" {
+				t.Fatalf("no ::error:: annotation\n%s", run.stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errLine, w) {
+					t.Errorf("error %q does not say %q", errLine, w)
+				}
+			}
+			if n := len(emu.Requests()); tc.requests >= 0 && n != tc.requests {
+				t.Errorf("%d requests reached the service, want %d", n, tc.requests)
+			}
+			if tc.noWrites {
+				for _, r := range emu.Requests() {
+					if r.Method != "GET" {
+						t.Errorf("%s %s was sent before the run failed", r.Method, r.Path)
+					}
+				}
+			}
+			if len(emu.Builds()) != 0 {
+				t.Error("a build was started")
+			}
+			if !strings.Contains(run.summary, "docs-publish failed at") {
+				t.Errorf("summary does not say the run failed:\n%s", run.summary)
+			}
+		})
+	}
+}
