@@ -1,0 +1,19 @@
+# syntax=docker/dockerfile:1
+
+# Build a static binary.
+FROM golang:1.26-alpine AS build
+RUN apk add --no-cache ca-certificates
+COPY go.mod go.sum /src/
+RUN cd /src && go mod download
+COPY . /src
+ARG VERSION=dev
+RUN cd /src && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/docs-publish .
+
+# The image holds the binary and CA certificates, nothing else. It runs as
+# root with no WORKDIR: the runner mounts the workspace and file-command
+# directories owned by the host's user and starts the container in the
+# workspace, which a non-root user could not write.
+FROM scratch
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+COPY --from=build /out/docs-publish /usr/local/bin/docs-publish
+ENTRYPOINT ["/usr/local/bin/docs-publish"]
