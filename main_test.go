@@ -369,7 +369,7 @@ func TestBadInputs(t *testing.T) {
 	}{
 		{name: "missing token", inputs: map[string]string{"token": ""}, want: []string{"input token", "secrets."}, requests: 0},
 		{name: "missing project-id", inputs: map[string]string{"project-id": ""}, want: []string{"input project-id: is required", "with:"}, requests: 0},
-		{name: "unknown project", inputs: map[string]string{"project-id": "999"}, want: []string{"list docs of project 999", "404", "project 999 may not exist", "check project-id"}, requests: 1, noWrites: true},
+		{name: "unknown project", inputs: map[string]string{"project-id": "999"}, want: []string{"list docs of project 999", "404", "error_code 1404", "tracking_id emu-", "project 999 may not exist", "check project-id"}, requests: 1, noWrites: true},
 		{name: "doc-id not in the list", inputs: map[string]string{"doc-id": "99"}, want: []string{"doc-id 99 is not a doc of this project", "set doc-id to one of: 17 (docs.bookstore.example)"}, requests: 1, noWrites: true},
 		{name: "zero docs", docs: []emulator.Doc{}, want: []string{"project 4711 has no docs", "web application"}, requests: 1, noWrites: true},
 		{name: "several docs without doc-id", docs: []emulator.Doc{{ID: "17", Domain: "a.example", File: "openapi.yml", Branch: "main"}, {ID: "18", File: "openapi.yml", Branch: "main"}},
