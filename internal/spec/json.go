@@ -11,8 +11,8 @@ import (
 
 // parseJSON is the fast path: most large descriptions are JSON, and a token
 // decoder reads them several times faster than a YAML parser would.
-func parseJSON(name string, data []byte) (*Node, error) {
-	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: name}
+func parseJSON(src *Source, data []byte) (*Node, error) {
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src}
 	root, err := p.value()
 	if err != nil {
 		return nil, p.wrap(err)
@@ -30,6 +30,7 @@ type jsonParser struct {
 	dec   *jsontext.Decoder
 	lines lineIndex
 	name  string
+	src   *Source
 }
 
 func (p *jsonParser) wrap(err error) error {
@@ -67,7 +68,7 @@ func (p *jsonParser) value() (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Pos: pos}
+	n := &Node{Pos: pos, Src: p.src}
 	switch tok.Kind() {
 	case 'n':
 		n.Kind, n.Scalar = Null, "null"

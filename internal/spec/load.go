@@ -33,36 +33,53 @@ func Load(path, name string) (*Node, error) {
 		}
 		return nil, err
 	}
-	return Parse(name, data)
+	root, err := parseAny(&Source{Name: name, Path: path}, data)
+	if err != nil {
+		return nil, err
+	}
+	return root, checkDescription(name, root)
 }
 
-// Parse reads a description from data. A document that starts with { or [ takes
-// the JSON path; anything else, or JSON-looking YAML that is not valid JSON in
-// a file not named .json, is read as YAML.
+// Parse reads a description from data.
 func Parse(name string, data []byte) (*Node, error) {
+	root, err := parseAny(&Source{Name: name, Path: name}, data)
+	if err != nil {
+		return nil, err
+	}
+	return root, checkDescription(name, root)
+}
+
+// parseAny reads any YAML or JSON value: a description or a file of shared
+// components it refers to. A document that starts with { or [ takes the JSON
+// path; anything else, or JSON-looking YAML that is not valid JSON in a file
+// not named .json, is read as YAML.
+func parseAny(src *Source, data []byte) (*Node, error) {
+	name := src.Name
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
 	var root *Node
 	var err error
 	if looksLikeJSON(data) {
-		root, err = parseJSON(name, data)
+		root, err = parseJSON(src, data)
 		if err != nil && !strings.EqualFold(filepath.Ext(name), ".json") {
-			if yroot, yerr := parseYAML(name, data); yerr == nil {
+			if yroot, yerr := parseYAML(src, data); yerr == nil {
 				root, err = yroot, nil
 			}
 		}
 	} else {
-		root, err = parseYAML(name, data)
+		root, err = parseYAML(src, data)
 	}
-	if err != nil {
-		return nil, err
-	}
+	return root, err
+}
+
+// checkDescription insists on a mapping with a swagger or openapi key.
+func checkDescription(name string, root *Node) error {
 	if root.Kind != Object {
-		return nil, &SyntaxError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is a %s, not a mapping with a swagger: or openapi: key", root.Kind)}
+		return &SyntaxError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is a %s, not a mapping with a swagger: or openapi: key", root.Kind)}
 	}
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
-		return nil, &SyntaxError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+		return &SyntaxError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
 	}
-	return root, nil
+	return nil
 }
 
 func looksLikeJSON(data []byte) bool {

@@ -42,6 +42,12 @@ type Pos struct {
 	Line, Col int
 }
 
+// Source is a file a value was read from.
+type Source struct {
+	Name string // as shown to the user: relative to the workspace
+	Path string // as opened
+}
+
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Node is one value of a description.
@@ -55,6 +61,7 @@ type Node struct {
 	// Items are an Array's elements.
 	Items []*Node
 	Pos   Pos
+	Src   *Source // the file it was written in
 }
 
 // Field is one member of an Object.

@@ -17,7 +17,8 @@ import (
 // laughs" document fails instead of eating the runner's memory.
 const maxExpandedNodes = 1_000_000
 
-func parseYAML(name string, data []byte) (*Node, error) {
+func parseYAML(src *Source, data []byte) (*Node, error) {
+	name := src.Name
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -33,7 +34,7 @@ func parseYAML(name string, data []byte) (*Node, error) {
 		}
 		return nil, &SyntaxError{File: name, Pos: Pos{extra.Line, extra.Column}, Msg: "holds more than one YAML document: keep one description per file"}
 	}
-	c := yamlConverter{name: name}
+	c := yamlConverter{name: name, src: src}
 	return c.convert(&doc)
 }
 
@@ -59,6 +60,7 @@ func yamlError(name string, data []byte, err error) error {
 
 type yamlConverter struct {
 	name      string
+	src       *Source
 	nodes     int
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 }
@@ -97,7 +99,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	case yaml.ScalarNode:
 		return c.scalar(y)
 	case yaml.SequenceNode:
-		n := &Node{Kind: Array, Pos: Pos{y.Line, y.Column}, Items: make([]*Node, 0, len(y.Content))}
+		n := &Node{Kind: Array, Pos: Pos{y.Line, y.Column}, Src: c.src, Items: make([]*Node, 0, len(y.Content))}
 		for _, it := range y.Content {
 			v, err := c.convert(it)
 			if err != nil {
@@ -113,7 +115,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 }
 
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
-	n := &Node{Kind: Object, Pos: Pos{y.Line, y.Column}, Fields: make([]Field, 0, len(y.Content)/2)}
+	n := &Node{Kind: Object, Pos: Pos{y.Line, y.Column}, Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
 	seen := make(map[string]bool, len(y.Content)/2)
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
@@ -186,28 +188,28 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 	pos := Pos{y.Line, y.Column}
 	switch y.ShortTag() {
 	case "!!null":
-		return &Node{Kind: Null, Scalar: "null", Pos: pos}, nil
+		return &Node{Kind: Null, Scalar: "null", Pos: pos, Src: c.src}, nil
 	case "!!bool":
 		b, err := strconv.ParseBool(strings.ToLower(y.Value))
 		if err != nil {
-			return &Node{Kind: String, Scalar: y.Value, Pos: pos}, nil
+			return &Node{Kind: String, Scalar: y.Value, Pos: pos, Src: c.src}, nil
 		}
-		return &Node{Kind: Bool, Scalar: strconv.FormatBool(b), Pos: pos}, nil
+		return &Node{Kind: Bool, Scalar: strconv.FormatBool(b), Pos: pos, Src: c.src}, nil
 	case "!!int":
 		lit, err := intLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos}, nil
+		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
 	case "!!float":
 		lit, err := floatLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos}, nil
+		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
 	}
 	// !!str, !!timestamp, !!binary and custom tags: the text as written.
-	return &Node{Kind: String, Scalar: y.Value, Pos: pos}, nil
+	return &Node{Kind: String, Scalar: y.Value, Pos: pos, Src: c.src}, nil
 }
 
 // intLiteral writes a YAML integer (0x1f, 0o17, 1_000, +5) as a decimal JSON

@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// splitRef splits a $ref into its file part and its JSON pointer (without
+// the leading #, percent-decoded).
+func splitRef(ref string) (file, pointer string, err error) {
+	file, frag, _ := strings.Cut(ref, "#")
+	pointer, err = url.PathUnescape(frag)
+	if err != nil {
+		return "", "", fmt.Errorf("$ref %q has a malformed fragment", ref)
+	}
+	if pointer != "" && !strings.HasPrefix(pointer, "/") {
+		return "", "", fmt.Errorf("$ref %q: the part after # must be a JSON pointer starting with /", ref)
+	}
+	return file, pointer, nil
+}
+
+// isRemote reports whether a $ref names a URL rather than a local file.
+func isRemote(ref string) bool {
+	i := strings.Index(ref, ":")
+	if i < 2 { // "c:" is a drive letter at most
+		return false
+	}
+	scheme := ref[:i]
+	for _, r := range scheme {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// pointerTokens splits a JSON pointer into its unescaped tokens.
+func pointerTokens(pointer string) []string {
+	if pointer == "" {
+		return nil
+	}
+	parts := strings.Split(pointer[1:], "/")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+// escapeToken escapes a name for use in a JSON pointer.
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// Resolve follows a JSON pointer from root.
+func Resolve(root *Node, pointer string) (*Node, error) {
+	n := root
+	for _, tok := range pointerTokens(pointer) {
+		switch n.Kind {
+		case Object:
+			next := n.Get(tok)
+			if next == nil {
+				return nil, fmt.Errorf("no %q", tok)
+			}
+			n = next
+		case Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil, fmt.Errorf("no item %q", tok)
+			}
+			n = n.Items[i]
+		default:
+			return nil, fmt.Errorf("%q is inside a %s", tok, n.Kind)
+		}
+	}
+	return n, nil
+}
+
+// refOf returns the $ref of an object that has one.
+func refOf(n *Node) (*Node, bool) {
+	if n == nil || n.Kind != Object {
+		return nil, false
+	}
+	r := n.Get("$ref")
+	return r, r != nil && r.Kind == String
+}

@@ -1,0 +1,519 @@
+package spec
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Severity of a finding.
+type Severity string
+
+// The severities: errors stop a run before its first request, warnings do
+// not (unless the user asks them to).
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Finding is one problem in a description, where it was written.
+type Finding struct {
+	Severity Severity
+	Msg      string
+	File     string // as shown to the user
+	Pos      Pos
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s", f.File, f.Pos.Line, f.Pos.Col, f.Severity, f.Msg)
+}
+
+// Validate checks a (bundled) description: its version and structure, that
+// every local $ref resolves, and the shared parameters and responses the
+// service renders as components. Findings come in document order.
+func Validate(root *Node) []Finding {
+	v := &validator{root: root, checked: map[*Node]bool{}}
+	v.version, v.minor31 = versionOf(root)
+	v.structure()
+	v.refs(root, at(sDoc))
+	v.parameters()
+	v.responses()
+	v.unused()
+	return v.findings
+}
+
+type validator struct {
+	root     *Node
+	version  int
+	minor31  bool
+	findings []Finding
+	checked  map[*Node]bool
+}
+
+func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
+	f := Finding{Severity: sev, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		f.Pos = n.Pos
+		if n.Src != nil {
+			f.File = n.Src.Name
+		}
+	}
+	if f.File == "" && v.root.Src != nil {
+		f.File = v.root.Src.Name
+	}
+	v.findings = append(v.findings, f)
+}
+
+var versions = regexp.MustCompile(`^3\.[01]\.\d+(-.+)?$`)
+
+func (v *validator) structure() {
+	r := v.root
+	if s := r.Get("swagger"); s != nil {
+		if s.Kind != String || s.Scalar != "2.0" {
+			v.add(Error, s, `swagger must be "2.0" (a string): this is the only Swagger version`)
+		}
+	} else if o := r.Get("openapi"); o.Kind != String || !versions.MatchString(o.Scalar) {
+		v.add(Error, o, "openapi must be a 3.0.x or 3.1.x version string, such as \"3.0.3\"")
+	}
+	info := r.Get("info")
+	if info == nil || info.Kind != Object {
+		v.add(Error, r, "info is missing: add info with title and version")
+	} else {
+		for _, k := range []string{"title", "version"} {
+			if f := info.Get(k); f == nil || f.Kind != String {
+				v.add(Error, info, "info.%s is missing or not a string", k)
+			}
+		}
+	}
+	paths := r.Get("paths")
+	if paths == nil {
+		if !v.minor31 {
+			v.add(Error, r, "paths is missing: a description must list its paths (an empty paths: {} is allowed)")
+		}
+		return
+	}
+	if paths.Kind != Object {
+		v.add(Error, paths, "paths must be a mapping of path templates")
+		return
+	}
+	for _, f := range paths.Fields {
+		if strings.HasPrefix(f.Key, "x-") {
+			continue
+		}
+		if !strings.HasPrefix(f.Key, "/") {
+			v.add(Error, f.Value, "path %q must start with /", f.Key)
+		}
+		item := v.deref(f.Value)
+		if item == nil || item.Kind != Object {
+			continue
+		}
+		for _, m := range methods {
+			op := item.Get(m)
+			if op == nil {
+				continue
+			}
+			if op.Kind != Object {
+				v.add(Error, op, "%s %s must be a mapping", strings.ToUpper(m), f.Key)
+				continue
+			}
+			rs := op.Get("responses")
+			if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.minor31 {
+				v.add(Error, op, "%s %s has no responses: list at least one", strings.ToUpper(m), f.Key)
+			}
+		}
+	}
+}
+
+// deref follows local references (a few hops) to the value they name.
+func (v *validator) deref(n *Node) *Node {
+	for i := 0; i < 16; i++ {
+		ref, ok := refOf(n)
+		if !ok || !strings.HasPrefix(ref.Scalar, "#") {
+			return n
+		}
+		_, ptr, err := splitRef(ref.Scalar)
+		if err != nil {
+			return nil
+		}
+		t, err := Resolve(v.root, ptr)
+		if err != nil {
+			return nil
+		}
+		n = t
+	}
+	return nil
+}
+
+// refs reports every local reference that does not resolve, and every
+// reference to another file left in the document.
+func (v *validator) refs(n *Node, p place) {
+	switch n.Kind {
+	case Array:
+		for _, it := range n.Items {
+			v.refs(it, child(p, "", v.version == 3))
+		}
+	case Object:
+		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) {
+			file, ptr, err := splitRef(ref.Scalar)
+			switch {
+			case err != nil:
+				v.add(Error, ref, "%v", err)
+			case file != "":
+				v.add(Error, ref, "$ref %s points at another file: keep bundle: true, or make the reference local", ref.Scalar)
+			default:
+				if _, err := Resolve(v.root, ptr); err != nil {
+					v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)
+				}
+			}
+		}
+		for _, f := range n.Fields {
+			if f.Key != "$ref" && !skipKey(p, f.Key) {
+				v.refs(f.Value, child(p, f.Key, v.version == 3))
+			}
+		}
+	}
+}
+
+// sharedSection returns the shared parameters or responses.
+func (v *validator) sharedSection(s slot) *Node {
+	sec := section(s, v.version, v.minor31)
+	n := v.root
+	for _, k := range sec {
+		n = n.Get(k)
+	}
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	return n
+}
+
+var paramIn = map[int][]string{2: {"path", "query", "header", "body", "formData"}, 3: {"path", "query", "header", "cookie"}}
+
+// parameters checks shared parameters, then those of every operation.
+func (v *validator) parameters() {
+	type key struct{ name, in string }
+	seen := map[key]string{}
+	if shared := v.sharedSection(sParam); shared != nil {
+		for _, f := range shared.Fields {
+			p := v.deref(f.Value)
+			if p == nil || p.Kind != Object {
+				continue
+			}
+			v.parameter(p, "shared parameter "+f.Key)
+			k := key{p.Get("name").Str(), p.Get("in").Str()}
+			if other, dup := seen[k]; dup && k.name != "" {
+				v.add(Warning, f.Value, "shared parameters %s and %s are both %s in %s: give them descriptive names, or keep one", other, f.Key, k.name, k.in)
+			}
+			seen[k] = f.Key
+		}
+	}
+	paths := v.root.Get("paths")
+	if paths == nil || paths.Kind != Object {
+		return
+	}
+	for _, pf := range paths.Fields {
+		item := v.deref(pf.Value)
+		if item == nil || item.Kind != Object {
+			continue
+		}
+		common := item.Get("parameters")
+		for _, m := range methods {
+			op := item.Get(m)
+			if op == nil || op.Kind != Object {
+				continue
+			}
+			where := strings.ToUpper(m) + " " + pf.Key
+			listed := map[key]bool{}
+			effective := map[key]*Node{}
+			for _, list := range []*Node{common, op.Get("parameters")} {
+				if list == nil || list.Kind != Array {
+					continue
+				}
+				own := list == op.Get("parameters")
+				for _, it := range list.Items {
+					p := v.deref(it)
+					if p == nil || p.Kind != Object {
+						continue
+					}
+					v.parameter(p, "parameter")
+					k := key{p.Get("name").Str(), p.Get("in").Str()}
+					if own && listed[k] && k.name != "" {
+						v.add(Warning, it, "%s lists parameter %s in %s twice", where, k.name, k.in)
+					}
+					if own {
+						listed[k] = true
+					}
+					effective[k] = it
+					if k.in == "formData" && !v.consumesForm(op) {
+						v.add(Error, it, "%s has formData parameter %s but does not consume multipart/form-data or application/x-www-form-urlencoded: add one of them to consumes", where, k.name)
+					}
+				}
+			}
+			for k, it := range effective {
+				if k.in == "path" && !strings.Contains(pf.Key, "{"+k.name+"}") {
+					v.add(Error, it, "path parameter %s is not in the path template of %s: add {%s} to the path, or change in:", k.name, where, k.name)
+				}
+			}
+		}
+	}
+}
+
+func (v *validator) consumesForm(op *Node) bool {
+	c := op.Get("consumes")
+	if c == nil {
+		c = v.root.Get("consumes")
+	}
+	if c == nil || c.Kind != Array {
+		return false
+	}
+	for _, it := range c.Items {
+		s := strings.ToLower(it.Str())
+		if strings.HasPrefix(s, "multipart/form-data") || strings.HasPrefix(s, "application/x-www-form-urlencoded") {
+			return true
+		}
+	}
+	return false
+}
+
+var validTypes = map[int][]string{
+	2: {"string", "number", "integer", "boolean", "array", "file"},
+	3: {"string", "number", "integer", "boolean", "array", "object"},
+}
+
+// parameter checks one parameter object once.
+func (v *validator) parameter(p *Node, what string) {
+	if v.checked[p] {
+		return
+	}
+	v.checked[p] = true
+	name := p.Get("name")
+	if name == nil || name.Kind != String || name.Scalar == "" {
+		v.add(Error, p, "%s has no name: name is the parameter's name in HTTP requests", what)
+	} else {
+		what += " " + name.Scalar
+	}
+	in := p.Get("in")
+	if in == nil || !slices.Contains(paramIn[v.version], in.Str()) {
+		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn[v.version], ", "))
+	}
+	if in.Str() == "path" {
+		if r := p.Get("required"); r == nil || r.Scalar != "true" {
+			v.add(Error, p, "%s is in path, so it must have required: true", what)
+		}
+	}
+	rules := p // Swagger 2.0 keeps type and restrictions on the parameter
+	if v.version == 3 || in.Str() == "body" {
+		rules = v.deref(p.Get("schema"))
+		if rules == nil {
+			if v.version == 3 && p.Get("content") == nil {
+				v.add(Error, p, "%s has neither schema nor content", what)
+			}
+			if in.Str() == "body" {
+				v.add(Error, p, "%s is in body, so it needs a schema", what)
+			}
+			return
+		}
+	}
+	v.restrictions(rules, what, rules != p)
+}
+
+func orNode(a, b *Node) *Node {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// restrictions checks type, bounds and default of a parameter or schema.
+func (v *validator) restrictions(r *Node, what string, isSchema bool) {
+	types := validTypes[v.version]
+	if isSchema {
+		types = validTypes[3] // a JSON schema: object is a type, file is not
+	}
+	if v.minor31 {
+		types = append(types, "null")
+	}
+	var typ string
+	if t := r.Get("type"); t != nil {
+		switch t.Kind {
+		case String:
+			typ = t.Scalar
+			if !slices.Contains(types, typ) {
+				v.add(Error, t, "%s: type %q is not one of %s", what, typ, strings.Join(types, ", "))
+				typ = ""
+			}
+		case Array:
+			if !v.minor31 {
+				v.add(Error, t, "%s: type must be a single type name before OpenAPI 3.1", what)
+			}
+		}
+	} else if v.version == 2 && !isSchema {
+		v.add(Error, r, "%s has no type: set type to one of %s", what, strings.Join(types, ", "))
+	}
+	minL, maxL := num(r.Get("minLength")), num(r.Get("maxLength"))
+	if minL != nil && maxL != nil && minL.Cmp(maxL) > 0 {
+		v.add(Error, r.Get("minLength"), "%s: minLength %s is greater than maxLength %s", what, minL.Text('g', -1), maxL.Text('g', -1))
+	}
+	lo, hi := num(r.Get("minimum")), num(r.Get("maximum"))
+	if lo != nil && hi != nil && lo.Cmp(hi) > 0 {
+		v.add(Error, r.Get("minimum"), "%s: minimum %s is greater than maximum %s", what, lo.Text('g', -1), hi.Text('g', -1))
+	}
+	var re *regexp.Regexp
+	if pat := r.Get("pattern"); pat != nil && pat.Kind == String {
+		var err error
+		if re, err = regexp.Compile(pat.Scalar); err != nil {
+			v.add(Warning, pat, "%s: pattern %q uses ECMA-262 syntax this check cannot read (%v): defaults are not checked against it", what, pat.Scalar, err)
+		}
+	}
+	def := r.Get("default")
+	if def == nil {
+		return
+	}
+	if typ != "" && !fitsType(def, typ) {
+		v.add(Error, def, "%s: default %s is not of type %s", what, def.AppendJSON(nil), typ)
+		return
+	}
+	if def.Kind == String {
+		n := big.NewFloat(float64(len([]rune(def.Scalar))))
+		if minL != nil && n.Cmp(minL) < 0 || maxL != nil && n.Cmp(maxL) > 0 {
+			v.add(Error, def, "%s: default %q breaks its length limits", what, def.Scalar)
+		}
+		if re != nil && !re.MatchString(def.Scalar) {
+			v.add(Error, def, "%s: default %q does not match pattern %s", what, def.Scalar, re)
+		}
+	}
+	if d := num(def); d != nil && (lo != nil && d.Cmp(lo) < 0 || hi != nil && d.Cmp(hi) > 0) {
+		v.add(Error, def, "%s: default %s is outside minimum..maximum", what, def.Scalar)
+	}
+	if enum := r.Get("enum"); enum != nil && enum.Kind == Array {
+		want := string(def.AppendJSON(nil))
+		if !slices.ContainsFunc(enum.Items, func(e *Node) bool { return string(e.AppendJSON(nil)) == want }) {
+			v.add(Error, def, "%s: default %s is not one of its enum values", what, want)
+		}
+	}
+}
+
+func num(n *Node) *big.Float {
+	if n == nil || n.Kind != Number {
+		return nil
+	}
+	f, _, err := big.ParseFloat(n.Scalar, 10, 128, big.ToNearestEven)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+func fitsType(n *Node, typ string) bool {
+	switch typ {
+	case "string", "file":
+		return n.Kind == String
+	case "number":
+		return n.Kind == Number
+	case "integer":
+		f := num(n)
+		return f != nil && f.IsInt()
+	case "boolean":
+		return n.Kind == Bool
+	case "array":
+		return n.Kind == Array
+	case "object":
+		return n.Kind == Object
+	case "null":
+		return n.Kind == Null
+	}
+	return true
+}
+
+// responses checks shared responses and those of every operation.
+func (v *validator) responses() {
+	check := func(r *Node, what string) {
+		r = v.deref(r)
+		if r == nil || r.Kind != Object || v.checked[r] {
+			return
+		}
+		v.checked[r] = true
+		if d := r.Get("description"); d == nil || d.Kind != String {
+			v.add(Error, r, "%s has no description: say why it is returned", what)
+		}
+		hs := r.Get("headers")
+		if hs == nil {
+			return
+		}
+		if hs.Kind != Object {
+			v.add(Error, hs, "%s: headers must be a mapping of header names", what)
+			return
+		}
+		for _, h := range hs.Fields {
+			hv := v.deref(h.Value)
+			if hv == nil || hv.Kind != Object {
+				v.add(Error, h.Value, "%s: header %s must be a mapping", what, h.Key)
+				continue
+			}
+			if v.version == 2 {
+				if t := hv.Get("type").Str(); !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, t) {
+					v.add(Error, hv, "%s: header %s needs a type (string, number, integer, boolean or array)", what, h.Key)
+				}
+			} else if hv.Get("schema") == nil && hv.Get("content") == nil {
+				v.add(Error, hv, "%s: header %s needs a schema", what, h.Key)
+			}
+		}
+	}
+	if shared := v.sharedSection(sResponse); shared != nil {
+		for _, f := range shared.Fields {
+			check(f.Value, "shared response "+f.Key)
+		}
+	}
+	paths := v.root.Get("paths")
+	if paths == nil || paths.Kind != Object {
+		return
+	}
+	for _, pf := range paths.Fields {
+		item := v.deref(pf.Value)
+		if item == nil || item.Kind != Object {
+			continue
+		}
+		for _, m := range methods {
+			if rs := item.Get(m).Get("responses"); rs != nil && rs.Kind == Object {
+				for _, rf := range rs.Fields {
+					if !strings.HasPrefix(rf.Key, "x-") {
+						check(rf.Value, fmt.Sprintf("response %s of %s %s", rf.Key, strings.ToUpper(m), pf.Key))
+					}
+				}
+			}
+		}
+	}
+}
+
+// unused warns of shared parameters and responses no endpoint refers to.
+func (v *validator) unused() {
+	used := map[string]bool{}
+	var collect func(n *Node)
+	collect = func(n *Node) {
+		if r, ok := refOf(n); ok {
+			used[r.Scalar] = true
+		}
+		for _, f := range n.Fields {
+			collect(f.Value)
+		}
+		for _, it := range n.Items {
+			collect(it)
+		}
+	}
+	collect(v.root)
+	for _, s := range []slot{sParam, sResponse} {
+		shared := v.sharedSection(s)
+		if shared == nil {
+			continue
+		}
+		prefix := "#/" + strings.Join(section(s, v.version, v.minor31), "/") + "/"
+		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
+		for _, f := range shared.Fields {
+			if !used[prefix+escapeToken(f.Key)] {
+				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
+			}
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const v2head = "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\n"
+const v3head = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\n"
+
+// op2 is a Swagger 2.0 description whose /x GET uses the given parameters.
+func op2(params, extra string) string {
+	return v2head + "paths:\n  /x/{id}:\n    get:\n      parameters:\n" + params +
+		"      responses:\n        200: {description: ok}\n" + extra
+}
+
+func TestValidateFindings(t *testing.T) {
+	t.Parallel()
+	idParam := "        - {name: id, in: path, required: true, type: string}\n"
+	cases := []struct {
+		name string
+		doc  string
+		sev  Severity
+		msg  string
+		line int
+	}{
+		{"swagger version", "swagger: \"3.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, `swagger must be "2.0"`, 1},
+		{"openapi version", "openapi: 3.2\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, "3.0.x or 3.1.x", 1},
+		{"no info title", "openapi: 3.0.3\ninfo: {version: \"1\"}\npaths: {}\n", Error, "info.title is missing", 2},
+		{"no paths", v3head, Error, "paths is missing", 1},
+		{"path without slash", v3head + "paths:\n  x: {}\n", Error, `path "x" must start with /`, 4},
+		{"operation without responses", v3head + "paths:\n  /x:\n    get: {summary: s}\n", Error, "GET /x has no responses", 5},
+		{"dangling ref", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n", Error, "does not resolve", 7},
+		{"ref to a file left", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: 'other.yaml#/R'}\n", Error, "points at another file", 7},
+		{"bad in", op2(idParam+"        - {name: q, in: body2, type: string}\n", ""), Error, "in must be one of path, query, header, body, formData", 8},
+		{"cookie not in 2.0", op2(idParam+"        - {name: q, in: cookie, type: string}\n", ""), Error, "in must be one of", 8},
+		{"no name", op2(idParam+"        - {in: query, type: string}\n", ""), Error, "has no name", 8},
+		{"path not required", op2("        - {name: id, in: path, type: string}\n", ""), Error, "must have required: true", 7},
+		{"path param not in template", v2head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: id, in: path, required: true, type: string}\n      responses:\n        200: {description: ok}\n", Error, "not in the path template of GET /x", 7},
+		{"bad type", op2(idParam+"        - {name: q, in: query, type: int}\n", ""), Error, `type "int" is not one of`, 8},
+		{"no type", op2(idParam+"        - {name: q, in: query}\n", ""), Error, "has no type", 8},
+		{"default of wrong type", op2(idParam+"        - {name: limit, in: query, type: integer, default: twenty}\n", ""), Error, "default \"twenty\" is not of type integer", 8},
+		{"default not an integer", op2(idParam+"        - {name: limit, in: query, type: integer, default: 2.5}\n", ""), Error, "is not of type integer", 8},
+		{"minLength above maxLength", op2(idParam+"        - {name: q, in: query, type: string, minLength: 5, maxLength: 2}\n", ""), Error, "minLength 5 is greater than maxLength 2", 8},
+		{"minimum above maximum", op2(idParam+"        - {name: q, in: query, type: integer, minimum: 10, maximum: 1}\n", ""), Error, "minimum 10 is greater than maximum 1", 8},
+		{"default out of range", op2(idParam+"        - {name: q, in: query, type: integer, minimum: 1, maximum: 100, default: 500}\n", ""), Error, "outside minimum..maximum", 8},
+		{"default too long", op2(idParam+"        - {name: q, in: query, type: string, maxLength: 3, default: abcdef}\n", ""), Error, "breaks its length limits", 8},
+		{"default not in enum", op2(idParam+"        - {name: q, in: query, type: string, enum: [a, b], default: c}\n", ""), Error, "not one of its enum values", 8},
+		{"default does not match pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^[0-9]+$', default: abc}\n", ""), Error, "does not match pattern", 8},
+		{"ECMA-only pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^(?=a)a$', default: a}\n", ""), Warning, "ECMA-262 syntax", 8},
+		{"formData without form consumes", op2(idParam+"        - {name: f, in: formData, type: string}\n", ""), Error, "does not consume multipart/form-data", 8},
+		{"same parameter twice", op2(idParam+"        - {name: q, in: query, type: string}\n        - {name: q, in: query, type: string}\n", ""), Warning, "lists parameter q in query twice", 9},
+		{"shared response without description", op2(idParam, "responses:\n  Err:\n    schema: {type: string}\n"), Error, "shared response Err has no description", 12},
+		{"shared response header without type", op2(idParam, "responses:\n  Err:\n    description: e\n    headers:\n      X-Id: {description: x}\n"), Error, "header X-Id needs a type", 14},
+		{"3.x header without schema", v3head + "paths: {}\ncomponents:\n  responses:\n    Err:\n      description: e\n      headers:\n        X-Id: {description: x}\n", Error, "header X-Id needs a schema", 9},
+		{"unused shared parameter", op2(idParam, "parameters:\n  limit: {name: limit, in: query, type: integer}\n"), Warning, "shared parameter limit is not used", 11},
+		{"unused shared response", op2(idParam, "responses:\n  Err: {description: e}\n"), Warning, "shared response Err is not used", 11},
+		{"two shared parameters alike", op2(idParam+"        - $ref: '#/parameters/a'\n        - $ref: '#/parameters/b'\n", "parameters:\n  a: {name: q, in: query, type: string}\n  b: {name: q, in: query, type: string}\n"), Warning, "shared parameters a and b are both q in query", 14},
+		{"3.x parameter without schema", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: query}\n      responses:\n        '200': {description: ok}\n", Error, "has neither schema nor content", 7},
+		{"3.x cookie is fine but formData is not", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: formData, schema: {type: string}}\n      responses:\n        '200': {description: ok}\n", Error, "in must be one of path, query, header, cookie", 7},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root, err := Parse("d.yaml", []byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			findings := Validate(root)
+			for _, f := range findings {
+				if f.Severity == tc.sev && strings.Contains(f.Msg, tc.msg) {
+					if f.Pos.Line != tc.line || f.File != "d.yaml" {
+						t.Errorf("finding %s at %s:%d, want line %d", f.Msg, f.File, f.Pos.Line, tc.line)
+					}
+					return
+				}
+			}
+			t.Errorf("no %s saying %q; got %v", tc.sev, tc.msg, findings)
+		})
+	}
+}
+
+// TestValidateCleanSamples: the samples and fixtures have no findings.
+func TestValidateCleanSamples(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("../../testdata/specs/*")
+	for _, c := range bundleCases {
+		files = append(files, filepath.Join("../../testdata/bundle", c.dir, c.main))
+	}
+	for _, f := range files {
+		if fs := Validate(loadAndBundle(t, f)); len(fs) > 0 {
+			t.Errorf("%s: %v", f, fs)
+		}
+	}
+}
+
+// TestFindingsPointIntoReferencedFiles: a problem in a shared component
+// written in another file is reported there, not in the bundle.
+func TestFindingsPointIntoReferencedFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "openapi.yaml"), []byte(op2("        - {name: id, in: path, required: true, type: string}\n        - $ref: 'common/params.yaml#/limit'\n", "")), 0o644)
+	os.MkdirAll(filepath.Join(dir, "common"), 0o755)
+	os.WriteFile(filepath.Join(dir, "common", "params.yaml"), []byte("# paging\nlimit:\n  name: limit\n  in: query\n  type: integer\n  default: many\n"), 0o644)
+	root, err := Load(filepath.Join(dir, "openapi.yaml"), "openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Bundle(root, BundleOptions{Display: func(p string) string { r, _ := filepath.Rel(dir, p); return filepath.ToSlash(r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := Validate(b)
+	if len(fs) != 1 || fs[0].File != "common/params.yaml" || fs[0].Pos.Line != 6 || fs[0].Pos.Col != 12 {
+		t.Fatalf("findings %v, want one at common/params.yaml:6:12", fs)
+	}
+}
