@@ -191,6 +191,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	emu := startEmulator(t, nil)
 	in := baseInputs(emu)
 	in["download"] = "true"
+	in["bundle-path"] = "out/bundle.json"
 	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
 	if run.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", run.code, run.stdout, run.stderr)
@@ -242,6 +243,9 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	json.Compact(&compact, golden)
 	if !bytes.Equal(vs[0].Content, compact.Bytes()) {
 		t.Errorf("stored content differs from the golden conversion:\n%s", vs[0].Content)
+	}
+	if b, _ := os.ReadFile(filepath.Join(run.workspace, "out", "bundle.json")); !bytes.Equal(b, vs[0].Content) || run.outputs["bundle-path"] != "out/bundle.json" {
+		t.Errorf("bundle-path %q does not hold the uploaded document", run.outputs["bundle-path"])
 	}
 	msg := vs[0].CommitMessage
 	for _, part := range []string{"octo/bookstore", "abcdef1", "https://github.com/octo/bookstore/actions/runs/4242"} {
@@ -433,6 +437,122 @@ func TestBadInputs(t *testing.T) {
 			}
 			if !strings.Contains(run.summary, "docs-publish failed at") {
 				t.Errorf("summary does not say the run failed:\n%s", run.summary)
+			}
+		})
+	}
+}
+
+// fixture reads a directory of testdata into a files map under prefix.
+func fixture(t *testing.T, dir, prefix string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden.json") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, _ := os.ReadFile(p)
+		files[filepath.Join(prefix, rel)] = string(b)
+		return nil
+	})
+	return files
+}
+
+// annotations returns the workflow commands of a level; go-githubactions
+// writes their properties sorted by name.
+func annotations(stdout, level string) []string {
+	var out []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "::"+level+" ") || strings.HasPrefix(l, "::"+level+"::") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestSpecPipeline runs the description pipeline through the binary:
+// bundling, validation findings as annotations, dry run.
+func TestSpecPipeline(t *testing.T) {
+	t.Parallel()
+	brokenParams := "limit:\n  name: limit\n  in: query\n  type: integer\n  default: many\noffset:\n  name: offset\n  in: query\n  type: integer\nx/trace~id:\n  name: X-Trace-Id\n  in: header\n  type: string\n"
+	unusedParam := "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\nparameters:\n  spare: {name: spare, in: query, type: string}\n"
+	cases := []struct {
+		name      string
+		inputs    map[string]string
+		files     map[string]string
+		code      int
+		requests  bool
+		errorAt   string // an ::error annotation's properties
+		warningAt string
+		check     func(t *testing.T, emu *emulator.Server, run actionRun)
+	}{
+		{name: "multi-file description is bundled", inputs: map[string]string{"file": "api/swagger.yaml"}, files: fixture(t, "testdata/bundle/swagger2", "api"), requests: true,
+			check: func(t *testing.T, emu *emulator.Server, run actionRun) {
+				golden, _ := os.ReadFile("testdata/bundle/swagger2/bundle.golden.json")
+				var want bytes.Buffer
+				json.Compact(&want, golden)
+				if vs := emu.Versions("4711", "main", "swagger.yml"); len(vs) != 1 || !bytes.Equal(vs[0].Content, want.Bytes()) {
+					t.Errorf("stored document is not the golden bundle")
+				}
+			}},
+		{name: "bundle false uploads the file as it is", inputs: map[string]string{"file": "api/swagger.yaml", "bundle": "false"}, files: fixture(t, "testdata/bundle/swagger2", "api"), requests: true,
+			check: func(t *testing.T, emu *emulator.Server, run actionRun) {
+				if vs := emu.Versions("4711", "main", "swagger.yml"); len(vs) != 1 || !bytes.Contains(vs[0].Content, []byte(`"common/parameters.yml#/offset"`)) {
+					t.Errorf("references to other files were not kept")
+				}
+			}},
+		{name: "error in a referenced file stops the run", inputs: map[string]string{"file": "api/swagger.yaml"},
+			files: func() map[string]string {
+				f := fixture(t, "testdata/bundle/swagger2", "api")
+				f["api/common/parameters.yml"] = brokenParams
+				return f
+			}(),
+			code: 1, errorAt: "col=12,file=api/common/parameters.yml,line=5"},
+		{name: "warnings do not stop the run", inputs: map[string]string{"file": "api/a.yaml"}, files: map[string]string{"api/a.yaml": unusedParam}, requests: true, warningAt: "col=10,file=api/a.yaml,line=9"},
+		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 1, warningAt: "col=10,file=api/a.yaml,line=9"},
+		{name: "dry run sends nothing and writes the bundle", inputs: map[string]string{"file": "api/swagger.yaml", "dry-run": "true", "bundle-path": "build/bundle.json", "token": "", "api-url": "", "project-id": ""},
+			files: fixture(t, "testdata/bundle/swagger2", "api"),
+			check: func(t *testing.T, emu *emulator.Server, run actionRun) {
+				got, _ := os.ReadFile(filepath.Join(run.workspace, "build", "bundle.json"))
+				golden, _ := os.ReadFile("testdata/bundle/swagger2/bundle.golden.json")
+				var want bytes.Buffer
+				json.Compact(&want, golden)
+				if !bytes.Equal(got, want.Bytes()) || run.outputs["bundle-path"] != "build/bundle.json" {
+					t.Errorf("bundle-path output %q, file matches golden: %v", run.outputs["bundle-path"], bytes.Equal(got, want.Bytes()))
+				}
+				if !strings.Contains(run.stdout, "dry run: nothing was sent") || !strings.Contains(run.summary, "Dry run") {
+					t.Errorf("dry run not reported:\n%s", run.stdout)
+				}
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, func(c *emulator.Config) {
+				c.Projects[0].Docs[0].File = "swagger.yml"
+			})
+			in := baseInputs(emu)
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			run := runAction(t, in, tc.files)
+			if run.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", run.code, tc.code, run.stdout)
+			}
+			if n := len(emu.Requests()); (n > 0) != tc.requests {
+				t.Errorf("%d requests reached the service", n)
+			}
+			if tc.errorAt != "" && !slices.ContainsFunc(annotations(run.stdout, "error"), func(l string) bool { return strings.Contains(l, tc.errorAt) }) {
+				t.Errorf("no ::error %s in\n%s", tc.errorAt, run.stdout)
+			}
+			if tc.warningAt != "" && !slices.ContainsFunc(annotations(run.stdout, "warning"), func(l string) bool { return strings.Contains(l, tc.warningAt) }) {
+				t.Errorf("no ::warning %s in\n%s", tc.warningAt, run.stdout)
+			}
+			if (tc.errorAt != "" || tc.warningAt != "") && !strings.Contains(run.summary, "Findings in the description") {
+				t.Errorf("findings missing from the job summary:\n%s", run.summary)
+			}
+			if tc.check != nil {
+				tc.check(t, emu, run)
 			}
 		})
 	}

@@ -88,9 +88,13 @@ func TestRequiredInputs(t *testing.T) {
 	action := actionYAML(t)
 	meta, _ := ghaction.ParseMetadata(action)
 	all := map[string]string{"GITHUB_WORKSPACE": t.TempDir(), "GITHUB_REF_NAME": "main"}
+	valid := map[string]string{"token": "tok-test-value", "api-url": "https://api.example.com", "project-id": "4711", "file": "openapi.yaml"}
 	for _, in := range meta.Inputs {
 		if in.Required {
-			all[ghaction.RunnerVar(in.Name)] = "x"
+			if valid[in.Name] == "" {
+				t.Fatalf("no valid test value for required input %s", in.Name)
+			}
+			all[ghaction.RunnerVar(in.Name)] = valid[in.Name]
 		}
 	}
 	for _, in := range meta.Inputs {

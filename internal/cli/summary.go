@@ -24,6 +24,9 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 	if res.BuildID != "" {
 		rows = append(rows, [2]string{"Live", fmt.Sprint(res.Live)})
 	}
+	if res.BundlePath != "" {
+		rows = append(rows, [2]string{"Bundle", res.BundlePath})
+	}
 	if res.ZipPath != "" {
 		rows = append(rows,
 			[2]string{"Zip", res.ZipPath},
@@ -42,10 +45,24 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		} else {
 			b.WriteString("### ✅ API docs published\n\n")
 		}
+		if res.DryRun && runErr == nil {
+			b.Reset()
+			b.WriteString("### Dry run: nothing was sent\n\n")
+		}
 		b.WriteString("| | |\n|---|---|\n")
 		for _, r := range rows {
 			if r[1] != "" {
 				fmt.Fprintf(&b, "| %s | %s |\n", r[0], mdEscape(r[1]))
+			}
+		}
+		if len(res.Findings) > 0 {
+			fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(res.Findings))
+			for _, f := range res.Findings {
+				icon := "⚠️"
+				if f.Severity == "error" {
+					icon = "❌"
+				}
+				fmt.Fprintf(&b, "| %s | `%s:%d:%d` | %s |\n", icon, f.File, f.Pos.Line, f.Pos.Col, mdEscape(f.Msg))
 			}
 		}
 		rep.Summary(b.String())
@@ -57,6 +74,8 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 	var b strings.Builder
 	if runErr != nil {
 		fmt.Fprintf(&b, "docs-publish failed at: %s\n", res.FailedStep)
+	} else if res.DryRun {
+		b.WriteString("docs-publish: dry run, nothing was sent\n")
 	} else {
 		b.WriteString("docs-publish: published\n")
 	}

@@ -211,3 +211,9 @@ func (r *Reporter) HasSummary() bool { return r.files }
 func (r *Reporter) Warnf(format string, args ...any) {
 	r.Warning(fmt.Sprintf(format, args...), Annotation{})
 }
+
+// Annotate reports a finding at a place in a file: level is "error",
+// "warning" or "notice".
+func (r *Reporter) Annotate(level, msg, file string, line, col int) {
+	r.annotate(level, msg, Annotation{File: file, Line: line, Col: col})
+}

@@ -19,6 +19,9 @@ type Reporter interface {
 	Infof(format string, args ...any)
 	Debugf(format string, args ...any)
 	Warnf(format string, args ...any)
+	// Annotate reports a finding at a place in a file (level "error" or
+	// "warning"; file relative to the workspace).
+	Annotate(level, msg, file string, line, col int)
 	SetOutput(name, value string) error
 }
 
@@ -32,6 +35,9 @@ type Result struct {
 	ZipSHA256                       string
 	Steps                           []StepTime
 	FailedStep                      string
+	Findings                        []spec.Finding
+	BundlePath                      string // relative to the workspace
+	DryRun                          bool
 }
 
 // StepTime is how long a step took.
@@ -54,13 +60,18 @@ type Options struct {
 // a doc-id that cannot work, or a token the service refuses, fails the run
 // before it has written anything.
 func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, error) {
-	res := &Result{}
-	p, err := prepare(&cfg, rep)
+	res := &Result{DryRun: cfg.DryRun}
+	start := time.Now()
+	p, err := prepare(&cfg, rep, res)
+	res.Steps = append(res.Steps, StepTime{"check description", time.Since(start)})
 	if err != nil {
 		res.FailedStep = "check inputs"
 		return res, err
 	}
 	res.FileName, res.Branch, res.CommitMessage = p.fileName, cfg.Branch, p.commitMessage
+	if cfg.DryRun {
+		return res, dryRun(cfg, p, rep)
+	}
 	if cfg.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
@@ -110,17 +121,32 @@ type plan struct {
 	zipAbs        string // "" until the build id is known when defaulted
 }
 
+func required(input string) error {
+	return &InputError{input, "is required: set it in the step's with: block (off GitHub: --" + input + ")"}
+}
+
 // prepare checks every input and loads the description: all that can fail
-// before the first request.
-func prepare(cfg *Config, rep Reporter) (*plan, error) {
-	if cfg.Token == "" {
-		return nil, &InputError{"token", "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+// before the first request. A dry run needs nothing of the service.
+func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
+	if cfg.File == "" {
+		return nil, required("file")
 	}
-	if _, err := checkAPIURL(cfg.APIURL); err != nil {
-		return nil, err
-	}
-	if err := checkSegment("project-id", cfg.ProjectID); err != nil {
-		return nil, err
+	if !cfg.DryRun {
+		if cfg.Token == "" {
+			return nil, &InputError{"token", "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+		}
+		if cfg.APIURL == "" {
+			return nil, required("api-url")
+		}
+		if _, err := checkAPIURL(cfg.APIURL); err != nil {
+			return nil, err
+		}
+		if cfg.ProjectID == "" {
+			return nil, required("project-id")
+		}
+		if err := checkSegment("project-id", cfg.ProjectID); err != nil {
+			return nil, err
+		}
 	}
 	p := &plan{fileName: cfg.FileName}
 	if p.fileName == "" {
@@ -131,7 +157,7 @@ func prepare(cfg *Config, rep Reporter) (*plan, error) {
 	if err := checkSegment("file-name", p.fileName); err != nil {
 		return nil, err
 	}
-	if cfg.Branch == "" {
+	if cfg.Branch == "" && !cfg.DryRun {
 		return nil, &InputError{"branch", "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
@@ -150,15 +176,27 @@ func prepare(cfg *Config, rep Reporter) (*plan, error) {
 		}
 		p.zipAbs = abs
 	}
-	fileAbs, fileRel, err := inWorkspace(cfg.Workspace, "file", cfg.File)
+	var bundleAbs, bundleRel string
+	if cfg.BundlePath != "" {
+		var err error
+		if bundleAbs, bundleRel, err = inWorkspace(cfg.Workspace, "bundle-path", cfg.BundlePath); err != nil {
+			return nil, err
+		}
+	}
+	content, err := loadDescription(cfg, rep, res)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := spec.Load(fileAbs, fileRel)
-	if err != nil {
-		return nil, &InputError{"file", err.Error()}
+	p.content = content
+	if bundleAbs != "" {
+		if err := writeFileAtomic(bundleAbs, content); err != nil {
+			return nil, &InputError{"bundle-path", err.Error()}
+		}
+		res.BundlePath = bundleRel
+		if err := rep.SetOutput("bundle-path", bundleRel); err != nil {
+			return nil, err
+		}
 	}
-	p.content = doc.AppendJSON(nil)
 	return p, nil
 }
 

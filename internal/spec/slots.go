@@ -1,6 +1,5 @@
 package spec
 
-
 // slot is what a value is, by where it stands in a description. A $ref to
 // another file is lifted into the components of its slot's kind.
 type slot uint8

@@ -126,12 +126,17 @@ func (v *validator) structure() {
 	}
 }
 
-// deref follows local references (a few hops) to the value they name.
+// deref follows local references (a few hops) to the value they name. A
+// value behind a reference to another file or a URL is not here to check:
+// deref returns nil for it.
 func (v *validator) deref(n *Node) *Node {
 	for i := 0; i < 16; i++ {
 		ref, ok := refOf(n)
-		if !ok || !strings.HasPrefix(ref.Scalar, "#") {
+		if !ok {
 			return n
+		}
+		if !strings.HasPrefix(ref.Scalar, "#") {
+			return nil
 		}
 		_, ptr, err := splitRef(ref.Scalar)
 		if err != nil {
@@ -146,8 +151,7 @@ func (v *validator) deref(n *Node) *Node {
 	return nil
 }
 
-// refs reports every local reference that does not resolve, and every
-// reference to another file left in the document.
+// refs reports every local reference that does not resolve.
 func (v *validator) refs(n *Node, p place) {
 	switch n.Kind {
 	case Array:
@@ -161,7 +165,8 @@ func (v *validator) refs(n *Node, p place) {
 			case err != nil:
 				v.add(Error, ref, "%v", err)
 			case file != "":
-				v.add(Error, ref, "$ref %s points at another file: keep bundle: true, or make the reference local", ref.Scalar)
+				// Left by bundle: false on purpose: the service resolves
+				// references across the project's files itself.
 			default:
 				if _, err := Resolve(v.root, ptr); err != nil {
 					v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)
@@ -291,7 +296,7 @@ func (v *validator) parameter(p *Node, what string) {
 	name := p.Get("name")
 	if name == nil || name.Kind != String || name.Scalar == "" {
 		v.add(Error, p, "%s has no name: name is the parameter's name in HTTP requests", what)
-	} else {
+	} else if what == "parameter" {
 		what += " " + name.Scalar
 	}
 	in := p.Get("in")
