@@ -1,0 +1,81 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// npmFile returns a file of an npm package, fetched with npm pack into a
+// cache the first time; the test is skipped when npm or the registry cannot
+// be had.
+func npmFile(t *testing.T, pkg, version, file string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("large real-world descriptions are skipped with -short")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "docs-publish-testdata", filepath.Base(pkg)+"@"+version)
+	path := filepath.Join(dir, "package", file)
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not installed")
+	}
+	os.MkdirAll(dir, 0o755)
+	pack := exec.Command("npm", "pack", "--silent", pkg+"@"+version)
+	pack.Dir = dir
+	out, err := pack.Output()
+	if err != nil {
+		t.Skipf("npm pack %s@%s: %v", pkg, version, err)
+	}
+	tgz := filepath.Join(dir, string(bytes.TrimSpace(out)))
+	if out, err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/"+file).CombinedOutput(); err != nil {
+		t.Skipf("unpack %s: %v %s", tgz, err, out)
+	}
+	os.Remove(tgz)
+	return path
+}
+
+// TestLargeRealWorldDescriptions: GitHub's REST description (13 MB of JSON,
+// OpenAPI 3.0, thousands of local references) loads through the JSON path,
+// validates without errors, and bundling a single-file description changes
+// nothing, so its resolved operations are the source's.
+func TestLargeRealWorldDescriptions(t *testing.T) {
+	t.Parallel()
+	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
+	root, err := Load(path, "api.github.com.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := root.AppendJSON(nil)
+	bundled, err := Bundle(root, BundleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := bundled.AppendJSON(nil); !bytes.Equal(before, after) {
+		t.Error("bundling a description without references to other files changed it")
+	}
+	raw, _ := os.ReadFile(path)
+	var compact bytes.Buffer
+	if err := jsonCompact(&compact, raw); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, compact.Bytes()) {
+		t.Error("JSON written differs from the source compacted: key order or literals changed")
+	}
+	for _, f := range Validate(bundled) {
+		if f.Severity == Error {
+			t.Errorf("finding in a published description: %s", f)
+		}
+	}
+}
+
+func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst, src) }
