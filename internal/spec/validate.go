@@ -99,31 +99,50 @@ func (v *validator) structure() {
 		return
 	}
 	for _, f := range paths.Fields {
-		if strings.HasPrefix(f.Key, "x-") {
-			continue
-		}
-		if !strings.HasPrefix(f.Key, "/") {
+		if !strings.HasPrefix(f.Key, "/") && !strings.HasPrefix(f.Key, "x-") {
 			v.add(Error, f.Value, "path %q must start with /", f.Key)
 		}
-		item := v.deref(f.Value)
-		if item == nil || item.Kind != Object {
+	}
+	for _, o := range v.operations() {
+		if o.op.Kind != Object {
+			v.add(Error, o.op, "%s must be a mapping", o.where())
+			continue
+		}
+		rs := o.op.Get("responses")
+		if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.minor31 {
+			v.add(Error, o.op, "%s has no responses: list at least one", o.where())
+		}
+	}
+}
+
+// operation is one method of one path.
+type operation struct {
+	path, method string
+	item, op     *Node
+}
+
+func (o operation) where() string { return strings.ToUpper(o.method) + " " + o.path }
+
+// operations lists the operations of the description in document order,
+// with their path items resolved.
+func (v *validator) operations() []operation {
+	paths := v.root.Get("paths")
+	if paths == nil || paths.Kind != Object {
+		return nil
+	}
+	var ops []operation
+	for _, pf := range paths.Fields {
+		item := v.deref(pf.Value)
+		if strings.HasPrefix(pf.Key, "x-") || item == nil || item.Kind != Object {
 			continue
 		}
 		for _, m := range methods {
-			op := item.Get(m)
-			if op == nil {
-				continue
-			}
-			if op.Kind != Object {
-				v.add(Error, op, "%s %s must be a mapping", strings.ToUpper(m), f.Key)
-				continue
-			}
-			rs := op.Get("responses")
-			if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.minor31 {
-				v.add(Error, op, "%s %s has no responses: list at least one", strings.ToUpper(m), f.Key)
+			if op := item.Get(m); op != nil {
+				ops = append(ops, operation{pf.Key, m, item, op})
 			}
 		}
 	}
+	return ops
 }
 
 // deref follows local references (a few hops) to the value they name. A
@@ -214,52 +233,43 @@ func (v *validator) parameters() {
 			seen[k] = f.Key
 		}
 	}
-	paths := v.root.Get("paths")
-	if paths == nil || paths.Kind != Object {
-		return
-	}
-	for _, pf := range paths.Fields {
-		item := v.deref(pf.Value)
-		if item == nil || item.Kind != Object {
+	for _, o := range v.operations() {
+		if o.op.Kind != Object {
 			continue
 		}
-		common := item.Get("parameters")
-		for _, m := range methods {
-			op := item.Get(m)
-			if op == nil || op.Kind != Object {
+		listed := map[key]bool{}
+		effective := map[key]*Node{}
+		var order []key
+		own := o.op.Get("parameters")
+		for _, list := range []*Node{o.item.Get("parameters"), own} {
+			if list == nil || list.Kind != Array {
 				continue
 			}
-			where := strings.ToUpper(m) + " " + pf.Key
-			listed := map[key]bool{}
-			effective := map[key]*Node{}
-			for _, list := range []*Node{common, op.Get("parameters")} {
-				if list == nil || list.Kind != Array {
+			for _, it := range list.Items {
+				p := v.deref(it)
+				if p == nil || p.Kind != Object {
 					continue
 				}
-				own := list == op.Get("parameters")
-				for _, it := range list.Items {
-					p := v.deref(it)
-					if p == nil || p.Kind != Object {
-						continue
-					}
-					v.parameter(p, "parameter")
-					k := key{p.Get("name").Str(), p.Get("in").Str()}
-					if own && listed[k] && k.name != "" {
-						v.add(Warning, it, "%s lists parameter %s in %s twice", where, k.name, k.in)
-					}
-					if own {
-						listed[k] = true
-					}
-					effective[k] = it
-					if k.in == "formData" && !v.consumesForm(op) {
-						v.add(Error, it, "%s has formData parameter %s but does not consume multipart/form-data or application/x-www-form-urlencoded: add one of them to consumes", where, k.name)
-					}
+				v.parameter(p, "parameter")
+				k := key{p.Get("name").Str(), p.Get("in").Str()}
+				if list == own && listed[k] && k.name != "" {
+					v.add(Warning, it, "%s lists parameter %s in %s twice", o.where(), k.name, k.in)
+				}
+				if list == own {
+					listed[k] = true
+				}
+				if effective[k] == nil {
+					order = append(order, k)
+				}
+				effective[k] = it
+				if k.in == "formData" && !v.consumesForm(o.op) {
+					v.add(Error, it, "%s has formData parameter %s but does not consume multipart/form-data or application/x-www-form-urlencoded: add one of them to consumes", o.where(), k.name)
 				}
 			}
-			for k, it := range effective {
-				if k.in == "path" && !strings.Contains(pf.Key, "{"+k.name+"}") {
-					v.add(Error, it, "path parameter %s is not in the path template of %s: add {%s} to the path, or change in:", k.name, where, k.name)
-				}
+		}
+		for _, k := range order {
+			if it := effective[k]; k.in == "path" && !strings.Contains(o.path, "{"+k.name+"}") {
+				v.add(Error, it, "path parameter %s is not in the path template of %s: add {%s} to the path, or change in:", k.name, o.where(), k.name)
 			}
 		}
 	}
@@ -471,21 +481,11 @@ func (v *validator) responses() {
 			check(f.Value, "shared response "+f.Key)
 		}
 	}
-	paths := v.root.Get("paths")
-	if paths == nil || paths.Kind != Object {
-		return
-	}
-	for _, pf := range paths.Fields {
-		item := v.deref(pf.Value)
-		if item == nil || item.Kind != Object {
-			continue
-		}
-		for _, m := range methods {
-			if rs := item.Get(m).Get("responses"); rs != nil && rs.Kind == Object {
-				for _, rf := range rs.Fields {
-					if !strings.HasPrefix(rf.Key, "x-") {
-						check(rf.Value, fmt.Sprintf("response %s of %s %s", rf.Key, strings.ToUpper(m), pf.Key))
-					}
+	for _, o := range v.operations() {
+		if rs := o.op.Get("responses"); rs != nil && rs.Kind == Object {
+			for _, rf := range rs.Fields {
+				if !strings.HasPrefix(rf.Key, "x-") {
+					check(rf.Value, fmt.Sprintf("response %s of %s", rf.Key, o.where()))
 				}
 			}
 		}
