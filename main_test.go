@@ -190,7 +190,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	t.Parallel()
 	emu := startEmulator(t, nil)
 	in := baseInputs(emu)
-	in["download"] = "true"
+	in["extract-to"] = "site" // implies download
 	in["bundle-path"] = "out/bundle.json"
 	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
 	if run.code != 0 {
@@ -280,6 +280,13 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	}
 	if !strings.Contains(index, "Bookstore API") || !strings.Contains(index, `href="#param-limit"`) {
 		t.Error("the zip's index.html does not show the sample")
+	}
+	if run.outputs["site-path"] != "site" {
+		t.Errorf("site-path = %q", run.outputs["site-path"])
+	}
+	page, err := os.ReadFile(filepath.Join(run.workspace, "site", "index.html"))
+	if err != nil || string(page) != index {
+		t.Errorf("site/index.html is not the zip's index.html (%v)", err)
 	}
 	entries, _ := os.ReadDir(run.workspace)
 	for _, e := range entries {

@@ -84,6 +84,7 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	cfg.SHA = env.Getenv("GITHUB_SHA")
 	cfg.ServerURL = env.Getenv("GITHUB_SERVER_URL")
 	cfg.RunID = env.Getenv("GITHUB_RUN_ID")
+	cfg.EventName = env.Getenv("GITHUB_EVENT_NAME")
 	return cfg, nil
 }
 

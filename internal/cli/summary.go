@@ -33,6 +33,9 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 			[2]string{"Zip size", fmt.Sprintf("%d bytes", res.ZipSize)},
 			[2]string{"Zip sha256", res.ZipSHA256})
 	}
+	if res.SitePath != "" {
+		rows = append(rows, [2]string{"Site", res.SitePath})
+	}
 	for _, st := range res.Steps {
 		rows = append(rows, [2]string{"Step: " + st.Step, st.Duration.Round(time.Millisecond).String()})
 	}

@@ -61,15 +61,16 @@ func New(apiURL, token string, opts Options) (*Client, error) {
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = NewHTTPClient()
+		hc = NewHTTPClient(opts.RequestTimeout)
 	}
 	return &Client{base: u, token: token, opts: opts, hc: hc, now: time.Now}, nil
 }
 
 // NewHTTPClient returns the client docs-publish sends requests with: bounded
-// connect, TLS and header waits; redirects followed without the token to any
-// other host, and never from https down to http.
-func NewHTTPClient() *http.Client {
+// connect, TLS and header waits (headers within headerTimeout); redirects
+// followed without the token to any other host, and never from https down
+// to http.
+func NewHTTPClient(headerTimeout time.Duration) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	return &http.Client{
 		Transport: &http.Transport{
@@ -77,7 +78,7 @@ func NewHTTPClient() *http.Client {
 			DialContext:           dialer.DialContext,
 			ForceAttemptHTTP2:     true,
 			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 60 * time.Second,
+			ResponseHeaderTimeout: headerTimeout,
 			ExpectContinueTimeout: time.Second,
 			MaxIdleConnsPerHost:   4,
 			IdleConnTimeout:       90 * time.Second,
@@ -217,11 +218,13 @@ func (c *Client) scrubErr(err error) error {
 // retried like a failed connection when r is idempotent.
 func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
 	var data []byte
+	var ctype string
 	for tries := 0; ; tries++ {
 		resp, cancel, err := c.send(ctx, r, c.opts.RequestTimeout)
 		if err != nil {
 			return err
 		}
+		ctype = resp.Header.Get("Content-Type")
 		data, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
 		resp.Body.Close()
 		cancel()
@@ -242,6 +245,16 @@ func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
 			c.opts.Logf("%s %s: answer cut short (%v); retrying", r.method, r.path, c.scrubErr(err))
 		}
 	}
+	// A proxy's sign-in page, or the web application answering in the API's
+	// place, means the request did not reach the API.
+	notAPI := func() error {
+		return fmt.Errorf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s",
+			ctype, shorten(scrub(string(data[:min(len(data), 120)]), c.token)))
+	}
+	isHTML := strings.Contains(strings.ToLower(ctype), "html")
+	if out == nil && isHTML {
+		return notAPI()
+	}
 	if out == nil || len(bytes.TrimSpace(data)) == 0 {
 		if out != nil {
 			return errors.New("service answered with an empty body where JSON was expected")
@@ -249,6 +262,9 @@ func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
+		if isHTML || (ctype != "" && !strings.Contains(strings.ToLower(ctype), "json") && !json.Valid(data)) {
+			return notAPI()
+		}
 		return fmt.Errorf("service answered with a body that is not the expected JSON (%v): %s", err, shorten(scrub(string(data), c.token)))
 	}
 	return nil

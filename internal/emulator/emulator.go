@@ -75,6 +75,8 @@ type Server struct {
 	builds   map[string]*build
 	nextID   uint64
 	requests []Request
+	faults   []*Fault
+	storage  *storageHost
 	seq      int // tracking ids
 	wg       sync.WaitGroup
 	closed   bool
@@ -176,6 +178,9 @@ func (s *Server) Close() error {
 		if err != nil {
 			s.srv.Close()
 		}
+	}
+	if s.storage != nil {
+		s.storage.srv.Close()
 	}
 	s.wg.Wait()
 	return err

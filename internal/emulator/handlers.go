@@ -1,12 +1,14 @@
 package emulator
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -29,6 +31,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(rec, r, http.StatusUnauthorized, 1001, "the access token is missing, malformed or revoked")
 		return
 	}
+	if f := s.takeFault(r); f != nil && s.serveFault(f, rec, r) {
+		if rec.status == 0 {
+			rec.status = -1 // no answer
+		}
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 
@@ -49,6 +57,10 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 		r.status = http.StatusOK
 	}
 	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(r.ResponseWriter).Hijack()
 }
 
 func (r *statusRecorder) Flush() {

@@ -128,8 +128,8 @@ func (r *Reporter) Error(msg string, at Annotation) { r.annotate("error", msg, a
 // Warning reports a warning annotation.
 func (r *Reporter) Warning(msg string, at Annotation) { r.annotate("warning", msg, at) }
 
-// Notice reports a notice annotation.
-func (r *Reporter) Notice(msg string, at Annotation) { r.annotate("notice", msg, at) }
+// Notice reports a notice annotation not tied to a file.
+func (r *Reporter) Notice(msg string) { r.annotate("notice", msg, Annotation{}) }
 
 func (r *Reporter) annotate(level, msg string, at Annotation) {
 	msg = r.Scrub(msg)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cenkalti/backoff/v4"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/unzip"
 )
 
 // transient is an answer worth asking again: for a build this run just
@@ -94,7 +95,17 @@ func (f *flow) download(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	if f.plan.siteAbs == "" {
+		return nil
+	}
+	st, err := unzip.Extract(target, f.plan.siteAbs, unzip.DefaultLimits)
+	if err != nil {
+		return &StepError{Step: "download build", Desc: "unpack " + rel, Err: err}
+	}
+	site, _ := filepath.Rel(f.cfg.Workspace, f.plan.siteAbs)
+	f.res.SitePath = filepath.ToSlash(site)
+	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
+	return f.rep.SetOutput("site-path", f.res.SitePath)
 }
 
 // fetch downloads the build once into a temporary file beside target and

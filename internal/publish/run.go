@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type Reporter interface {
 	// Annotate reports a finding at a place in a file (level "error" or
 	// "warning"; file relative to the workspace).
 	Annotate(level, msg, file string, line, col int)
+	Notice(msg string)
 	SetOutput(name, value string) error
 }
 
@@ -33,6 +35,7 @@ type Result struct {
 	ZipPath                         string // relative to the workspace
 	ZipSize                         int64
 	ZipSHA256                       string
+	SitePath                        string // relative to the workspace
 	Steps                           []StepTime
 	FailedStep                      string
 	Findings                        []spec.Finding
@@ -60,6 +63,12 @@ type Options struct {
 // a doc-id that cannot work, or a token the service refuses, fails the run
 // before it has written anything.
 func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, error) {
+	if cfg.Token == "" && isPullRequest(cfg.EventName) && !cfg.FailOnMissingToken {
+		// Pull requests from forks get no secrets. Check the description,
+		// publish nothing, and say why instead of failing the check.
+		cfg.DryRun = true
+		rep.Notice("token is empty on a " + cfg.EventName + " event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.")
+	}
 	res := &Result{DryRun: cfg.DryRun}
 	start := time.Now()
 	p, err := prepare(&cfg, rep, res)
@@ -79,7 +88,7 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 	}
 	client, err := docsapi.New(cfg.APIURL, cfg.Token, docsapi.Options{
 		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
-		Logf: rep.Infof,
+		RequestTimeout: cfg.RequestTimeout, Logf: rep.Infof,
 	})
 	if err != nil {
 		return res, &InputError{"api-url", err.Error()}
@@ -113,12 +122,17 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 	return res, nil
 }
 
+func isPullRequest(event string) bool {
+	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
+}
+
 // plan is what prepare worked out from the inputs.
 type plan struct {
 	content       []byte // the description as JSON
 	fileName      string
 	commitMessage string
 	zipAbs        string // "" until the build id is known when defaulted
+	siteAbs       string // where to unpack the site, if anywhere
 }
 
 func required(input string) error {
@@ -168,6 +182,20 @@ func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
 	p.commitMessage = cfg.CommitMessage
 	if p.commitMessage == "" {
 		p.commitMessage = cfg.defaultCommitMessage(p.fileName)
+	}
+	if cfg.ExtractTo != "" {
+		cfg.Download = true
+		abs, rel, err := inWorkspace(cfg.Workspace, "extract-to", cfg.ExtractTo)
+		if err != nil {
+			return nil, err
+		}
+		if rel == "." {
+			return nil, &InputError{"extract-to", "is the workspace itself: give a new directory inside it, such as site"}
+		}
+		if entries, err := os.ReadDir(abs); err == nil && len(entries) > 0 {
+			return nil, &InputError{"extract-to", fmt.Sprintf("%s exists and is not empty: give a new directory, or remove it in an earlier step", rel)}
+		}
+		p.siteAbs = abs
 	}
 	if cfg.Download && cfg.DownloadPath != "" {
 		abs, _, err := inWorkspace(cfg.Workspace, "download-path", cfg.DownloadPath)
