@@ -214,58 +214,63 @@ func (c *Client) scrubErr(err error) error {
 	return errors.New(scrub(err.Error(), c.token))
 }
 
-// callJSON performs r and decodes a JSON answer into out. A body cut short is
-// retried like a failed connection when r is idempotent.
+// callJSON performs r and decodes a JSON answer into out (nil: the answer
+// is checked, then dropped). An answer cut short or not valid JSON is a
+// passing fault of the network or a proxy: an idempotent call is sent again,
+// a release is reported as uncertain. An HTML page is no passing fault: the
+// request did not reach the API.
 func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
-	var data []byte
-	var ctype string
 	for tries := 0; ; tries++ {
 		resp, cancel, err := c.send(ctx, r, c.opts.RequestTimeout)
 		if err != nil {
 			return err
 		}
-		ctype = resp.Header.Get("Content-Type")
-		data, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
+		ctype := resp.Header.Get("Content-Type")
+		data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
 		resp.Body.Close()
 		cancel()
-		if err == nil {
-			if len(data) > maxJSONBody {
-				return fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
-			}
-			break
-		}
-		if !r.idempotent || tries >= 2 || ctx.Err() != nil {
+		switch {
+		case err != nil:
 			err = fmt.Errorf("answer cut short: %w", c.scrubErr(err))
-			if !r.idempotent {
-				return &UncertainError{Err: err}
+		case len(data) > maxJSONBody:
+			return fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
+		case strings.Contains(strings.ToLower(ctype), "html"):
+			return fmt.Errorf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s",
+				ctype, shorten(scrub(string(data[:min(len(data), 120)]), c.token)))
+		default:
+			err = decodeJSON(data, out)
+			if err == nil {
+				return nil
 			}
+			err = fmt.Errorf("%w: %s", err, shorten(scrub(string(data), c.token)))
+		}
+		if !r.idempotent {
+			return &UncertainError{Err: err}
+		}
+		if tries >= 2 || ctx.Err() != nil {
 			return err
 		}
 		if c.opts.Logf != nil {
-			c.opts.Logf("%s %s: answer cut short (%v); retrying", r.method, r.path, c.scrubErr(err))
+			c.opts.Logf("%s %s: %v; retrying", r.method, r.path, err)
 		}
 	}
-	// A proxy's sign-in page, or the web application answering in the API's
-	// place, means the request did not reach the API.
-	notAPI := func() error {
-		return fmt.Errorf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s",
-			ctype, shorten(scrub(string(data[:min(len(data), 120)]), c.token)))
-	}
-	isHTML := strings.Contains(strings.ToLower(ctype), "html")
-	if out == nil && isHTML {
-		return notAPI()
-	}
-	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+}
+
+func decodeJSON(data []byte, out any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
 		if out != nil {
 			return errors.New("service answered with an empty body where JSON was expected")
 		}
 		return nil
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		if isHTML || (ctype != "" && !strings.Contains(strings.ToLower(ctype), "json") && !json.Valid(data)) {
-			return notAPI()
+	if out == nil {
+		if !json.Valid(data) {
+			return errors.New("service answered with a body that is not JSON")
 		}
-		return fmt.Errorf("service answered with a body that is not the expected JSON (%v): %s", err, shorten(scrub(string(data), c.token)))
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("service answered with a body that is not the expected JSON (%v)", err)
 	}
 	return nil
 }

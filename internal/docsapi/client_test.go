@@ -245,7 +245,7 @@ func TestRetryPolicy(t *testing.T) {
 		{"release retries 429", true, []func(http.ResponseWriter, *http.Request){status(429, "")}, 2, "", false},
 		{"release does not retry 500", true, []func(http.ResponseWriter, *http.Request){status(500, "")}, 1, "service answered 500", false},
 		{"release does not retry 502", true, []func(http.ResponseWriter, *http.Request){status(502, "")}, 1, "service answered 502", false},
-		{"release does not retry a dropped connection", true, []func(http.ResponseWriter, *http.Request){dropConnection}, 1, "no answer after the request was sent", true},
+		{"release does not retry a dropped connection", true, []func(http.ResponseWriter, *http.Request){dropConnection}, 1, "answer was lost or unreadable", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,7 +102,7 @@ type UncertainError struct {
 }
 
 func (e *UncertainError) Error() string {
-	return "no answer after the request was sent: " + e.Err.Error()
+	return "the answer was lost or unreadable after the request was sent: " + e.Err.Error()
 }
 
 func (e *UncertainError) Unwrap() error { return e.Err }

@@ -217,6 +217,9 @@ func (s *Server) Storage() (string, error) {
 				w.Write(zip)
 				return
 			}
+			// Not uploaded yet, as object storage would say.
+			s.fail(w, r, http.StatusNotFound, 1404, "no such blob")
+			return
 		}
 		s.fail(w, r, http.StatusUnauthorized, 1001, "this host accepts no token")
 	})}

@@ -19,12 +19,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 256<<20))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	rec := &statusRecorder{ResponseWriter: w}
+	// Logged on arrival, so a test sees a request whose answer is still
+	// being delayed; the status is filled in when the answer is done.
+	s.mu.Lock()
+	i := len(s.requests)
+	s.requests = append(s.requests, Request{
+		Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
+		Header: r.Header.Clone(), Body: body,
+	})
+	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.requests = append(s.requests, Request{
-			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
-			Header: r.Header.Clone(), Body: body, Status: rec.status,
-		})
+		s.requests[i].Status = rec.status
 		s.mu.Unlock()
 	}()
 	if r.Header.Get("Authorization") != "Bearer "+s.cfg.Token || s.cfg.Token == "" {
