@@ -48,7 +48,6 @@ var runnerEnv = map[string]string{
 	"GITHUB_SHA":        "abcdef1234567890abcdef1234567890abcdef12",
 	"GITHUB_SERVER_URL": "https://github.com",
 	"GITHUB_RUN_ID":     "4242",
-	"GITHUB_EVENT_NAME": "push",
 }
 
 type actionRun struct {
@@ -82,6 +81,37 @@ func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server
 // default of action.yml with its expressions evaluated, else to "".
 func runAction(t *testing.T, inputs map[string]string, files map[string]string) actionRun {
 	t.Helper()
+	return runActionWithEvent(t, "push", inputs, files)
+}
+
+// runActionWithEvent is runAction for a workflow started by event.
+func runActionWithEvent(t *testing.T, event string, inputs map[string]string, files map[string]string) actionRun {
+	t.Helper()
+	cmd, ws, outFile, stdout := startActionWithEvent(t, event, inputs, files)
+	err := cmd.Wait()
+	run := actionRun{stdout: stdout.String(), stderr: cmd.Stderr.(*bytes.Buffer).String(), workspace: ws}
+	if ee, ok := err.(*exec.ExitError); ok {
+		run.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(outFile)
+	run.outputs, run.outputOrder = parseOutputFile(t, string(raw))
+	sum, _ := os.ReadFile(filepath.Join(filepath.Dir(outFile), "summary"))
+	run.summary = string(sum)
+	assertNoToken(t, run)
+	return run
+}
+
+// startAction starts the binary as the runner would and returns it running,
+// with its workspace, its GITHUB_OUTPUT file and its stdout.
+func startAction(t *testing.T, inputs map[string]string, files map[string]string) (*exec.Cmd, string, string, *bytes.Buffer) {
+	t.Helper()
+	return startActionWithEvent(t, "push", inputs, files)
+}
+
+func startActionWithEvent(t *testing.T, event string, inputs map[string]string, files map[string]string) (*exec.Cmd, string, string, *bytes.Buffer) {
+	t.Helper()
 	meta, err := ghaction.ParseMetadata(actionYAML)
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +133,7 @@ func runAction(t *testing.T, inputs map[string]string, files map[string]string) 
 	for k, v := range runnerEnv {
 		env = append(env, k+"="+v)
 	}
+	env = append(env, "GITHUB_EVENT_NAME="+event)
 	for _, in := range meta.Inputs {
 		v, given := inputs[in.Name]
 		if !given {
@@ -117,21 +148,13 @@ func runAction(t *testing.T, inputs map[string]string, files map[string]string) 
 	}
 	cmd := exec.Command(binary)
 	cmd.Dir, cmd.Env = ws, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	run := actionRun{stdout: stdout.String(), stderr: stderr.String(), workspace: ws, outputs: map[string]string{}}
-	if ee, ok := err.(*exec.ExitError); ok {
-		run.code = ee.ExitCode()
-	} else if err != nil {
+	stdout := &bytes.Buffer{} // read only after Wait
+	cmd.Stdout, cmd.Stderr = stdout, &bytes.Buffer{}
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := os.ReadFile(outFile)
-	run.outputs, run.outputOrder = parseOutputFile(t, string(raw))
-	sum, _ := os.ReadFile(sumFile)
-	run.summary = string(sum)
-	assertNoToken(t, run)
-	return run
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, ws, outFile, stdout
 }
 
 var heredoc = regexp.MustCompile(`(?s)^([A-Za-z0-9_-]+)<<(\S+)\n(.*?)\n(\S+)\n`)
@@ -377,6 +400,7 @@ func TestBadInputs(t *testing.T) {
 		want     []string
 		requests int // -1: any
 		noWrites bool
+		builds   int
 	}{
 		{name: "missing token", inputs: map[string]string{"token": ""}, want: []string{"input token", "secrets."}, requests: 0},
 		{name: "missing project-id", inputs: map[string]string{"project-id": ""}, want: []string{"input project-id: is required", "with:"}, requests: 0},
@@ -393,6 +417,7 @@ func TestBadInputs(t *testing.T) {
 		{name: "unknown branch", inputs: map[string]string{"branch": "nope"}, want: []string{"update file openapi.yml on branch nope", "404", "branch nope may not exist"}, requests: 2},
 		{name: "http to a remote host", inputs: map[string]string{"api-url": "http://docs.example.com/v1"}, want: []string{"input api-url", "use https"}, requests: 0},
 		{name: "set-live not a boolean", inputs: map[string]string{"set-live": "yes please"}, want: []string{"input set-live", "true or false"}, requests: 0},
+		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "check the doc's file and branch"}, requests: -1, builds: 1},
 		{name: "download-path outside the workspace", inputs: map[string]string{"download": "true", "download-path": "../site.zip"}, want: []string{"input download-path", "inside"}, requests: 0},
 	}
 	for _, tc := range cases {
@@ -439,8 +464,8 @@ func TestBadInputs(t *testing.T) {
 					}
 				}
 			}
-			if len(emu.Builds()) != 0 {
-				t.Error("a build was started")
+			if n := len(emu.Builds()); n != tc.builds {
+				t.Errorf("%d builds started, want %d", n, tc.builds)
 			}
 			if !strings.Contains(run.summary, "docs-publish failed at") {
 				t.Errorf("summary does not say the run failed:\n%s", run.summary)
@@ -560,6 +585,71 @@ func TestSpecPipeline(t *testing.T) {
 			}
 			if tc.check != nil {
 				tc.check(t, emu, run)
+			}
+		})
+	}
+}
+
+// TestMatrixOfConcurrentRuns: twenty runs at once against one service, as a
+// matrix or a burst of tags would, each ending with its own build.
+func TestMatrixOfConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	const n = 20
+	results := make(chan actionRun, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			in := baseInputs(emu)
+			in["download"] = "true"
+			results <- runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.openapi3.yaml")})
+		}()
+	}
+	ids := map[string]bool{}
+	for i := 0; i < n; i++ {
+		run := <-results
+		if run.code != 0 {
+			t.Errorf("a run failed:\n%s", run.stdout)
+			continue
+		}
+		ids[run.outputs["build-id"]] = true
+		if _, err := os.Stat(filepath.Join(run.workspace, run.outputs["zip-path"])); err != nil {
+			t.Errorf("run without its zip: %v", err)
+		}
+	}
+	if len(ids) != n || len(emu.Builds()) != n {
+		t.Errorf("%d distinct build ids and %d builds for %d runs", len(ids), len(emu.Builds()), n)
+	}
+}
+
+// TestForkPullRequestWithoutToken: a pull request from a fork gets no
+// secrets. The run checks the description, publishes nothing, says why, and
+// succeeds, unless fail-on-missing-token asks for a failure.
+func TestForkPullRequestWithoutToken(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, event, failOnMissing string
+		code                       int
+		want                       string
+	}{
+		{"pull request", "pull_request", "", 0, "::notice::token is empty on a pull_request event"},
+		{"pull request, strict", "pull_request", "true", 1, "input token: is empty"},
+		{"push", "push", "", 1, "input token: is empty"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			in := baseInputs(emu)
+			in["token"] = ""
+			if tc.failOnMissing != "" {
+				in["fail-on-missing-token"] = tc.failOnMissing
+			}
+			run := runActionWithEvent(t, tc.event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+			if run.code != tc.code || !strings.Contains(run.stdout, tc.want) {
+				t.Errorf("exit %d, want %d, and %q in\n%s", run.code, tc.code, tc.want, run.stdout)
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests sent without a token", n)
 			}
 		})
 	}

@@ -87,13 +87,17 @@ func NewHTTPClient(headerTimeout time.Duration) *http.Client {
 	}
 }
 
+// errRedirect marks a redirect the client will not follow; sending the
+// request again would only meet it again.
+var errRedirect = errors.New("redirect refused")
+
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
+		return fmt.Errorf("%w: stopped after 10 redirects", errRedirect)
 	}
 	prev := via[len(via)-1]
 	if prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
-		return fmt.Errorf("refused a redirect from https to %s", req.URL.Redacted())
+		return fmt.Errorf("%w: refused a redirect from https to %s", errRedirect, req.URL.Redacted())
 	}
 	if req.URL.Host != via[0].URL.Host {
 		req.Header.Del("Authorization")
@@ -144,6 +148,9 @@ func (c *Client) send(ctx context.Context, r *request, timeout time.Duration) (*
 			acancel()
 			if ctx.Err() != nil {
 				return nil, backoff.Permanent(ctx.Err())
+			}
+			if errors.Is(err, errRedirect) {
+				return nil, backoff.Permanent(c.scrubErr(err))
 			}
 			err = c.scrubErr(err)
 			if r.idempotent || !wrote {

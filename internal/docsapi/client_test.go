@@ -363,3 +363,27 @@ func TestErrorsNeverShowTheToken(t *testing.T) {
 		t.Fatalf("error is not an *APIError with status 400: %v", err)
 	}
 }
+
+func TestRedirectFromHTTPSToHTTPIsRefused(t *testing.T) {
+	t.Parallel()
+	var reached atomic.Bool
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached.Store(true) }))
+	defer plain.Close()
+	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain.URL+"/blob.zip", http.StatusFound)
+	}))
+	defer tlsSrv.Close()
+	hc := tlsSrv.Client()
+	hc.CheckRedirect = checkRedirect
+	c, err := New(tlsSrv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.OpenDownload(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "refused a redirect from https") {
+		t.Fatalf("error %v", err)
+	}
+	if reached.Load() {
+		t.Error("the http host was contacted")
+	}
+}

@@ -34,6 +34,9 @@ const (
 	// FaultWrongType answers 200 with an HTML page, as a proxy's login page
 	// would.
 	FaultWrongType FaultKind = "wrong-type"
+	// FaultSlowBody acts on the request and sends the headers and half the
+	// answer, then stalls until Delay has passed or the client goes away.
+	FaultSlowBody FaultKind = "slow-body"
 	// FaultRedirect answers 307 to the same path on the emulator's second
 	// host (see Storage).
 	FaultRedirect FaultKind = "redirect"
@@ -135,6 +138,22 @@ func (s *Server) serveFault(f *Fault, w http.ResponseWriter, r *http.Request) bo
 		}
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			conn.Close()
+		}
+	case FaultSlowBody:
+		rec := &bufferWriter{header: http.Header{}}
+		s.mux.ServeHTTP(rec, r)
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		body := rec.body.String()
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.WriteHeader(rec.status)
+		io.WriteString(w, body[:len(body)/2])
+		http.NewResponseController(w).Flush()
+		select {
+		case <-time.After(f.Delay):
+			io.WriteString(w, body[len(body)/2:])
+		case <-r.Context().Done():
 		}
 	case FaultMalformedJSON:
 		w.Header().Set("Content-Type", "application/json")

@@ -86,7 +86,11 @@ func (f *flow) download(ctx context.Context) error {
 			return &StepError{Step: "download build", Desc: desc, Err: err,
 				Hint: "raise build-timeout for large descriptions, or check the build's state in the web application"}
 		}
-		return &StepError{Step: "download build", Desc: desc, Err: err, Hint: hintFor(err)}
+		hint := hintFor(err)
+		if docsapi.StatusOf(err) == http.StatusUnprocessableEntity || docsapi.StatusOf(err) == http.StatusGone {
+			hint = fmt.Sprintf("the service could not build doc %s: check the doc's file and branch in the web application's publish interface, and that file-name and branch match them", f.res.DocID)
+		}
+		return &StepError{Step: "download build", Desc: desc, Err: err, Hint: hint}
 	}
 	f.res.ZipPath = rel
 	f.rep.Infof("saved %s (%d bytes, sha256 %s)", rel, f.res.ZipSize, f.res.ZipSHA256)
