@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -96,4 +99,73 @@ func TestReadmeTables(t *testing.T) {
 
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// actionlint finds actionlint: $ACTIONLINT, the PATH, or `go run` of the
+// pinned version through the module proxy.
+func actionlint(t *testing.T) []string {
+	t.Helper()
+	if p := os.Getenv("ACTIONLINT"); p != "" {
+		return []string{p}
+	}
+	if p, err := exec.LookPath("actionlint"); err == nil {
+		return []string{p}
+	}
+	if _, err := exec.LookPath("go"); err == nil {
+		probe := exec.Command("go", "run", actionlintModule, "-version")
+		if probe.Run() == nil {
+			return []string{"go", "run", actionlintModule}
+		}
+	}
+	t.Skip("actionlint is not available")
+	return nil
+}
+
+const actionlintModule = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+
+// TestReadmeWorkflowsPassActionlint: every workflow in the README is a
+// complete file that actionlint accepts.
+func TestReadmeWorkflowsPassActionlint(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	dir := t.TempDir()
+	var files []string
+	for i, b := range blocks {
+		if !strings.Contains(b[1], "\njobs:") {
+			continue
+		}
+		p := filepath.Join(dir, fmt.Sprintf("readme-%d.yml", i))
+		os.WriteFile(p, []byte(b[1]), 0o644)
+		files = append(files, p)
+	}
+	if len(files) < 8 {
+		t.Fatalf("found %d workflows in README.md, want the quick start and seven recipes", len(files))
+	}
+	cmd := actionlint(t)
+	out, err := exec.Command(cmd[0], append(cmd[1:], files...)...).CombinedOutput()
+	if err != nil {
+		t.Errorf("actionlint: %v\n%s", err, out)
+	}
+}
+
+// TestActionRunsAPrebuiltImage: a released action must not build the
+// Dockerfile in every job; the repository's self-test swaps it back.
+func TestActionRunsAPrebuiltImage(t *testing.T) {
+	t.Parallel()
+	if !regexp.MustCompile(`(?m)^  image: docker://ghcr\.io/[a-z0-9-]+/docs-publish:v\d+$`).Match(actionYAML) {
+		t.Error("action.yml runs.image is not docker://ghcr.io/<owner>/docs-publish:v<major>")
+	}
+	ci, err := os.ReadFile(".github/workflows/ci.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"image: Dockerfile|' action.yml", "uses: ./"} {
+		if !strings.Contains(string(ci), want) {
+			t.Errorf("the self-test job does not %q", want)
+		}
+	}
 }

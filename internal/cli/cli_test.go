@@ -164,7 +164,7 @@ func TestCLIOffGitHub(t *testing.T) {
 	ws := t.TempDir()
 	spec, _ := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
 	os.WriteFile(filepath.Join(ws, "openapi.yaml"), spec, 0o644)
-	env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": cfg.Token, "DOCS_PUBLISH_PROJECT_ID": "4711"}
+	env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": cfg.Token, "DOCS_PUBLISH_PROJECT_ID": "4711", "RUNNER_DEBUG": "1"}
 
 	stdout, stderr, err := run(t, actionYAML(t), env, "--api-url", emu.URL(), "--file", "openapi.yaml", "--branch", "main", "--download")
 	if err != nil {
@@ -180,6 +180,10 @@ func TestCLIOffGitHub(t *testing.T) {
 	if !strings.Contains(stderr, "docs-publish: published") {
 		t.Errorf("no plain-text summary: %s", stderr)
 	}
+	if !strings.Contains(stderr, "debug: PUT "+emu.URL()+"/projects/4711/files/openapi.yml: 200 OK in ") || !strings.Contains(stderr, "update file: done in ") {
+		t.Errorf("no debug line per request or step duration with RUNNER_DEBUG=1:\n%s", stderr)
+	}
+	delete(env, "RUNNER_DEBUG")
 
 	stdout, stderr, err = run(t, actionYAML(t), env, "--api-url", emu.URL(), "--file", "openapi.yaml", "--branch", "main", "--set-live=false", "--output", "json")
 	if err != nil {

@@ -18,10 +18,17 @@ func runEmulator(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&cfg.Token, "token", cfg.Token, "the bearer token the emulator accepts")
 	fs.StringVar(&cfg.Prefix, "prefix", "", "path prefix of the API, such as /v1")
 	fs.DurationVar(&cfg.BuildDelay, "build-delay", cfg.BuildDelay, "how long a build takes after its release")
+	certFile := fs.String("tls-cert", "", "serve https with a self-signed certificate written to this file (trust it with SSL_CERT_FILE); needed to listen beyond loopback, e.g. --addr 0.0.0.0:8443 for a container")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	emu, err := emulator.StartOn(cfg, *addr)
+	var emu *emulator.Server
+	var err error
+	if *certFile != "" {
+		emu, err = emulator.StartTLS(cfg, *addr, *certFile)
+	} else {
+		emu, err = emulator.StartOn(cfg, *addr)
+	}
 	if err != nil {
 		return fmt.Errorf("emulator: %w", err)
 	}

@@ -35,6 +35,8 @@ type Options struct {
 	FirstRetry time.Duration
 	// Logf, when set, reports each retry with its reason and wait.
 	Logf func(format string, args ...any)
+	// Debugf, when set, reports each attempt: request, answer, time.
+	Debugf func(format string, args ...any)
 }
 
 // Client talks to one service address with one token.
@@ -209,7 +211,15 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, bool,
 	}
 	// Accept-Encoding is left to the transport: it asks for gzip and decodes
 	// the answer itself.
+	start := time.Now()
 	resp, err := c.hc.Do(req)
+	if c.opts.Debugf != nil {
+		answer := "no answer"
+		if err == nil {
+			answer = resp.Status
+		}
+		c.opts.Debugf("%s %s: %s in %s", r.method, req.URL.Redacted(), answer, time.Since(start).Round(time.Millisecond))
+	}
 	return resp, wrote.Load(), err
 }
 

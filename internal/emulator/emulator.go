@@ -64,10 +64,11 @@ func Default() Config {
 
 // Server is a running emulator.
 type Server struct {
-	cfg Config
-	mux *http.ServeMux
-	srv *http.Server
-	ln  net.Listener
+	cfg    Config
+	mux    *http.ServeMux
+	srv    *http.Server
+	ln     net.Listener
+	scheme string
 
 	mu       sync.Mutex
 	projects map[string]*project
@@ -137,7 +138,8 @@ func Start(cfg Config) (*Server, error) {
 	return StartOn(cfg, "127.0.0.1:0")
 }
 
-// StartOn listens on addr, which must be a loopback address.
+// StartOn listens on addr, which must be a loopback address: plain http
+// stays on this machine. StartTLS serves other addresses.
 func StartOn(cfg Config, addr string) (*Server, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -151,15 +153,19 @@ func StartOn(cfg Config, addr string) (*Server, error) {
 		return nil, err
 	}
 	s := New(cfg)
-	s.ln = ln
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.ln, s.scheme = ln, "http"
+	s.srv = newHTTPServer(s)
 	go s.srv.Serve(ln)
 	return s, nil
 }
 
+func newHTTPServer(s *Server) *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+}
+
 // URL is the API's base address, prefix included.
 func (s *Server) URL() string {
-	return "http://" + s.ln.Addr().String() + strings.TrimRight(s.cfg.Prefix, "/")
+	return s.scheme + "://" + s.ln.Addr().String() + strings.TrimRight(s.cfg.Prefix, "/")
 }
 
 // Addr is the host:port the emulator listens on.

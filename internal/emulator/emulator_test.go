@@ -3,6 +3,8 @@ package emulator
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -332,4 +334,30 @@ func section(page, marker string) string {
 	}
 	j := strings.Index(page[i:], "</article>")
 	return page[i : i+j]
+}
+
+func TestTLSWithItsCertificate(t *testing.T) {
+	t.Parallel()
+	certFile := filepath.Join(t.TempDir(), "cert.pem")
+	s, err := StartTLS(Config{Token: token, Projects: Default().Projects}, "127.0.0.1:0", certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pemBytes, _ := os.ReadFile(certFile)
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pemBytes) {
+		t.Fatal("certificate file holds no certificate")
+	}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	req, _ := http.NewRequest("GET", s.URL()+"/docs.list?projectId=4711", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("https with the written certificate: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(s.URL(), "https://") {
+		t.Errorf("status %d, URL %s", resp.StatusCode, s.URL())
+	}
 }

@@ -88,7 +88,7 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 	}
 	client, err := docsapi.New(cfg.APIURL, cfg.Token, docsapi.Options{
 		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
-		RequestTimeout: cfg.RequestTimeout, Logf: rep.Infof,
+		RequestTimeout: cfg.RequestTimeout, Logf: rep.Infof, Debugf: rep.Debugf,
 	})
 	if err != nil {
 		return res, &InputError{"api-url", err.Error()}
@@ -109,7 +109,11 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 		end := rep.Group(st.name)
 		start := time.Now()
 		err := st.run(ctx)
-		res.Steps = append(res.Steps, StepTime{st.name, time.Since(start)})
+		took := time.Since(start)
+		res.Steps = append(res.Steps, StepTime{st.name, took})
+		if err == nil {
+			rep.Infof("%s: done in %s", st.name, took.Round(time.Millisecond))
+		}
 		end()
 		if err != nil {
 			res.FailedStep = st.name
