@@ -161,7 +161,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 func annotationFor(err error) ghaction.Annotation {
 	var se *spec.SyntaxError
 	if errors.As(err, &se) {
-		return ghaction.Annotation{File: se.File, Line: se.Pos.Line, Col: se.Pos.Col, Title: "docs-publish"}
+		return ghaction.Annotation{File: se.File, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Title: "docs-publish"}
 	}
 	return ghaction.Annotation{Title: "docs-publish"}
 }

@@ -35,7 +35,7 @@ func loadDescription(cfg *Config, rep Reporter, res *Result) ([]byte, error) {
 	res.Findings = spec.Validate(doc)
 	var errs, warns int
 	for _, f := range res.Findings {
-		rep.Annotate(string(f.Severity), f.Msg, f.File, f.Pos.Line, f.Pos.Col)
+		rep.Annotate(string(f.Severity), f.Msg, f.File, int(f.Pos.Line), int(f.Pos.Col))
 		if f.Severity == spec.Error {
 			errs++
 		} else {
@@ -48,7 +48,12 @@ func loadDescription(cfg *Config, rep Reporter, res *Result) ([]byte, error) {
 	case warns > 0 && cfg.FailOnWarnings:
 		return nil, &InputError{"file", fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", rel, plural(warns, "warning"))}
 	}
-	return doc.AppendJSON(nil), nil
+	// The JSON is about as long as the source: size the buffer once.
+	size := 1 << 16
+	if fi, err := os.Stat(abs); err == nil {
+		size = int(fi.Size()) + 1<<16
+	}
+	return doc.AppendJSON(make([]byte, 0, size)), nil
 }
 
 func plural(n int, word string) string {

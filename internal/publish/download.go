@@ -56,12 +56,14 @@ func (f *flow) download(ctx context.Context) error {
 		bctx, cancel = context.WithTimeout(ctx, f.cfg.BuildTimeout)
 		defer cancel()
 	}
+	// Builds of small descriptions finish in well under a second: start
+	// polling at 200 ms and back off from there.
 	first := f.firstPoll
-	if first == 0 {
-		first = time.Second
+	if first == 0 || first > 200*time.Millisecond {
+		first = 200 * time.Millisecond
 	}
 	poll := backoff.WithContext(backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(first/2),
+		backoff.WithInitialInterval(first),
 		backoff.WithMaxInterval(5*time.Second),
 		backoff.WithMaxElapsedTime(0),
 	), bctx)

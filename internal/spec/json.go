@@ -31,6 +31,16 @@ type jsonParser struct {
 	lines lineIndex
 	name  string
 	src   *Source
+	nodes slab
+	line  int // cursor into lines: values come in increasing offsets
+}
+
+// posAt is lines.pos for offsets that never go back, in amortised O(1).
+func (p *jsonParser) posAt(off int64) Pos {
+	for p.line+1 < len(p.lines) && int64(p.lines[p.line+1]) <= off {
+		p.line++
+	}
+	return Pos{Line: int32(p.line + 1), Col: int32(off-int64(p.lines[p.line])) + 1}
 }
 
 func (p *jsonParser) wrap(err error) error {
@@ -59,7 +69,7 @@ func (p *jsonParser) start() Pos {
 		}
 		off++
 	}
-	return p.lines.pos(off)
+	return p.posAt(off)
 }
 
 func (p *jsonParser) value() (*Node, error) {
@@ -68,7 +78,8 @@ func (p *jsonParser) value() (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Pos: pos, Src: p.src}
+	n := p.nodes.node()
+	n.Pos, n.Src = pos, p.src
 	switch tok.Kind() {
 	case 'n':
 		n.Kind, n.Scalar = Null, "null"

@@ -112,5 +112,5 @@ func (idx lineIndex) pos(off int64) Pos {
 			hi = mid
 		}
 	}
-	return Pos{Line: lo + 1, Col: int(off-int64(idx[lo])) + 1}
+	return Pos{Line: int32(lo + 1), Col: int32(off-int64(idx[lo])) + 1}
 }

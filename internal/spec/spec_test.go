@@ -99,7 +99,7 @@ func TestParseErrors(t *testing.T) {
 			if se.File != tc.file {
 				t.Errorf("error names file %q, want %q", se.File, tc.file)
 			}
-			if tc.line != 0 && se.Pos.Line != tc.line {
+			if tc.line != 0 && int(se.Pos.Line) != tc.line {
 				t.Errorf("error at line %d, want %d (%v)", se.Pos.Line, tc.line, err)
 			}
 		})
@@ -144,7 +144,7 @@ func TestPositions(t *testing.T) {
 	}
 }
 
-func boolInt(b bool) int {
+func boolInt(b bool) int32 {
 	if b {
 		return 1
 	}

@@ -70,7 +70,7 @@ func TestValidateFindings(t *testing.T) {
 			findings := Validate(root)
 			for _, f := range findings {
 				if f.Severity == tc.sev && strings.Contains(f.Msg, tc.msg) {
-					if f.Pos.Line != tc.line || f.File != "d.yaml" {
+					if int(f.Pos.Line) != tc.line || f.File != "d.yaml" {
 						t.Errorf("finding %s at %s:%d, want line %d", f.Msg, f.File, f.Pos.Line, tc.line)
 					}
 					return

@@ -32,7 +32,7 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 		if err != nil {
 			return nil, yamlError(name, data, err)
 		}
-		return nil, &SyntaxError{File: name, Pos: Pos{extra.Line, extra.Column}, Msg: "holds more than one YAML document: keep one description per file"}
+		return nil, &SyntaxError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
 	}
 	c := yamlConverter{name: name, src: src}
 	return c.convert(&doc)
@@ -47,7 +47,7 @@ func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &SyntaxError{File: name, Pos: Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + m[2]}
+		return &SyntaxError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
@@ -66,7 +66,7 @@ type yamlConverter struct {
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
-	return &SyntaxError{File: c.name, Pos: Pos{y.Line, y.Column}, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
@@ -99,7 +99,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	case yaml.ScalarNode:
 		return c.scalar(y)
 	case yaml.SequenceNode:
-		n := &Node{Kind: Array, Pos: Pos{y.Line, y.Column}, Src: c.src, Items: make([]*Node, 0, len(y.Content))}
+		n := &Node{Kind: Array, Pos: pos(y), Src: c.src, Items: make([]*Node, 0, len(y.Content))}
 		for _, it := range y.Content {
 			v, err := c.convert(it)
 			if err != nil {
@@ -115,7 +115,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 }
 
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
-	n := &Node{Kind: Object, Pos: Pos{y.Line, y.Column}, Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
+	n := &Node{Kind: Object, Pos: pos(y), Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
 	seen := make(map[string]bool, len(y.Content)/2)
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
@@ -136,7 +136,7 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Fields = append(n.Fields, Field{Key: key, KeyPos: Pos{k.Line, k.Column}, Value: val})
+		n.Fields = append(n.Fields, Field{Key: key, KeyPos: pos(k), Value: val})
 	}
 	// Merge keys (<<): explicit keys win, then earlier merged maps over later.
 	for _, m := range merges {
@@ -185,7 +185,7 @@ func kindName(k yaml.Kind) string {
 }
 
 func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
-	pos := Pos{y.Line, y.Column}
+	pos := pos(y)
 	switch y.ShortTag() {
 	case "!!null":
 		return &Node{Kind: Null, Scalar: "null", Pos: pos, Src: c.src}, nil
@@ -260,3 +260,5 @@ func floatLiteral(s string) (string, error) {
 	}
 	return out, nil
 }
+
+func pos(y *yaml.Node) Pos { return Pos{Line: int32(y.Line), Col: int32(y.Column)} }

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/docs-publish/docs-publish/internal/spec"
+)
+
+type point struct {
+	mb   float64 // input size
+	wall float64 // seconds
+	rss  float64 // MB
+}
+
+// growth measures preparation on synthetic descriptions of growing size and
+// the memory of downloads of growing zips.
+func growth(ctx context.Context, o *options) (prep, download []point, err error) {
+	dir := filepath.Join(o.work, "growth")
+	os.MkdirAll(dir, 0o755)
+	base := filepath.Join(o.work, "prep", "github.json")
+	sizes, zips := []float64{1, 5, 20, 80}, []float64{10, 100, 500}
+	if o.smoke {
+		base, sizes, zips = "testdata/specs/bookstore.openapi3.json", []float64{1}, []float64{1}
+	}
+	root, err := spec.Load(base, filepath.Base(base))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, size := range sizes {
+		name := fmt.Sprintf("synthetic-%gMB.json", size)
+		if err := synthesize(root, size, filepath.Join(dir, name)); err != nil {
+			return nil, nil, err
+		}
+		var ss []sample
+		for i := 0; i < 3; i++ {
+			s, err := measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, "--dry-run", "--file", name, "--bundle-path", "out.json")
+			if err != nil {
+				return nil, nil, err
+			}
+			ss = append(ss, s)
+		}
+		st := summarize(ss)
+		prep = append(prep, point{size, st.median.Seconds(), float64(st.rssMedian) / 1024})
+		logf("  %s: %s, %s", name, ms(st.median), mb(st.rssMedian))
+	}
+	for _, size := range zips {
+		s, err := downloadOnce(ctx, o, dir, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		download = append(download, point{size, s.wall.Seconds(), float64(s.rss) / 1024})
+		logf("  download of %g MB: %s, %s", size, ms(s.wall), mb(s.rss))
+	}
+	return prep, download, nil
+}
+
+// synthesize repeats the description's real paths under new names until the
+// JSON is about size MB.
+func synthesize(root *spec.Node, size float64, path string) error {
+	paths := root.Get("paths")
+	if paths == nil || len(paths.Fields) == 0 {
+		return fmt.Errorf("no paths to repeat")
+	}
+	out := *root
+	out.Fields = append([]spec.Field(nil), root.Fields...)
+	grown := &spec.Node{Kind: spec.Object}
+	total := len(root.AppendJSON(nil))
+	target := int(size * 1e6)
+	for copyN := 0; total < target || copyN == 0; copyN++ {
+		for _, f := range paths.Fields {
+			key := f.Key
+			if copyN > 0 {
+				key = fmt.Sprintf("/copy%d%s", copyN, f.Key)
+			}
+			grown.Fields = append(grown.Fields, spec.Field{Key: key, Value: f.Value})
+			if copyN > 0 {
+				total += len(key) + len(f.Value.AppendJSON(nil)) + 4
+			}
+			if copyN > 0 && total >= target {
+				break
+			}
+		}
+	}
+	for i := range out.Fields {
+		if out.Fields[i].Key == "paths" {
+			out.Fields[i].Value = grown
+		}
+	}
+	return os.WriteFile(path, out.AppendJSON(nil), 0o644)
+}
+
+// downloadOnce serves a zip of size MB from a loopback stand-in of the
+// service and measures docs-publish downloading it.
+func downloadOnce(ctx context.Context, o *options, dir string, size float64) (sample, error) {
+	zipPath := filepath.Join(dir, fmt.Sprintf("site-%gMB.zip", size))
+	if err := bigZip(zipPath, int64(size*1e6)); err != nil {
+		return sample{}, err
+	}
+	defer os.Remove(zipPath)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return sample{}, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("PUT /projects/{p}/files/{f}", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{}`) })
+	mux.HandleFunc("GET /docs.list", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"docs":[{"id":1}]}`) })
+	mux.HandleFunc("POST /docs.release", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"build":{"id":1}}`) })
+	mux.HandleFunc("GET /docs.builds.download", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		http.ServeFile(w, r, zipPath)
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+	spec, _ := os.ReadFile("testdata/specs/bookstore.swagger2.yaml")
+	os.WriteFile(filepath.Join(dir, "openapi.yaml"), spec, 0o644)
+	s, err := measure(ctx, dir, []string{"DOCS_PUBLISH_TOKEN=bench", "GITHUB_ACTIONS="}, o.binary,
+		"--api-url", "http://"+ln.Addr().String(), "--project-id", "1", "--file", "openapi.yaml", "--branch", "main",
+		"--download", "--download-path", "downloaded.zip", "--max-download-size", "2GiB")
+	os.Remove(filepath.Join(dir, "downloaded.zip"))
+	return s, err
+}
+
+// bigZip writes a zip holding one incompressible file of about n bytes.
+func bigZip(path string, n int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "index.html", Method: zip.Store})
+	if err != nil {
+		return err
+	}
+	rng := rand.NewChaCha8([32]byte{1})
+	if _, err := io.CopyN(w, rng, n); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}

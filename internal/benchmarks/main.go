@@ -1,0 +1,132 @@
+// Command benchmarks measures docs-publish side by side with what a user
+// would otherwise run, on the same inputs and machine, and writes
+// BENCHMARKS.md with a plot:
+//
+//  1. end to end against the emulator: the seed's four requests as a curl +
+//     jq script, against the docs-publish binary;
+//  2. spec preparation (load, validate, bundle, JSON) on large real
+//     descriptions fetched from the npm registry, against @redocly/cli and
+//     @apidevtools/swagger-cli installed into a temporary directory;
+//  3. start-up and binary size;
+//  4. growth: preparation time and memory for synthetic descriptions of
+//     1 to 80 MB, and download memory for zips of 10 to 500 MB.
+//
+// Everything runs on loopback. Run it from the repository root:
+//
+//	go run ./internal/benchmarks            # full run, rewrites BENCHMARKS.md
+//	go run ./internal/benchmarks -smoke     # one quick pass, writes nothing
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+type options struct {
+	smoke   bool
+	out     string
+	plot    string
+	runs    int
+	work    string // temporary directory
+	binary  string // docs-publish, built for this run
+	peerDir string // node_modules of the peers
+}
+
+func main() {
+	var o options
+	flag.BoolVar(&o.smoke, "smoke", false, "one quick pass on the small sample, no npm peers, no report")
+	flag.StringVar(&o.out, "out", "BENCHMARKS.md", "report to write")
+	flag.StringVar(&o.plot, "plot", "internal/benchmarks/growth.png", "plot to write")
+	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, &o); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmarks:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o *options) error {
+	if _, err := os.Stat("action.yml"); err != nil {
+		return fmt.Errorf("run from the repository root: %w", err)
+	}
+	work, err := os.MkdirTemp("", "docs-publish-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	o.work = work
+	if o.smoke {
+		o.runs = 1
+	}
+	start := time.Now()
+	o.binary = filepath.Join(work, "docs-publish")
+	if err := sh(ctx, "", "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", o.binary, "."); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	r := &report{machine: machine(), started: start}
+
+	logf("end to end against the emulator (%d runs each)", o.runs)
+	if r.e2e, err = endToEnd(ctx, o); err != nil {
+		return fmt.Errorf("end to end: %w", err)
+	}
+	logf("start-up")
+	if r.startup, err = startup(ctx, o); err != nil {
+		return fmt.Errorf("start-up: %w", err)
+	}
+	logf("spec preparation")
+	if r.prep, r.prepNotes, err = preparation(ctx, o); err != nil {
+		return fmt.Errorf("preparation: %w", err)
+	}
+	logf("growth")
+	if r.growth, r.download, err = growth(ctx, o); err != nil {
+		return fmt.Errorf("growth: %w", err)
+	}
+	r.took = time.Since(start)
+	text := r.markdown(o)
+	if o.smoke {
+		fmt.Print(text)
+		fmt.Printf("smoke: %d passed, 0 failed\n", r.count())
+		return nil
+	}
+	if err := writePlot(o.plot, r.growth, r.download); err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
+		return err
+	}
+	logf("wrote %s and %s in %s", o.out, o.plot, r.took.Round(time.Second))
+	return nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// machine describes where the numbers come from.
+func machine() string {
+	model := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				model = strings.TrimSpace(l[strings.Index(l, ":")+1:])
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		fmt.Sscanf(strings.TrimPrefix(strings.Split(string(b), "\n")[0], "MemTotal:"), "%d", &kb)
+		mem = fmt.Sprintf("%.0f GiB", float64(kb)/(1<<20))
+	}
+	return fmt.Sprintf("%d cores (%s), %s memory, %s/%s, %s", runtime.NumCPU(), model, mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
