@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/spec"
 )
@@ -62,39 +63,92 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 	return prep, download, nil
 }
 
-// synthesize repeats the description's real paths under new names until the
-// JSON is about size MB.
+// synthesize writes a description of about size MB made of the source's
+// real paths, repeated under new names once they run out, with only the
+// components those paths reach, so that every size is a valid description.
 func synthesize(root *spec.Node, size float64, path string) error {
 	paths := root.Get("paths")
 	if paths == nil || len(paths.Fields) == 0 {
 		return fmt.Errorf("no paths to repeat")
 	}
-	out := *root
-	out.Fields = append([]spec.Field(nil), root.Fields...)
-	grown := &spec.Node{Kind: spec.Object}
-	total := len(root.AppendJSON(nil))
 	target := int(size * 1e6)
-	for copyN := 0; total < target || copyN == 0; copyN++ {
+	grownPaths := &spec.Node{Kind: spec.Object}
+	comps := map[string]bool{} // "#/components/schemas/x" reached so far
+	var order []string
+	total := 0
+	var reach func(n *spec.Node)
+	reach = func(n *spec.Node) {
+		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar, "#/") && !comps[r.Scalar] {
+			comps[r.Scalar] = true
+			order = append(order, r.Scalar)
+			if t, err := spec.Resolve(root, r.Scalar[1:]); err == nil {
+				total += len(t.AppendJSON(nil))
+				reach(t)
+			}
+		}
+		for _, f := range n.Fields {
+			reach(f.Value)
+		}
+		for _, it := range n.Items {
+			reach(it)
+		}
+	}
+	for copyN := 0; total < target; copyN++ {
 		for _, f := range paths.Fields {
 			key := f.Key
 			if copyN > 0 {
 				key = fmt.Sprintf("/copy%d%s", copyN, f.Key)
 			}
-			grown.Fields = append(grown.Fields, spec.Field{Key: key, Value: f.Value})
-			if copyN > 0 {
-				total += len(key) + len(f.Value.AppendJSON(nil)) + 4
-			}
-			if copyN > 0 && total >= target {
+			grownPaths.Fields = append(grownPaths.Fields, spec.Field{Key: key, Value: f.Value})
+			total += len(key) + len(f.Value.AppendJSON(nil)) + 4
+			reach(f.Value)
+			if total >= target {
 				break
 			}
 		}
 	}
-	for i := range out.Fields {
-		if out.Fields[i].Key == "paths" {
-			out.Fields[i].Value = grown
+	// The document: the source's top level with the grown paths and the
+	// reached components, each in its own section, in the source's order.
+	out := &spec.Node{Kind: spec.Object}
+	for _, f := range root.Fields {
+		switch f.Key {
+		case "paths":
+			out.Fields = append(out.Fields, spec.Field{Key: "paths", Value: grownPaths})
+		case "webhooks", "x-webhooks":
+			// Not paths: left out, with the components only they reach.
+		case "components", "definitions", "parameters", "responses":
+			kept := pick(root, f, comps)
+			if kept != nil {
+				out.Fields = append(out.Fields, spec.Field{Key: f.Key, Value: kept})
+			}
+		default:
+			out.Fields = append(out.Fields, f)
 		}
 	}
 	return os.WriteFile(path, out.AppendJSON(nil), 0o644)
+}
+
+// pick keeps the components of a section that were reached.
+func pick(root *spec.Node, sec spec.Field, reached map[string]bool) *spec.Node {
+	prefix := "#/" + sec.Key + "/"
+	keep := &spec.Node{Kind: spec.Object}
+	if sec.Key == "components" {
+		for _, group := range sec.Value.Fields {
+			if g := pick(root, spec.Field{Key: "components/" + group.Key, Value: group.Value}, reached); g != nil {
+				keep.Fields = append(keep.Fields, spec.Field{Key: group.Key, Value: g})
+			}
+		}
+	} else {
+		for _, f := range sec.Value.Fields {
+			if reached[prefix+strings.ReplaceAll(strings.ReplaceAll(f.Key, "~", "~0"), "/", "~1")] {
+				keep.Fields = append(keep.Fields, f)
+			}
+		}
+	}
+	if len(keep.Fields) == 0 {
+		return nil
+	}
+	return keep
 }
 
 // downloadOnce serves a zip of size MB from a loopback stand-in of the

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -17,22 +19,39 @@ type sample struct {
 	rss  int64 // peak resident memory, kB: what /usr/bin/time -v reports
 }
 
-// measure runs a command and returns its wall time and peak memory, read
-// from the child's resource usage.
+// timeCmd is GNU time, when installed. Peak memory is read through it: Go
+// starts children with vfork, and Linux carries the parent's high-water
+// mark into the child's, so the harness's own memory would be counted.
+var timeCmd = func() string {
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		return "/usr/bin/time"
+	}
+	return ""
+}()
+
+var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
+
+// measure runs a command and returns its wall time and peak memory.
 func measure(ctx context.Context, dir string, env []string, name string, args ...string) (sample, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmdName, cmdArgs := name, args
+	if timeCmd != "" {
+		cmdName, cmdArgs = timeCmd, append([]string{"-v", name}, args...)
+	}
+	cmd := exec.CommandContext(ctx, cmdName, cmdArgs...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
 	err := cmd.Run()
 	s := sample{wall: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		s.rss = ru.Maxrss
+	if m := maxRSS.FindStringSubmatch(errOut.String()); m != nil {
+		s.rss, _ = strconv.ParseInt(m[1], 10, 64)
+	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.rss = ru.Maxrss // an upper bound: see timeCmd
 	}
 	if err != nil {
-		return s, fmt.Errorf("%s %v: %v\n%s", name, args, err, tail(out.String()))
+		return s, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, tail(out.String()), tail(errOut.String()))
 	}
 	return s, nil
 }

@@ -79,7 +79,7 @@ func panel(img *image.RGBA, r image.Rectangle, title, xlabel string, pts []point
 	line(img, r.Min.X, r.Max.Y, r.Max.X, r.Max.Y, black)
 	line(img, r.Min.X, r.Min.Y, r.Min.X, r.Max.Y, black)
 	for i, s := range ss {
-		text(img, r.Min.X+10, r.Min.Y+15+16*i, "— "+s.label, s.c)
+		text(img, r.Min.X+10, r.Min.Y+15+16*i, "-- "+s.label, s.c)
 		for j := range pts {
 			x, y := px(pts[j].mb), py(s.y(pts[j]))
 			dot(img, x, y, s.c)
@@ -129,11 +129,12 @@ func line(img *image.RGBA, x0, y0, x1, y1 int, c color.Color) {
 		if x0 == x1 && y0 == y1 {
 			return
 		}
-		if 2*e >= dy {
+		e2 := 2 * e // both tests use the error before either step
+		if e2 >= dy {
 			e += dy
 			x0 += sx
 		}
-		if 2*e <= dx {
+		if e2 <= dx {
 			e += dx
 			y0 += sy
 		}

@@ -152,15 +152,16 @@ func StartOn(cfg Config, addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := New(cfg)
-	s.ln, s.scheme = ln, "http"
-	s.srv = newHTTPServer(s)
-	go s.srv.Serve(ln)
-	return s, nil
+	return serve(cfg, ln, "http"), nil
 }
 
-func newHTTPServer(s *Server) *http.Server {
-	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+// serve starts an emulator seeded with cfg on ln.
+func serve(cfg Config, ln net.Listener, scheme string) *Server {
+	s := New(cfg)
+	s.ln, s.scheme = ln, scheme
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln)
+	return s
 }
 
 // URL is the API's base address, prefix included.

@@ -31,11 +31,7 @@ func StartTLS(cfg Config, addr, certFile string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := New(cfg)
-	s.ln, s.scheme = ln, "https"
-	s.srv = newHTTPServer(s)
-	go s.srv.Serve(ln)
-	return s, nil
+	return serve(cfg, ln, "https"), nil
 }
 
 // selfSigned makes a certificate for localhost and every address of this

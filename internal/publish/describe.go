@@ -48,10 +48,11 @@ func loadDescription(cfg *Config, rep Reporter, res *Result) ([]byte, error) {
 	case warns > 0 && cfg.FailOnWarnings:
 		return nil, &InputError{"file", fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", rel, plural(warns, "warning"))}
 	}
-	// The JSON is about as long as the source: size the buffer once.
+	// Compact JSON is about half an indented source and no longer than a
+	// compact one: start there, so the buffer grows once at most.
 	size := 1 << 16
 	if fi, err := os.Stat(abs); err == nil {
-		size = int(fi.Size()) + 1<<16
+		size += int(fi.Size()) / 2
 	}
 	return doc.AppendJSON(make([]byte, 0, size)), nil
 }
