@@ -88,13 +88,10 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	return cfg, nil
 }
 
-// configError turns go-envconfig's errors, which speak of Go fields, into
-// errors that name the input and say what to write.
+// configError turns go-envconfig's decoding errors, which speak of Go
+// fields ("SetLive: ..."), into errors that name the input and say what to
+// write. Required inputs are checked by the flow, not here.
 func configError(err error, look *ghaction.Lookuper) error {
-	if errors.Is(err, envconfig.ErrMissingRequired) {
-		name := strings.TrimSpace(err.Error()[strings.LastIndex(err.Error(), ":")+1:])
-		return &publish.InputError{Input: name, Msg: fmt.Sprintf("is required: set it under with: in the workflow step (or --%s, or %s)", name, ghaction.EnvVar(name))}
-	}
 	field, _, _ := strings.Cut(err.Error(), ":")
 	f, ok := reflect.TypeOf(publish.Config{}).FieldByName(field)
 	if !ok {

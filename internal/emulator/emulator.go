@@ -192,6 +192,3 @@ func (s *Server) Close() error {
 	s.wg.Wait()
 	return err
 }
-
-// Config returns the seed the emulator runs with.
-func (s *Server) Config() Config { return s.cfg }

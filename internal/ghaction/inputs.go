@@ -53,6 +53,3 @@ func (l *Lookuper) Lookup(key string) (string, bool) {
 	}
 	return "", false
 }
-
-// Key names the input in envconfig's "missing required value" error.
-func (l *Lookuper) Key(key string) string { return InputName(key) }

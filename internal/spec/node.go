@@ -92,11 +92,6 @@ func (n *Node) Str() string {
 	return n.Scalar
 }
 
-// MarshalJSON writes the node as compact JSON with its key order unchanged.
-func (n *Node) MarshalJSON() ([]byte, error) {
-	return n.AppendJSON(nil), nil
-}
-
 // slab hands out Nodes from large blocks: a 13 MB description has half a
 // million values, and one allocation per value costs the collector dearly.
 type slab struct{ free []Node }
