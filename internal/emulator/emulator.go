@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -21,9 +22,9 @@ type Config struct {
 	// BuildDelay is how long a build takes after its release. Zero builds at
 	// once (still asynchronously).
 	BuildDelay time.Duration
-	// NotReadyStatus is the answer to a download of an unfinished build.
-	// Zero means 202 Accepted.
-	NotReadyStatus int
+	// Variant is how the emulator answers where the service interface is
+	// silent (see Variant); the zero value is the default.
+	Variant Variant
 	// FirstBuildID is the id of the first build; later builds count up.
 	// Zero means 1001. Tests set 2^53+1, so that a client reading ids
 	// through a float64 asks for the wrong build (jq, in the seed's curl
@@ -42,7 +43,8 @@ type Project struct {
 // Doc is a documentation domain, configured once (as in the service's web
 // application) with the file and branch it renders.
 type Doc struct {
-	// ID is sent as a JSON number when it is all digits, else as a string.
+	// ID is sent as a JSON number when it is all digits (unless the
+	// variant writes ids as strings), else as a string.
 	ID     string
 	Domain string
 	File   string
@@ -64,11 +66,13 @@ func Default() Config {
 
 // Server is a running emulator.
 type Server struct {
-	cfg    Config
-	mux    *http.ServeMux
-	srv    *http.Server
-	ln     net.Listener
-	scheme string
+	cfg     Config
+	variant Variant
+	rng     *rand.Rand // with a variant's seed: each answer's shape
+	mux     *http.ServeMux
+	srv     *http.Server
+	ln      net.Listener
+	scheme  string
 
 	mu       sync.Mutex
 	projects map[string]*project
@@ -93,14 +97,20 @@ type Request struct {
 
 // New builds an emulator from cfg without starting it; see Start.
 func New(cfg Config) *Server {
-	if cfg.NotReadyStatus == 0 {
-		cfg.NotReadyStatus = http.StatusAccepted
-	}
 	if cfg.FirstBuildID == 0 {
 		cfg.FirstBuildID = 1001
 	}
+	v := cfg.Variant.withDefaults()
+	var rng *rand.Rand
+	if v.Seed != 0 {
+		rng = rand.New(rand.NewPCG(v.Seed, v.Seed^0x5eed))
+		v.IDs = pick(rng, IDNumber, IDString, IDOpaque, IDBig)
+	}
+	seedIDs(&cfg, v.IDs)
 	s := &Server{
 		cfg:      cfg,
+		variant:  v,
+		rng:      rng,
 		projects: map[string]*project{},
 		docs:     map[string]*doc{},
 		builds:   map[string]*build{},
@@ -127,9 +137,9 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET "+p+"/docs.list", s.listDocs)
 	s.mux.HandleFunc("POST "+p+"/docs.release", s.release)
 	s.mux.HandleFunc("GET "+p+"/docs.builds.download", s.download)
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, http.StatusNotFound, 1004, "no such endpoint: "+r.Method+" "+r.URL.Path)
-	})
+	// An unknown route (a wrong path prefix in the client's address) gets
+	// the bare page of a web server, not the service's JSON error.
+	s.mux.HandleFunc("/", http.NotFound)
 	return s
 }
 
@@ -164,6 +174,10 @@ func serve(cfg Config, ln net.Listener, scheme string) *Server {
 	return s
 }
 
+// Config is the emulator's seed as it serves it: doc ids and the first
+// build id in the variant's id style.
+func (s *Server) Config() Config { return s.cfg }
+
 // URL is the API's base address, prefix included.
 func (s *Server) URL() string {
 	return s.scheme + "://" + s.ln.Addr().String() + strings.TrimRight(s.cfg.Prefix, "/")
@@ -172,10 +186,16 @@ func (s *Server) URL() string {
 // Addr is the host:port the emulator listens on.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Close stops the server and waits for pending builds.
+// Close stops the server, drops the builds that have not started rendering,
+// and waits for those that have.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
+	for _, b := range s.builds {
+		if b.timer != nil && b.timer.Stop() {
+			s.wg.Done() // its render will never run
+		}
+	}
 	s.mu.Unlock()
 	var err error
 	if s.srv != nil {

@@ -6,8 +6,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,7 +224,6 @@ func TestRequestsTheServiceRefuses(t *testing.T) {
 		{"content as a string", "PUT", u + "/projects/4711/files/openapi.yml", `{"content":"{}","branch":"main","commit_message":"m"}`, nil, 400},
 		{"no content type", "PUT", u + "/projects/4711/files/openapi.yml", `{"content":{},"branch":"main"}`, []string{"Content-Type", ""}, 415},
 		{"unknown doc", "POST", u + "/docs.release?id=99", `{"setLive":true}`, nil, 404},
-		{"unknown endpoint", "GET", u + "/docs.nothing", "", nil, 404},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,6 +241,20 @@ func TestRequestsTheServiceRefuses(t *testing.T) {
 				t.Errorf("error body is not the service's error shape: %s", body)
 			}
 		})
+	}
+}
+
+// TestUnknownRouteIsABarePage: a route the service does not have (a wrong
+// path prefix in a client's address) gets a web server's plain 404, not the
+// service's JSON error, as a real deployment would answer.
+func TestUnknownRouteIsABarePage(t *testing.T) {
+	t.Parallel()
+	s := start(t, Config{Prefix: "/v1"})
+	for _, u := range []string{s.URL() + "/docs.nothing", strings.TrimSuffix(s.URL(), "/v1") + "/v2/docs.list?projectId=4711"} {
+		code, h, body := call(t, "GET", u, "")
+		if code != http.StatusNotFound || strings.Contains(h.Get("Content-Type"), "json") || json.Valid(body) {
+			t.Errorf("GET %s: %d %s %q, want a plain 404 page", u, code, h.Get("Content-Type"), body)
+		}
 	}
 }
 
@@ -359,5 +374,160 @@ func TestTLSWithItsCertificate(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.HasPrefix(s.URL(), "https://") {
 		t.Errorf("status %d, URL %s", resp.StatusCode, s.URL())
+	}
+}
+
+// decodeAny reads JSON keeping numbers as json.Number.
+func decodeAny(t *testing.T, b []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("answer is not JSON: %v: %q", err, b)
+	}
+	return v
+}
+
+// TestVariants: each named variant answers the interface's four calls the
+// way it says, and keeps the promised fields (docs[].id, build.id) usable.
+func TestVariants(t *testing.T) {
+	t.Parallel()
+	for _, name := range VariantNames() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			v, err := ParseVariant(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := start(t, Config{Variant: v, BuildDelay: 20 * time.Millisecond})
+			v = v.withDefaults()
+			docID := s.Config().Projects[0].Docs[0].ID
+
+			code, h, b := call(t, "PUT", s.URL()+"/projects/4711/files/openapi.yml", `{"content":`+sampleJSON(t)+`,"branch":"main","commit_message":"m"}`)
+			wantUpdate := map[UpdateStyle]int{UpdateBody: 200, UpdateEmpty: 200, UpdateNoContent: 204}[v.Update]
+			if code != wantUpdate || (v.Update == UpdateBody) != (len(b) > 0) {
+				t.Errorf("update: %d with %d bytes, want %d (%s)", code, len(b), wantUpdate, v.Update)
+			}
+			if len(b) > 0 && h.Get("Content-Type") != v.JSONType {
+				t.Errorf("update Content-Type %q, want %q", h.Get("Content-Type"), v.JSONType)
+			}
+
+			_, _, b = call(t, "GET", s.URL()+"/docs.list?projectId=4711", "")
+			doc := decodeAny(t, b).(map[string]any)["docs"].([]any)[0].(map[string]any)
+			checkID(t, "docs[0].id", doc["id"], docID, v.IDs)
+			switch d := doc["domain"].(type) {
+			case string:
+				if v.Fields != FieldsStrings && v.Fields != FieldsUnknown {
+					t.Errorf("domain %q as a string in %s", d, v.Fields)
+				}
+			case map[string]any:
+				if v.Fields != FieldsObjects || d["name"] != "docs.bookstore.example" {
+					t.Errorf("domain %v in %s", d, v.Fields)
+				}
+			case []any:
+				if v.Fields != FieldsArrays {
+					t.Errorf("domain %v in %s", d, v.Fields)
+				}
+			case nil:
+				if v.Fields != FieldsAbsent {
+					t.Errorf("no domain in %s", v.Fields)
+				}
+			}
+
+			code, _, b = call(t, "POST", s.URL()+"/docs.release?id="+url.QueryEscape(docID), `{"setLive":true}`)
+			if code != v.ReleaseStatus {
+				t.Errorf("release answered %d, want %d", code, v.ReleaseStatus)
+			}
+			top := decodeAny(t, b).(map[string]any)
+			buildID := fmt.Sprint(top["build"].(map[string]any)["id"])
+			checkID(t, "build.id", top["build"].(map[string]any)["id"], buildID, v.IDs)
+			if v.Fields == FieldsAbsent && len(top) != 1 {
+				t.Errorf("release answer has fields beyond build: %s", b)
+			}
+
+			code, _, b = call(t, "GET", s.URL()+"/docs.builds.download?id="+url.QueryEscape(buildID), "")
+			wantWait := map[NotReadyStyle]int{NotReady202: 202, NotReady404: 404, NotReady200: 200}[v.NotReady]
+			if code != wantWait || bytes.HasPrefix(b, []byte("PK")) {
+				t.Errorf("download while building: %d, want %d and no zip", code, wantWait)
+			}
+			waitBuilt(t, s, buildID)
+			resp, err := http.DefaultClient.Do(authed(t, s.URL()+"/docs.builds.download?id="+url.QueryEscape(buildID)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			zipBody, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			streamed := v.Zip != ZipSized
+			if !bytes.HasPrefix(zipBody, []byte("PK")) || (resp.ContentLength < 0) != streamed ||
+				(resp.Header.Get("Content-Type") == "application/octet-stream") != streamed ||
+				(resp.Header.Get("Content-Disposition") != "") != (v.Zip != ZipStreamplain) {
+				t.Errorf("zip answer: length %d, %q, disposition %q, chunked %v; want style %s",
+					resp.ContentLength, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"), resp.TransferEncoding, v.Zip)
+			}
+		})
+	}
+}
+
+func authed(t *testing.T, u string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	return req
+}
+
+// checkID checks an id as written on the wire against the variant's style.
+func checkID(t *testing.T, what string, v any, want string, style IDStyle) {
+	t.Helper()
+	switch id := v.(type) {
+	case json.Number:
+		if style != IDNumber && style != IDBig || id.String() != want {
+			t.Errorf("%s = %s, a number in style %s", what, id, style)
+		}
+		if n, _ := strconv.ParseUint(id.String(), 10, 64); style == IDBig && n <= 1<<53 {
+			t.Errorf("%s = %s, not above 2^53", what, id)
+		}
+	case string:
+		if style != IDString && style != IDOpaque || id != want {
+			t.Errorf("%s = %q, a string in style %s", what, id, style)
+		}
+		if style == IDOpaque && isDigits(id) {
+			t.Errorf("%s = %q, all digits in the opaque style", what, id)
+		}
+	default:
+		t.Errorf("%s = %v (%T)", what, v, v)
+	}
+}
+
+// TestRandomVariantIsReproducible: a seed gives the same answers every time,
+// and different seeds give different mixes.
+func TestRandomVariantIsReproducible(t *testing.T) {
+	t.Parallel()
+	answers := func(seed string) string {
+		v, err := ParseVariant("random:" + seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := start(t, Config{Variant: v})
+		var all strings.Builder
+		for range 12 {
+			code, h, b := call(t, "GET", s.URL()+"/docs.list?projectId=4711", "", "Accept-Encoding", "identity")
+			fmt.Fprintf(&all, "%d %s %s\n", code, h.Get("Content-Type"), b)
+		}
+		return all.String()
+	}
+	if a, b := answers("5"), answers("5"); a != b {
+		t.Errorf("seed 5 answered differently twice:\n%s\n%s", a, b)
+	}
+	if a, b := answers("5"), answers("6"); a == b {
+		t.Errorf("seeds 5 and 6 answered alike:\n%s", a)
+	}
+	for _, bad := range []string{"random:", "random:0", "random:x", "nope"} {
+		if _, err := ParseVariant(bad); err == nil {
+			t.Errorf("variant %q accepted", bad)
+		}
 	}
 }

@@ -75,14 +75,15 @@ func (r *statusRecorder) Flush() {
 	}
 }
 
-// writeJSON answers v as JSON, gzip-compressed when the client asks for it.
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	data, err := json.Marshal(v)
+// writeJSON answers body as JSON in variant v's content type, gzip-compressed
+// when the client asks for it.
+func writeJSON(w http.ResponseWriter, r *http.Request, v Variant, status int, body any) {
+	data, err := json.Marshal(body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", v.JSONType)
 	if acceptsGzip(r) {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -107,21 +108,27 @@ func acceptsGzip(r *http.Request) bool {
 	return false
 }
 
-// fail answers in the error shape of the service's design example.
+// fail answers in the error shape of the service's design example, its
+// code and tracking id shaped by the variant.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
+	v := s.answerVariant()
 	s.mu.Lock()
 	s.seq++
 	id := fmt.Sprintf("emu-%06d", s.seq)
 	s.mu.Unlock()
-	writeJSON(w, r, status, map[string]any{"error_message": msg, "error_code": code, "tracking_id": id})
-}
-
-// idValue is how an id goes on the wire: a number when it is all digits.
-func idValue(id string) any {
-	if id != "" && strings.Trim(id, "0123456789") == "" && (id == "0" || id[0] != '0') {
-		return json.Number(id)
+	body := map[string]any{"error_message": msg}
+	switch v.Fields {
+	case FieldsStrings:
+		body["error_code"], body["tracking_id"] = code, id
+	case FieldsObjects:
+		body["error_code"], body["tracking_id"] = map[string]any{"value": code}, map[string]any{"id": id}
+	case FieldsArrays:
+		body["error_code"], body["tracking_id"] = []any{code}, []any{id}
+	case FieldsUnknown:
+		body = v.decorate(body, "error", nil)
+		body["error_code"], body["tracking_id"] = fmt.Sprint(code), nil
 	}
-	return id
+	writeJSON(w, r, v, status, body)
 }
 
 func jsonBody(r *http.Request) error {
@@ -171,23 +178,32 @@ func (s *Server) updateFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, serr.status, serr.code, serr.msg)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"file": map[string]any{
-		"name": name, "branch": *body.Branch, "version": v.Version, "commit": v.Commit,
-	}})
+	va := s.answerVariant()
+	switch va.Update {
+	case UpdateNoContent:
+		w.WriteHeader(http.StatusNoContent)
+	case UpdateEmpty:
+		w.WriteHeader(http.StatusOK)
+	default:
+		file := va.decorate(map[string]any{"name": name, "branch": *body.Branch}, "file",
+			map[string]any{"version": v.Version, "commit": v.Commit})
+		writeJSON(w, r, va, http.StatusOK, va.decorate(map[string]any{"file": file}, "top", nil))
+	}
 }
 
 func (s *Server) listDocs(w http.ResponseWriter, r *http.Request) {
 	projectID := r.URL.Query().Get("projectId")
+	v := s.answerVariant()
 	s.mu.Lock()
 	p := s.projects[projectID]
-	var docs []map[string]any
+	var docs []any
 	if p != nil {
 		for _, d := range p.docs {
-			e := map[string]any{"id": idValue(d.ID)}
-			if d.Domain != "" {
-				e["domain"] = d.Domain
+			e := map[string]any{"id": v.idValue(d.ID)}
+			if d.Domain != "" && v.Fields != FieldsAbsent {
+				e["domain"] = v.domainValue(d.Domain)
 			}
-			docs = append(docs, e)
+			docs = append(docs, v.decorate(e, "doc", map[string]any{"name": "Docs of " + d.File}))
 		}
 	}
 	s.mu.Unlock()
@@ -200,9 +216,9 @@ func (s *Server) listDocs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if docs == nil {
-		docs = []map[string]any{}
+		docs = []any{}
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{"docs": docs})
+	writeJSON(w, r, v, http.StatusOK, v.decorate(map[string]any{"docs": docs}, "top", nil))
 }
 
 func (s *Server) release(w http.ResponseWriter, r *http.Request) {
@@ -227,11 +243,11 @@ func (s *Server) release(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, serr.status, serr.code, serr.msg)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, map[string]any{
-		"build":  map[string]any{"id": idValue(b.id), "status": "pending", "setLive": setLive},
-		"docId":  idValue(b.doc.ID),
-		"status": "pending",
-	})
+	v := s.answerVariant()
+	build := v.decorate(map[string]any{"id": v.idValue(b.id)}, "build",
+		map[string]any{"status": "pending", "docId": v.idValue(b.doc.ID), "setLive": setLive})
+	writeJSON(w, r, v, v.ReleaseStatus, v.decorate(map[string]any{"build": build}, "top",
+		map[string]any{"status": "pending", "docId": v.idValue(b.doc.ID)}))
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
@@ -244,18 +260,52 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		state, failure, zip = b.state, b.failure, b.zip
 	}
 	s.mu.Unlock()
+	v := s.answerVariant()
 	switch {
 	case b == nil:
 		s.fail(w, r, http.StatusNotFound, 1404, fmt.Sprintf("build %s not found", id))
 	case state == statePending:
 		w.Header().Set("Retry-After", "1")
-		writeJSON(w, r, s.cfg.NotReadyStatus, map[string]any{"status": "building", "build": map[string]any{"id": idValue(id), "status": "building"}})
+		switch v.NotReady {
+		case NotReady404:
+			s.fail(w, r, http.StatusNotFound, 1409, fmt.Sprintf("build %s is not built yet", id))
+		case NotReady200:
+			writeJSON(w, r, v, http.StatusOK, v.decorate(map[string]any{"message": "building"}, "top", map[string]any{"status": "building"}))
+		default:
+			build := v.decorate(map[string]any{"id": v.idValue(id)}, "build", map[string]any{"status": "building"})
+			writeJSON(w, r, v, http.StatusAccepted, v.decorate(map[string]any{"build": build}, "top", map[string]any{"status": "building"}))
+		}
+	case state == stateFailed && v.Failure == Failure200:
+		writeJSON(w, r, v, http.StatusOK, map[string]any{"status": "failed", "message": "build failed: " + failure})
 	case state == stateFailed:
 		s.fail(w, r, http.StatusUnprocessableEntity, 1422, "build failed: "+failure)
 	default:
+		serveZip(w, v.Zip, id, zip)
+	}
+}
+
+// serveZip serves a built zip in style.
+func serveZip(w http.ResponseWriter, style ZipStyle, id string, zip []byte) {
+	if style == ZipSized {
 		w.Header().Set("Content-Type", "application/zip")
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="build-%s.zip"`, id))
 		w.Header().Set("Content-Length", fmt.Sprint(len(zip)))
 		w.Write(zip)
+		return
+	}
+	// Streamed: no Content-Length, written in pieces, so the answer is
+	// chunked.
+	w.Header().Set("Content-Type", "application/octet-stream")
+	if style == ZipStream {
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="build-%s.zip"`, id))
+	}
+	rc := http.NewResponseController(w)
+	for len(zip) > 0 {
+		n := min(len(zip), 1024)
+		if _, err := w.Write(zip[:n]); err != nil {
+			return
+		}
+		rc.Flush()
+		zip = zip[n:]
 	}
 }

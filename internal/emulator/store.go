@@ -36,6 +36,7 @@ type build struct {
 	state   string
 	failure string
 	zip     []byte
+	timer   *time.Timer // renders the build when its delay is over
 }
 
 // FileVersion is one stored version of a file.
@@ -97,7 +98,11 @@ func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
 	if d == nil {
 		return nil, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("doc %s not found", docID)}
 	}
-	b := &build{id: strconv.FormatUint(s.nextID, 10), doc: d, setLive: setLive, state: statePending}
+	id := strconv.FormatUint(s.nextID, 10)
+	if s.variant.IDs == IDOpaque {
+		id = "b-" + id
+	}
+	b := &build{id: id, doc: d, setLive: setLive, state: statePending}
 	s.nextID++
 	s.builds[b.id] = b
 	var content []byte
@@ -105,7 +110,7 @@ func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
 		content = vs[len(vs)-1].Content
 	}
 	s.wg.Add(1)
-	time.AfterFunc(s.cfg.BuildDelay, func() {
+	b.timer = time.AfterFunc(s.cfg.BuildDelay, func() {
 		defer s.wg.Done()
 		var zip []byte
 		var err error
