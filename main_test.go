@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -348,7 +349,11 @@ func TestActionDefaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			emu := startEmulator(t, func(c *emulator.Config) { c.Projects[0].Branches = append(c.Projects[0].Branches, "version/2.0") })
+			emu := startEmulator(t, func(c *emulator.Config) {
+				c.Projects[0].Branches = append(c.Projects[0].Branches, "version/2.0")
+				// The doc renders what this run writes, so its build succeeds.
+				c.Projects[0].Docs[0].File, c.Projects[0].Docs[0].Branch = tc.wantName, tc.branch
+			})
 			in := baseInputs(emu)
 			in["file"] = tc.file
 			for k, v := range tc.inputs {
@@ -386,6 +391,35 @@ func TestActionDefaults(t *testing.T) {
 	}
 }
 
+// closedURL is an address where nothing listens.
+var closedURL = func() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	return "http://" + ln.Addr().String()
+}()
+
+// TestUnreachableAPIURLFailsFast: with default inputs (a 10-minute
+// timeout), a run against an address where nothing listens gives up after
+// a few attempts and names api-url, instead of retrying for the whole
+// timeout.
+func TestUnreachableAPIURLFailsFast(t *testing.T) {
+	t.Parallel()
+	in := map[string]string{"token": testToken, "api-url": closedURL, "project-id": "4711", "file": "api/openapi.yaml"}
+	start := time.Now()
+	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+	took := time.Since(start)
+	errs := annotations(run.stdout, "error")
+	if run.code == 0 || len(errs) == 0 || !strings.Contains(errs[len(errs)-1], "check api-url") || !strings.Contains(errs[len(errs)-1], closedURL) {
+		t.Fatalf("exit %d, errors %q: want a failure naming api-url %s", run.code, errs, closedURL)
+	}
+	if took > 15*time.Second {
+		t.Errorf("gave up after %s, want under 15s", took)
+	}
+}
+
 // TestBadInputs: each bad input fails with a message that names it and says
 // what to do, exits non-zero with an ::error:: annotation, and, when it can
 // be found before the first request, leaves the service untouched.
@@ -401,6 +435,7 @@ func TestBadInputs(t *testing.T) {
 		requests int // -1: any
 		noWrites bool
 		builds   int
+		summary  string // in the job summary
 	}{
 		{name: "missing token", inputs: map[string]string{"token": ""}, want: []string{"input token", "secrets."}, requests: 0},
 		{name: "missing project-id", inputs: map[string]string{"project-id": ""}, want: []string{"input project-id: is required", "with:"}, requests: 0},
@@ -417,7 +452,11 @@ func TestBadInputs(t *testing.T) {
 		{name: "unknown branch", inputs: map[string]string{"branch": "nope"}, want: []string{"update file openapi.yml on branch nope", "404", "branch nope may not exist"}, requests: 2},
 		{name: "http to a remote host", inputs: map[string]string{"api-url": "http://docs.example.com/v1"}, want: []string{"input api-url", "use https"}, requests: 0},
 		{name: "set-live not a boolean", inputs: map[string]string{"set-live": "yes please"}, want: []string{"input set-live", "true or false"}, requests: 0},
-		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "check the doc's file and branch"}, requests: -1, builds: 1},
+		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "file-name and branch must match"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
+		{name: "build fails, waited for", inputs: map[string]string{"file-name": "other.yml"}, want: []string{"wait for build 9007199254740993", "build 9007199254740993 failed", "file-name and branch must match", "this run wrote other.yml on branch main"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
+		{name: "wait-for-build not a boolean", inputs: map[string]string{"wait-for-build": "maybe"}, want: []string{"input wait-for-build", "true or false"}, requests: 0},
+		{name: "nothing listens at api-url", inputs: map[string]string{"api-url": closedURL}, want: []string{"list docs of project 4711", "cannot reach " + closedURL, "connection refused", "4 attempts", "check api-url"}, requests: 0},
+		{name: "wrong path prefix in api-url", inputs: map[string]string{"api-url": "{emulator}/v2"}, want: []string{"404", "api-url may be wrong", "path prefix"}, requests: 1, noWrites: true},
 		{name: "download-path outside the workspace", inputs: map[string]string{"download": "true", "download-path": "../site.zip"}, want: []string{"input download-path", "inside"}, requests: 0},
 	}
 	for _, tc := range cases {
@@ -430,7 +469,7 @@ func TestBadInputs(t *testing.T) {
 			})
 			in := baseInputs(emu)
 			for k, v := range tc.inputs {
-				in[k] = v
+				in[k] = strings.ReplaceAll(v, "{emulator}", emu.URL())
 			}
 			files := tc.files
 			if files == nil {
@@ -467,8 +506,8 @@ func TestBadInputs(t *testing.T) {
 			if n := len(emu.Builds()); n != tc.builds {
 				t.Errorf("%d builds started, want %d", n, tc.builds)
 			}
-			if !strings.Contains(run.summary, "docs-publish failed at") {
-				t.Errorf("summary does not say the run failed:\n%s", run.summary)
+			if !strings.Contains(run.summary, "docs-publish failed at") || !strings.Contains(run.summary, tc.summary) {
+				t.Errorf("summary does not say the run failed, or lacks %q:\n%s", tc.summary, run.summary)
 			}
 		})
 	}
@@ -561,7 +600,9 @@ func TestSpecPipeline(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			emu := startEmulator(t, func(c *emulator.Config) {
-				c.Projects[0].Docs[0].File = "swagger.yml"
+				// The doc renders the file this run writes.
+				name := filepath.Base(tc.inputs["file"])
+				c.Projects[0].Docs[0].File = strings.TrimSuffix(name, filepath.Ext(name)) + ".yml"
 			})
 			in := baseInputs(emu)
 			for k, v := range tc.inputs {

@@ -136,7 +136,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version})
 	}
 	if res == nil {
-		res = &publish.Result{FailedStep: "check inputs"}
+		res = &publish.Result{FailedStep: publish.StepCheck}
 	}
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)

@@ -22,7 +22,10 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		{"Build", res.BuildID},
 	}
 	if res.BuildID != "" {
-		rows = append(rows, [2]string{"Live", fmt.Sprint(res.Live)})
+		rows = append(rows, [2]string{"Live", fmt.Sprint(res.Live)}, [2]string{"Build outcome", buildOutcome(res.BuildState)})
+	}
+	if res.DocsURL != "" {
+		rows = append(rows, [2]string{"Docs URL", res.DocsURL})
 	}
 	if res.BundlePath != "" {
 		rows = append(rows, [2]string{"Bundle", res.BundlePath})
@@ -37,7 +40,7 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		rows = append(rows, [2]string{"Site", res.SitePath})
 	}
 	for _, st := range res.Steps {
-		rows = append(rows, [2]string{"Step: " + st.Step, st.Duration.Round(time.Millisecond).String()})
+		rows = append(rows, [2]string{"Step: " + st.Step.String(), st.Duration.Round(time.Millisecond).String()})
 	}
 	rows = append(rows, [2]string{"Total", total.Round(time.Millisecond).String()})
 
@@ -51,6 +54,9 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		if res.DryRun && runErr == nil {
 			b.Reset()
 			b.WriteString("### Dry run: nothing was sent\n\n")
+		}
+		if res.DocsURL != "" {
+			fmt.Fprintf(&b, "**Docs:** <%s>\n\n", res.DocsURL)
 		}
 		b.WriteString("| | |\n|---|---|\n")
 		for _, r := range rows {
@@ -88,6 +94,19 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		}
 	}
 	io.WriteString(stderr, rep.Scrub(b.String()))
+}
+
+// buildOutcome says what is known of the released build.
+func buildOutcome(state string) string {
+	switch state {
+	case publish.BuildReady:
+		return "built"
+	case publish.BuildFailed:
+		return "failed"
+	case publish.BuildUnchecked:
+		return "unknown: not checked (wait-for-build: false)"
+	}
+	return "unknown: the run stopped before the build finished"
 }
 
 func mdEscape(s string) string {

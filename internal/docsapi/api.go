@@ -3,7 +3,6 @@ package docsapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -19,54 +18,86 @@ type FileUpdate struct {
 }
 
 // UpdateFile writes a file in a project on a branch (PUT /projects/<id>/files/<name>).
-// The same body may be sent twice without harm, so it is retried.
+// The same body may be sent twice without harm, so it is retried. The answer
+// is not described by the interface: any success is taken, with or without
+// a body, unless it is a web page or JSON garbled on the way.
 func (c *Client) UpdateFile(ctx context.Context, projectID, fileName string, f FileUpdate) error {
 	body, err := json.Marshal(f)
 	if err != nil {
 		return fmt.Errorf("encode body: %w", err)
 	}
-	return c.callJSON(ctx, &request{
+	_, _, err = c.call(ctx, &request{
 		method:     "PUT",
 		path:       "/projects/" + segment(projectID) + "/files/" + segment(fileName),
 		body:       body,
 		accept:     "application/json",
 		idempotent: true,
-	}, nil)
+		decode: func(a answer) error {
+			switch {
+			case isHTML(a):
+				return htmlError(a)
+			case declaredJSON(a) && len(a.body) > 0 && !json.Valid(a.body):
+				return &bodyFault{fmt.Errorf("service answered with a body that is not the JSON it declares: %s", a.shown)}
+			}
+			return nil
+		},
+	}, c.opts.RequestTimeout)
+	return err
 }
 
-// Doc is one documentation domain of a project.
+// Doc is one documentation domain of a project. Only ID is promised by the
+// interface; the rest is filled when the service sends something usable.
 type Doc struct {
-	ID     ID     `json:"id"`
-	Domain string `json:"domain,omitempty"`
+	ID ID
+	// Domain is the doc's host name, when the service names one.
+	Domain string
+	// URL is where the doc is read: https://<domain>/, or the URL the
+	// service gives.
+	URL string
+	// Name is the doc's name, when it has no domain.
+	Name string
 }
 
 // ListDocs lists a project's docs (GET /docs.list?projectId=).
 func (c *Client) ListDocs(ctx context.Context, projectID string) ([]Doc, error) {
-	var out struct {
-		Docs *[]Doc `json:"docs"`
-	}
-	err := c.callJSON(ctx, &request{
+	var docs []Doc
+	_, _, err := c.call(ctx, &request{
 		method:     "GET",
 		path:       "/docs.list",
 		query:      url.Values{"projectId": {projectID}},
 		accept:     "application/json",
 		idempotent: true,
-	}, &out)
-	if err != nil {
-		return nil, err
+		decode: func(a answer) (err error) {
+			if err := jsonAnswer(a); err != nil {
+				return err
+			}
+			docs, err = parseDocs(a.body, a.shown)
+			return err
+		},
+	}, c.opts.RequestTimeout)
+	return docs, err
+}
+
+// jsonAnswer checks that a success answer holds JSON: a web page is a
+// clear error, an empty or garbled body a passing fault.
+func jsonAnswer(a answer) error {
+	switch {
+	case isHTML(a):
+		return htmlError(a)
+	case len(a.body) == 0:
+		return &bodyFault{fmt.Errorf("service answered %d with an empty body where JSON was expected", a.status)}
+	case !json.Valid(a.body):
+		return &bodyFault{fmt.Errorf("service answered with a body that is not JSON: %s", a.shown)}
 	}
-	if out.Docs == nil {
-		return nil, errors.New("service answered without a docs array")
-	}
-	return *out.Docs, nil
+	return nil
 }
 
 // Build is a build as the release answer describes it. Only ID is promised;
-// DocID and Status are filled when the service sends them.
+// DocID and Status are filled when the service sends them as text.
 type Build struct {
-	ID     ID     `json:"id"`
-	DocID  ID     `json:"docId,omitempty"`
-	Status string `json:"status,omitempty"`
+	ID     ID
+	DocID  ID
+	Status string
 }
 
 // Release starts a build under a doc (POST /docs.release?id=). setLive is
@@ -79,32 +110,26 @@ func (c *Client) Release(ctx context.Context, docID ID, setLive bool) (Build, er
 	body, _ := json.Marshal(struct {
 		SetLive bool `json:"setLive"`
 	}{setLive})
-	var out struct {
-		Build  *Build `json:"build"`
-		DocID  ID     `json:"docId"`
-		Status string `json:"status"`
-	}
-	err := c.callJSON(ctx, &request{
+	var b Build
+	_, _, err := c.call(ctx, &request{
 		method: "POST",
 		path:   "/docs.release",
 		query:  url.Values{"id": {string(docID)}},
 		body:   body,
 		accept: "application/json",
-	}, &out)
-	if err != nil {
-		return Build{}, err
-	}
-	if out.Build == nil || out.Build.ID == "" {
-		return Build{}, errors.New("service answered without build.id")
-	}
-	b := *out.Build
-	if b.DocID == "" {
-		b.DocID = out.DocID
-	}
-	if b.Status == "" {
-		b.Status = out.Status
-	}
-	return b, nil
+		decode: func(a answer) (err error) {
+			if err := jsonAnswer(a); err != nil {
+				return err
+			}
+			b, err = parseBuild(a.body, a.shown)
+			if err != nil {
+				// The service took the release: a build may exist.
+				return &UncertainError{Err: err}
+			}
+			return nil
+		},
+	}, c.opts.RequestTimeout)
+	return b, err
 }
 
 // Download is an open download of a build's zip.
@@ -127,7 +152,7 @@ func (d *Download) Close() error {
 // The caller streams Body and closes the Download. Answers that may mean
 // "not built yet" come back as *APIError for the caller to judge.
 func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error) {
-	resp, cancel, err := c.send(ctx, &request{
+	resp, cancel, err := c.call(ctx, &request{
 		method:     "GET",
 		path:       "/docs.builds.download",
 		query:      url.Values{"id": {string(buildID)}},
@@ -139,3 +164,9 @@ func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error
 	}
 	return &Download{Body: resp.Body, Status: resp.StatusCode, ContentLength: resp.ContentLength, ContentType: resp.Header.Get("Content-Type"), cancel: cancel}, nil
 }
+
+// BuildFailure reads a download answer that is not a zip (the caller read
+// at most limit bytes of it) for the service saying the build failed.
+func BuildFailure(body []byte) (failed bool, msg string) { return failureOf(body) }
+
+func segment(s string) string { return url.PathEscape(s) }

@@ -3,7 +3,6 @@ package docsapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,8 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/cenkalti/backoff/v4"
 )
 
 // maxJSONBody bounds a JSON answer: the service's answers are small.
@@ -35,7 +32,8 @@ type Options struct {
 	FirstRetry time.Duration
 	// Logf, when set, reports each retry with its reason and wait.
 	Logf func(format string, args ...any)
-	// Debugf, when set, reports each attempt: request, answer, time.
+	// Debugf, when set, reports each attempt (request, answer, time) and
+	// each JSON answer as the service wrote it.
 	Debugf func(format string, args ...any)
 }
 
@@ -115,6 +113,17 @@ type request struct {
 	body       []byte // JSON, or nil
 	accept     string
 	idempotent bool
+	// decode reads a success answer inside the retried operation. nil
+	// leaves the body open for the caller (a download).
+	decode func(answer) error
+}
+
+// answer is a success answer read whole.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	shown  string // the start of the body, token scrubbed, for messages
 }
 
 func (c *Client) url(r *request) *url.URL {
@@ -125,66 +134,6 @@ func (c *Client) url(r *request) *url.URL {
 	}
 	u.RawQuery = r.query.Encode()
 	return &u
-}
-
-// send performs r with retries and returns a 2xx response whose body the
-// caller must close. A non-2xx answer is an *APIError.
-func (c *Client) send(ctx context.Context, r *request, timeout time.Duration) (*http.Response, context.CancelFunc, error) {
-	expo := backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(c.opts.FirstRetry),
-		backoff.WithMaxInterval(30*time.Second),
-		backoff.WithMaxElapsedTime(0), // the context's deadline bounds the whole
-	)
-	ra := &retryAfterBackOff{BackOff: expo}
-	deadline, _ := ctx.Deadline()
-	b := backoff.WithContext(capToDeadline{BackOff: ra, deadline: deadline, now: c.now}, ctx)
-
-	var cancel context.CancelFunc
-	op := func() (*http.Response, error) {
-		actx, acancel := ctx, context.CancelFunc(func() {})
-		if timeout > 0 {
-			actx, acancel = context.WithTimeout(ctx, timeout)
-		}
-		resp, wrote, err := c.attempt(actx, r)
-		if err != nil {
-			acancel()
-			if ctx.Err() != nil {
-				return nil, backoff.Permanent(ctx.Err())
-			}
-			if errors.Is(err, errRedirect) {
-				return nil, backoff.Permanent(c.scrubErr(err))
-			}
-			err = c.scrubErr(err)
-			if r.idempotent || !wrote {
-				return nil, err
-			}
-			return nil, backoff.Permanent(&UncertainError{Err: err})
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			cancel = acancel
-			return resp, nil
-		}
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		resp.Body.Close()
-		acancel()
-		apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.token)
-		retry := unprocessedStatus(resp.StatusCode) || (r.idempotent && retryableStatus(resp.StatusCode))
-		if !retry {
-			return nil, backoff.Permanent(apiErr)
-		}
-		ra.setServerDelay(parseRetryAfter(apiErr.RetryAfter, c.now()))
-		return nil, apiErr
-	}
-	notify := func(err error, wait time.Duration) {
-		if c.opts.Logf != nil {
-			c.opts.Logf("%s %s: %v; retrying in %s", r.method, r.path, err, wait.Round(10*time.Millisecond))
-		}
-	}
-	resp, err := backoff.RetryNotifyWithData(op, b, notify)
-	if err != nil {
-		return nil, nil, err
-	}
-	return resp, cancel, nil
 }
 
 // attempt sends r once. wrote reports whether the request may have reached
@@ -231,65 +180,43 @@ func (c *Client) scrubErr(err error) error {
 	return errors.New(scrub(err.Error(), c.token))
 }
 
-// callJSON performs r and decodes a JSON answer into out (nil: the answer
-// is checked, then dropped). An answer cut short or not valid JSON is a
-// passing fault of the network or a proxy: an idempotent call is sent again,
-// a release is reported as uncertain. An HTML page is no passing fault: the
-// request did not reach the API.
-func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
-	for tries := 0; ; tries++ {
-		resp, cancel, err := c.send(ctx, r, c.opts.RequestTimeout)
-		if err != nil {
-			return err
-		}
-		ctype := resp.Header.Get("Content-Type")
-		data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
-		resp.Body.Close()
-		cancel()
-		switch {
-		case err != nil:
-			err = fmt.Errorf("answer cut short: %w", c.scrubErr(err))
-		case len(data) > maxJSONBody:
-			return fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
-		case strings.Contains(strings.ToLower(ctype), "html"):
-			return fmt.Errorf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s",
-				ctype, shorten(scrub(string(data[:min(len(data), 120)]), c.token)))
-		default:
-			err = decodeJSON(data, out)
-			if err == nil {
-				return nil
-			}
-			err = fmt.Errorf("%w: %s", err, shorten(scrub(string(data), c.token)))
-		}
-		if !r.idempotent {
-			return &UncertainError{Err: err}
-		}
-		if tries >= 2 || ctx.Err() != nil {
-			return err
-		}
-		if c.opts.Logf != nil {
-			c.opts.Logf("%s %s: %v; retrying", r.method, r.path, err)
-		}
+// readAnswer reads a success answer whole, within maxJSONBody.
+func (c *Client) readAnswer(resp *http.Response) (answer, error) {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
+	a := answer{status: resp.StatusCode, header: resp.Header, body: data}
+	if err != nil {
+		return a, &bodyFault{fmt.Errorf("answer cut short after %d bytes: %w", len(data), c.scrubErr(err))}
 	}
+	if len(data) > maxJSONBody {
+		return a, fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
+	}
+	a.shown = shorten(scrub(string(data), c.token))
+	if c.opts.Debugf != nil && len(data) > 0 {
+		c.opts.Debugf("answer %d: %s", resp.StatusCode, a.shown)
+	}
+	return a, nil
 }
 
-func decodeJSON(data []byte, out any) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		if out != nil {
-			return errors.New("service answered with an empty body where JSON was expected")
-		}
-		return nil
-	}
-	if out == nil {
-		if !json.Valid(data) {
-			return errors.New("service answered with a body that is not JSON")
-		}
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("service answered with a body that is not the expected JSON (%v)", err)
-	}
-	return nil
+// bodyFault is a success status whose body was cut short or garbled on the
+// way: a passing fault, worth asking again where asking again is safe.
+type bodyFault struct{ err error }
+
+func (e *bodyFault) Error() string { return e.err.Error() }
+func (e *bodyFault) Unwrap() error { return e.err }
+
+func isHTML(a answer) bool {
+	return strings.Contains(strings.ToLower(a.header.Get("Content-Type")), "html")
 }
 
-func segment(s string) string { return url.PathEscape(s) }
+func htmlError(a answer) error {
+	start := a.shown
+	if len(start) > 120 {
+		start = shorten(start[:120])
+	}
+	return &HTMLError{ContentType: a.header.Get("Content-Type"), Start: start}
+}
+
+// declaredJSON reports whether the answer says its body is JSON.
+func declaredJSON(a answer) bool {
+	return strings.Contains(strings.ToLower(a.header.Get("Content-Type")), "json")
+}

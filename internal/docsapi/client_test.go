@@ -5,13 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +33,9 @@ func newClient(t *testing.T, base string) *Client {
 	return c
 }
 
-func TestIDAcceptsNumbersAndStrings(t *testing.T) {
+// TestParseID: a promised id is a JSON string or number, kept exactly as
+// written; anything else is refused.
+func TestParseID(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ in, want string }{
 		{`17`, "17"},
@@ -37,21 +43,102 @@ func TestIDAcceptsNumbersAndStrings(t *testing.T) {
 		{`9007199254740993`, "9007199254740993"}, // 2^53+1: a float64 would round it
 		{`"b-42"`, "b-42"},
 		{`123456789012345678901234567890`, "123456789012345678901234567890"},
-		{`null`, ""},
+		{` 1.5e3 `, "1.5e3"},
+		{`-4`, "-4"},
 	}
 	for _, tc := range cases {
-		var out struct{ ID ID }
-		if err := json.Unmarshal([]byte(`{"ID":`+tc.in+`}`), &out); err != nil {
-			t.Errorf("%s: %v", tc.in, err)
-			continue
-		}
-		if string(out.ID) != tc.want {
-			t.Errorf("%s read as %q, want %q", tc.in, out.ID, tc.want)
+		got, err := parseID(json.RawMessage(tc.in))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s read as %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	var bad struct{ ID ID }
-	if err := json.Unmarshal([]byte(`{"ID":{"x":1}}`), &bad); err == nil {
-		t.Error("an object was accepted as an id")
+	for _, bad := range []string{`null`, `{"x":1}`, `[17]`, `true`, `""`, ``, `"unterminated`} {
+		if got, err := parseID(json.RawMessage(bad)); err == nil {
+			t.Errorf("%s accepted as an id %q", bad, got)
+		}
+	}
+}
+
+// answerServer answers every request with status, content type and body.
+func answerServer(t *testing.T, status int, ctype, body string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if ctype != "" {
+			w.Header().Set("Content-Type", ctype)
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTolerantAnswers: only docs[].id and build.id are promised; every other
+// field may have any shape, and any 2xx with a usable body is success.
+func TestTolerantAnswers(t *testing.T) {
+	t.Parallel()
+	const js = "application/json; charset=utf-8"
+	cases := []struct {
+		name, endpoint string
+		status         int
+		ctype, body    string
+		want           string // what was read: "17 docs.example https://docs.example/" or a build "98765 4521 pending"
+		err            string // "" for success
+	}{
+		{"release with a status object", "release", 200, js, `{"build": {"id": 98765, "docId": 4521, "status": {"code": "pending", "message": "queued"}}}`, "98765 4521 ", ""},
+		{"release 201", "release", 201, js, `{"build":{"id":"b-1"}}`, "b-1  ", ""},
+		{"release 202 with arrays and nulls", "release", 202, js, `{"build":{"id":7,"status":["queued"],"docId":null,"logs":{"a":[1,{"b":null}]}},"status":"queued","docId":[4]}`, "7  queued", ""},
+		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", ""},
+		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", ""},
+		{"release without build", "release", 200, js, `{"id":7}`, "", "without a usable build object"},
+		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "build.id (an object"},
+		{"release 204", "release", 204, "", ``, "", "empty body"},
+		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", ""},
+		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", ""},
+		{"list with a domain array", "list", 200, js, `{"docs":[{"id":17,"domain":["docs.example"]}]}`, "17  ", ""},
+		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", ""},
+		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", ""},
+		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "without a usable docs array"},
+		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "", "docs[0].id"},
+		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "", "docs[0].id (null"},
+		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", ""},
+		{"update 200 empty", "update", 200, "", ``, "", ""},
+		{"update 204", "update", 204, "", ``, "", ""},
+		{"update 201 with text", "update", 201, "text/plain", `stored`, "", ""},
+		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "not JSON: check that api-url"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := newClient(t, answerServer(t, tc.status, tc.ctype, tc.body).URL)
+			ctx := context.Background()
+			var got string
+			var err error
+			switch tc.endpoint {
+			case "release":
+				var b Build
+				b, err = c.Release(ctx, "1", true)
+				got = fmt.Sprintf("%s %s %s", b.ID, b.DocID, b.Status)
+			case "list":
+				var docs []Doc
+				docs, err = c.ListDocs(ctx, "p")
+				if len(docs) == 1 {
+					got = fmt.Sprintf("%s %s %s", docs[0].ID, docs[0].Domain, docs[0].URL)
+				}
+			case "update":
+				err = c.UpdateFile(ctx, "p", "f.yml", FileUpdate{Content: json.RawMessage(`{}`), Branch: "main"})
+			}
+			if tc.err == "" {
+				if err != nil || got != tc.want {
+					t.Errorf("read %q, %v; want %q", got, err, tc.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error %v, want one saying %q", err, tc.err)
+			}
+		})
 	}
 }
 
@@ -119,7 +206,7 @@ func TestRequestsAsTheInterfaceSays(t *testing.T) {
 	if s.method != "GET" || s.path != "/v1/docs.list" || s.query.Get("projectId") != project {
 		t.Errorf("list: %s %s %v", s.method, s.path, s.query)
 	}
-	if len(docs) != 2 || docs[0].ID != "17" || docs[0].Domain != "docs.example" || docs[1].ID != "x-2" {
+	if len(docs) != 2 || docs[0].ID != "17" || docs[0].Domain != "docs.example" || docs[0].URL != "https://docs.example/" || docs[1].ID != "x-2" {
 		t.Errorf("docs = %+v", docs)
 	}
 
@@ -173,6 +260,9 @@ func TestAPIErrorReadsTheBody(t *testing.T) {
 		{"plain text", "upstream timed out\n", "upstream timed out", "", "", ""},
 		{"token echoed", `{"error_message":"token ` + token + ` revoked"}`, "token *** revoked", "", "", token},
 		{"long body cut", strings.Repeat("x", 5000), strings.Repeat("x", maxShownBody) + "…", "", "", ""},
+		{"fields of any type", `{"error_message":{"text":"no"},"error_code":[4,2],"tracking_id":{"id":7}}`, `{"text":"no"}`, "[4,2]", `{"id":7}`, ""},
+		{"booleans and nulls", `{"error_message":"no","error_code":true,"tracking_id":null}`, "no", "true", "", ""},
+		{"a number for a message", `{"error_message":404,"tracking_id":9007199254740993}`, "404", "", "9007199254740993", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,6 +276,9 @@ func TestAPIErrorReadsTheBody(t *testing.T) {
 			}
 			if !strings.HasPrefix(e.Error(), "service answered 404 Not Found") {
 				t.Errorf("error does not start with the status: %s", e)
+			}
+			if fromService := strings.HasPrefix(tc.body, "{"); e.FromService != fromService {
+				t.Errorf("FromService = %v for %s", e.FromService, tc.body)
 			}
 		})
 	}
@@ -226,6 +319,19 @@ func dropConnection(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+func garbled(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"docs": [{"id": 17,, "build": {`)
+}
+
+func cutShort(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", "100")
+	io.WriteString(w, `{"docs": [`)
+	w.(http.Flusher).Flush()
+	dropConnection(w, r)
+}
+
 func TestRetryPolicy(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -246,6 +352,11 @@ func TestRetryPolicy(t *testing.T) {
 		{"release does not retry 500", true, []func(http.ResponseWriter, *http.Request){status(500, "")}, 1, "service answered 500", false},
 		{"release does not retry 502", true, []func(http.ResponseWriter, *http.Request){status(502, "")}, 1, "service answered 502", false},
 		{"release does not retry a dropped connection", true, []func(http.ResponseWriter, *http.Request){dropConnection}, 1, "answer was lost or unreadable", true},
+		{"list heals after a garbled body", false, []func(http.ResponseWriter, *http.Request){garbled}, 2, "", false},
+		{"list gives up after three garbled bodies", false, []func(http.ResponseWriter, *http.Request){garbled, garbled, garbled}, 3, "not JSON", false},
+		{"list heals after a body cut short", false, []func(http.ResponseWriter, *http.Request){cutShort}, 2, "", false},
+		{"release does not retry a garbled body", true, []func(http.ResponseWriter, *http.Request){garbled}, 1, "answer was lost or unreadable", true},
+		{"release does not retry a body cut short", true, []func(http.ResponseWriter, *http.Request){cutShort}, 1, "answer was lost or unreadable", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -274,20 +385,109 @@ func TestRetryPolicy(t *testing.T) {
 	}
 }
 
+// refusingDialer refuses the first n connections as a closed port does
+// (ECONNREFUSED before anything is written), then dials for real.
+type refusingDialer struct {
+	n      atomic.Int32
+	refuse int32
+}
+
+func (d *refusingDialer) client() *http.Client {
+	return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if d.n.Add(1) <= d.refuse {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}}}
+}
+
+// TestReleaseRetriedWhenNothingWasSent: a release whose connection was
+// refused never reached the service, so it is sent again, and makes one
+// build.
 func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
+	t.Parallel()
+	srv, calls := faultServer(t)
+	d := &refusingDialer{refuse: 2}
+	c, err := New(srv.URL, token, Options{HTTPClient: d.client(), FirstRetry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Release(context.Background(), "1", true)
+	if err != nil || b.ID != "1" {
+		t.Fatalf("release after two refused connections = %+v, %v; want build 1", b, err)
+	}
+	if dials, n := d.n.Load(), calls.Load(); dials != 3 || n != 1 {
+		t.Errorf("%d dials and %d releases reached the service; want 3 dials and exactly 1 release", dials, n)
+	}
+}
+
+// TestUnreachableFailsFast: when nothing answers at the address, the host is
+// unknown, or TLS fails, the client gives up after a few attempts instead of
+// retrying for the whole timeout, and says which address failed.
+func TestUnreachableFailsFast(t *testing.T) {
 	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close() // connections are refused: the request was never written
-	c := newClient(t, "http://"+addr)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	_, err = c.Release(ctx, "1", true)
-	if err == nil || IsUncertain(err) {
-		t.Fatalf("release to a closed port = %v; want a plain failure, never an uncertain one", err)
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	untrusted := httptest.NewTLSServer(http.NotFoundHandler())
+	t.Cleanup(untrusted.Close)
+	cases := []struct {
+		name, url, reason string
+	}{
+		{"connection refused", closed, "connection refused"},
+		{"unknown host", "https://docs-publish-test.invalid", "host not found"},
+		{"untrusted certificate", untrusted.URL, "certificate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// A deadline far beyond the policy's few seconds: only the
+			// policy should stop the retries.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_, err := newClient(t, tc.url).ListDocs(ctx, "p")
+			var ue *UnreachableError
+			if !errors.As(err, &ue) {
+				t.Fatalf("error %v (%T), want an *UnreachableError", err, err)
+			}
+			if ue.Attempts != unreachableAttempts || !strings.Contains(ue.Reason, tc.reason) || !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")) {
+				t.Errorf("%v: %d attempts, reason %q; want %d attempts, %q, naming the address", err, ue.Attempts, ue.Reason, unreachableAttempts, tc.reason)
+			}
+		})
+	}
+}
+
+// TestBodyFaultsWaitLikeOtherFaults: a garbled answer is retried by the same
+// loop as a failed status, so it waits the backoff before asking again.
+func TestBodyFaultsWaitLikeOtherFaults(t *testing.T) {
+	t.Parallel()
+	var times []time.Time
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		times = append(times, time.Now())
+		n := len(times)
+		mu.Unlock()
+		if n == 1 {
+			garbled(w, r)
+			return
+		}
+		io.WriteString(w, `{"docs":[]}`)
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, token, Options{FirstRetry: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListDocs(context.Background(), "p"); err != nil {
+		t.Fatal(err)
+	}
+	// The first wait is 200 ms with at most 50% jitter: never under 100 ms.
+	if len(times) != 2 || times[1].Sub(times[0]) < 100*time.Millisecond {
+		t.Errorf("%d requests, the retry after %v; want 2, at least 100ms apart", len(times), times[len(times)-1].Sub(times[0]))
 	}
 }
 

@@ -1,7 +1,6 @@
 package docsapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,6 +18,10 @@ type APIError struct {
 	Code       string // error_code, when the body has one
 	TrackingID string // tracking_id, when the body has one
 	RetryAfter string // the Retry-After header, if any
+	// FromService is true when the body is a JSON error of the service (it
+	// carries a message or a code), false for a bare status page, such as
+	// a 404 of a server that has no such route.
+	FromService bool
 }
 
 func (e *APIError) Error() string {
@@ -52,46 +55,36 @@ func StatusOf(err error) int {
 
 // newAPIError reads what it can from an error body: the error shape of the
 // service's design example (error_message, error_code, tracking_id), common
-// variants (message, error, code), or else the start of the text.
+// variants (message, error, code), each of any JSON type, or else the start
+// of the text. secret is scrubbed before anything is cut.
 func newAPIError(status int, header http.Header, body []byte, secret string) *APIError {
 	e := &APIError{Status: status, RetryAfter: header.Get("Retry-After")}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) == nil {
+	text := scrub(string(body), secret)
+	if m, ok := objectOf([]byte(text)); ok {
 		e.Message = firstText(m, "error_message", "message", "error_description", "error", "detail", "title")
 		e.Code = firstText(m, "error_code", "code")
 		e.TrackingID = firstText(m, "tracking_id", "trackingId", "request_id", "requestId")
-		if inner, ok := m["error"]; ok && e.Message == "" {
-			var im map[string]json.RawMessage
-			if json.Unmarshal(inner, &im) == nil {
-				e.Message = firstText(im, "message", "error_message")
-				if e.Code == "" {
-					e.Code = firstText(im, "code", "error_code")
-				}
+		if inner, ok := objectOf(m["error"]); ok {
+			if msg := firstText(inner, "message", "error_message"); msg != "" {
+				e.Message = msg
+			}
+			if e.Code == "" {
+				e.Code = firstText(inner, "code", "error_code")
 			}
 		}
+		e.FromService = e.Message != "" || e.Code != ""
 	}
 	if e.Message == "" && e.Code == "" {
-		e.Message = shorten(strings.TrimSpace(string(body)))
+		e.Message = shorten(strings.TrimSpace(text))
 	}
-	e.Message = scrub(e.Message, secret)
-	e.Code = scrub(e.Code, secret)
-	e.TrackingID = scrub(e.TrackingID, secret)
 	return e
 }
 
-func firstText(m map[string]json.RawMessage, keys ...string) string {
+// firstText returns the first of keys that holds a value, shown as text.
+func firstText(m fields, keys ...string) string {
 	for _, k := range keys {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil && s != "" {
+		if s := shown(m[k]); s != "" {
 			return shorten(s)
-		}
-		var n json.Number
-		if json.Unmarshal(raw, &n) == nil {
-			return n.String()
 		}
 	}
 	return ""
@@ -116,3 +109,31 @@ func scrub(s, secret string) string {
 	}
 	return strings.ReplaceAll(s, secret, "***")
 }
+
+// HTMLError is a success answer that is a web page: the request reached a
+// web application or a proxy's sign-in page, not the API.
+type HTMLError struct {
+	ContentType string
+	Start       string // the start of the page, token scrubbed
+}
+
+func (e *HTMLError) Error() string {
+	return fmt.Sprintf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s", e.ContentType, e.Start)
+}
+
+// UnreachableError says the service's host could not be reached at all:
+// nothing listens at its address, its name is unknown, or TLS failed. It
+// was tried a few times over a few seconds, since waiting longer rarely
+// helps.
+type UnreachableError struct {
+	URL      string // scheme://host[:port] that was tried
+	Reason   string // "connection refused", "host not found", ...
+	Attempts int
+	Err      error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s: %s (%d attempts): %v", e.URL, e.Reason, e.Attempts, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }

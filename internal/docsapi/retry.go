@@ -1,14 +1,199 @@
 package docsapi
 
 import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
 )
+
+// Retry policy. One loop (call) retries every kind of passing fault: a
+// connection that failed, a status that says "try again", and a success
+// answer whose body was cut short or garbled. Each wait follows the same
+// exponential backoff, at least as long as a Retry-After asks, and never past
+// the context's deadline.
+const (
+	// maxBodyFaults bounds retries of garbled success answers: a proxy that
+	// garbles every answer will not stop doing so.
+	maxBodyFaults = 3
+	// unreachableAttempts and unreachableWindow bound retries when the host
+	// cannot be reached at all (refused, unknown name, TLS failure): a few
+	// attempts over a few seconds ride out a restart; longer rarely helps.
+	unreachableAttempts = 4
+	unreachableWindow   = 8 * time.Second
+)
+
+// call performs r, retrying as the policy allows. With r.decode set, each
+// success answer is read and decoded inside the retried operation and the
+// response is nil; without, the response comes back open for the caller to
+// read and close (with cancel, which ends its context).
+func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*http.Response, context.CancelFunc, error) {
+	expo := backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(c.opts.FirstRetry),
+		backoff.WithMaxInterval(30*time.Second),
+		backoff.WithMaxElapsedTime(0), // the context's deadline bounds the whole
+	)
+	ra := &retryAfterBackOff{BackOff: expo}
+	deadline, _ := ctx.Deadline()
+	b := backoff.WithContext(capToDeadline{BackOff: ra, deadline: deadline, now: c.now}, ctx)
+
+	var (
+		kept       *http.Response
+		keptCancel context.CancelFunc
+		bodyFaults int
+		reach      reachability
+	)
+	op := func() error {
+		actx, acancel := ctx, context.CancelFunc(func() {})
+		if timeout > 0 {
+			actx, acancel = context.WithTimeout(ctx, timeout)
+		}
+		resp, wrote, err := c.attempt(actx, r)
+		if err != nil {
+			acancel()
+			return c.transportFault(ctx, r, wrote, err, &reach)
+		}
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			acancel()
+			apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.token)
+			if !unprocessedStatus(resp.StatusCode) && !(r.idempotent && retryableStatus(resp.StatusCode)) {
+				return backoff.Permanent(apiErr)
+			}
+			ra.setServerDelay(parseRetryAfter(apiErr.RetryAfter, c.now()))
+			return apiErr
+		}
+		if r.decode == nil {
+			kept, keptCancel = resp, acancel
+			return nil
+		}
+		a, err := c.readAnswer(resp)
+		resp.Body.Close()
+		acancel()
+		if err == nil {
+			err = r.decode(a)
+		}
+		var bf *bodyFault
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return backoff.Permanent(ctx.Err())
+		case !errors.As(err, &bf):
+			return backoff.Permanent(err)
+		case !r.idempotent:
+			return backoff.Permanent(&UncertainError{Err: err})
+		}
+		if bodyFaults++; bodyFaults >= maxBodyFaults {
+			return backoff.Permanent(err)
+		}
+		return err
+	}
+	var last error
+	notify := func(err error, wait time.Duration) {
+		last = err
+		if c.opts.Logf != nil {
+			c.opts.Logf("%s %s: %v; retrying in %s", r.method, r.path, err, wait.Round(10*time.Millisecond))
+		}
+	}
+	if err := backoff.RetryNotify(op, b, notify); err != nil {
+		if last != nil && ctx.Err() != nil && err == ctx.Err() {
+			// Time ran out between attempts: say what kept failing.
+			err = fmt.Errorf("%w; the last attempt: %w", err, last)
+		}
+		return nil, nil, err
+	}
+	return kept, keptCancel, nil
+}
+
+// transportFault judges a request that got no answer.
+func (c *Client) transportFault(ctx context.Context, r *request, wrote bool, err error, reach *reachability) error {
+	if ctx.Err() != nil {
+		return backoff.Permanent(ctx.Err())
+	}
+	if errors.Is(err, errRedirect) {
+		return backoff.Permanent(c.scrubErr(err))
+	}
+	err = c.scrubErr(err)
+	if reason := unreachable(err); reason != "" {
+		if reach.fail(c.now()) {
+			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Reason: reason, Attempts: reach.attempts, Err: err})
+		}
+		return err // nothing was sent: safe to repeat, even a release
+	}
+	if r.idempotent || !wrote {
+		return err
+	}
+	return backoff.Permanent(&UncertainError{Err: err})
+}
+
+// reachability counts attempts that could not reach the host at all.
+type reachability struct {
+	attempts int
+	first    time.Time
+}
+
+// fail records one more such attempt and reports whether to give up.
+func (r *reachability) fail(now time.Time) bool {
+	if r.attempts == 0 {
+		r.first = now
+	}
+	r.attempts++
+	return r.attempts >= unreachableAttempts || now.Sub(r.first) >= unreachableWindow
+}
+
+// unreachable names why a host could not be reached at all, or returns ""
+// for faults that happen on a connection that worked.
+func unreachable(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var invalidErr x509.CertificateInvalidError
+	var recErr tls.RecordHeaderError
+	var alert tls.AlertError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused: nothing listens at that address"
+	case errors.As(err, &dnsErr):
+		return "host not found"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "no route to the host"
+	case errors.As(err, &certErr), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &invalidErr):
+		return "its TLS certificate is not trusted"
+	case errors.As(err, &recErr), errors.As(err, &alert):
+		return "TLS handshake failed"
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return "could not connect"
+	}
+	return ""
+}
+
+// hostOf names the host a failed request was sent to: the API's, or the one
+// a redirect led to.
+func hostOf(err error, base *url.URL) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return base.Scheme + "://" + base.Host
+}
 
 // retryableStatus are answers after which the same idempotent request may
 // succeed: the request timed out, was throttled, or met a passing fault.
@@ -96,7 +281,7 @@ func (b capToDeadline) NextBackOff() time.Duration {
 }
 
 // UncertainError says a non-idempotent request may have reached the service
-// even though no answer came back, so it was not sent again.
+// even though no usable answer came back, so it was not sent again.
 type UncertainError struct {
 	Err error
 }

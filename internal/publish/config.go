@@ -29,6 +29,7 @@ type Config struct {
 	Timeout            time.Duration `env:"TIMEOUT"`
 	RequestTimeout     time.Duration `env:"REQUEST_TIMEOUT"`
 	FailOnMissingToken bool          `env:"FAIL_ON_MISSING_TOKEN"`
+	WaitForBuild       bool          `env:"WAIT_FOR_BUILD"`
 	BuildTimeout       time.Duration `env:"BUILD_TIMEOUT"`
 	MaxDownload        ByteSize      `env:"MAX_DOWNLOAD_SIZE"`
 

@@ -1,8 +1,10 @@
 package publish
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 )
@@ -17,7 +19,7 @@ func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input
 
 // StepError is a failure of one step of the flow, with what to do about it.
 type StepError struct {
-	Step string // "update file", "list docs", "release build", "download build"
+	Step Step
 	Desc string // the step with its subject: "update file openapi.yml on branch main"
 	Err  error
 	Hint string
@@ -36,10 +38,31 @@ func (e *StepError) Unwrap() error { return e.Err }
 // authHint is the advice for a refused token, on any step.
 const authHint = "check the token secret: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
 
+// hintFor is the advice for a failure that any step can meet.
 func hintFor(err error) string {
+	var ue *docsapi.UnreachableError
+	if errors.As(err, &ue) {
+		if strings.Contains(ue.Reason, "TLS") {
+			return "check that api-url is the service's https address; for a service whose certificate comes from a private authority, give its CA file in SSL_CERT_FILE"
+		}
+		if strings.Contains(ue.Reason, "not found") {
+			return "check the host name in api-url"
+		}
+		return "check api-url (its host and port) and that the service is up and reachable from the runner"
+	}
 	switch docsapi.StatusOf(err) {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return authHint
 	}
 	return ""
 }
+
+// routeMissing reports a 404 that is not the service's own error: the
+// server has no such route, so api-url (its path prefix) is likely wrong.
+func routeMissing(err error) bool {
+	var ae *docsapi.APIError
+	return errors.As(err, &ae) && ae.Status == http.StatusNotFound && !ae.FromService
+}
+
+// routeHint is the advice for a route the server does not know.
+const routeHint = "the server has no such route, so api-url may be wrong: check its path prefix (such as /v1) against the service's API address"

@@ -97,9 +97,9 @@ func TestChooseDoc(t *testing.T) {
 		{"given, none listed", nil, "18", "", "which has no docs"},
 	}
 	for _, tc := range cases {
-		id, err := chooseDoc(tc.docs, tc.want, "p")
-		if id != tc.id || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
-			t.Errorf("%s: chooseDoc = %q, %v", tc.name, id, err)
+		d, err := chooseDoc(tc.docs, tc.want, "p")
+		if string(d.ID) != tc.id || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: chooseDoc = %q, %v", tc.name, d.ID, err)
 		}
 	}
 }

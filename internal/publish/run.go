@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,13 +32,15 @@ type Reporter interface {
 type Result struct {
 	FileName, Branch, CommitMessage string
 	DocID, BuildID                  string
+	DocsURL                         string // where the doc is read, when the service says
 	Live                            bool
+	BuildState                      string // BuildReady, BuildFailed, BuildUnchecked, or "" before a release
 	ZipPath                         string // relative to the workspace
 	ZipSize                         int64
 	ZipSHA256                       string
 	SitePath                        string // relative to the workspace
 	Steps                           []StepTime
-	FailedStep                      string
+	FailedStep                      Step
 	Findings                        []spec.Finding
 	BundlePath                      string // relative to the workspace
 	DryRun                          bool
@@ -45,7 +48,7 @@ type Result struct {
 
 // StepTime is how long a step took.
 type StepTime struct {
-	Step     string
+	Step     Step
 	Duration time.Duration
 }
 
@@ -55,6 +58,9 @@ type Options struct {
 	UserAgent  string
 	// FirstRetry is the first retry and poll interval; zero means 1 s.
 	FirstRetry time.Duration
+	// ProgressEvery is how often a line tells that the run still waits for
+	// the build; zero means 15 s.
+	ProgressEvery time.Duration
 }
 
 // Run carries out the flow. Everything that can be checked without the
@@ -72,9 +78,9 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 	res := &Result{DryRun: cfg.DryRun}
 	start := time.Now()
 	p, err := prepare(&cfg, rep, res)
-	res.Steps = append(res.Steps, StepTime{"check description", time.Since(start)})
+	res.Steps = append(res.Steps, StepTime{StepCheck, time.Since(start)})
 	if err != nil {
-		res.FailedStep = "check inputs"
+		res.FailedStep = StepCheck
 		return res, err
 	}
 	res.FileName, res.Branch, res.CommitMessage = p.fileName, cfg.Branch, p.commitMessage
@@ -93,35 +99,40 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 	if err != nil {
 		return res, &InputError{"api-url", err.Error()}
 	}
-	f := &flow{cfg: cfg, plan: p, rep: rep, client: client, res: res, firstPoll: opts.FirstRetry}
-	for _, st := range []struct {
-		name string
+	f := &flow{cfg: cfg, plan: p, rep: rep, client: client, res: res, firstPoll: opts.FirstRetry, progressEvery: opts.ProgressEvery}
+	type stepRun struct {
+		step Step
 		run  func(context.Context) error
-	}{
-		{"list docs", f.listDocs},
-		{"update file", f.update},
-		{"release build", f.release},
-		{"download build", f.download},
-	} {
-		if st.name == "download build" && !cfg.Download {
-			break
-		}
-		end := rep.Group(st.name)
+	}
+	steps := []stepRun{{StepList, f.listDocs}, {StepUpdate, f.update}, {StepRelease, f.release}}
+	switch {
+	case cfg.Download: // waits for the build, then downloads it
+		steps = append(steps, stepRun{StepDownload, f.download})
+	case cfg.WaitForBuild:
+		steps = append(steps, stepRun{StepWait, f.waitForBuild})
+	}
+	for _, st := range steps {
+		f.step = st.step
+		end := rep.Group(st.step.String())
 		start := time.Now()
 		err := st.run(ctx)
 		took := time.Since(start)
-		res.Steps = append(res.Steps, StepTime{st.name, took})
+		res.Steps = append(res.Steps, StepTime{st.step, took})
 		if err == nil {
-			rep.Infof("%s: done in %s", st.name, took.Round(time.Millisecond))
+			rep.Infof("%s: done in %s", st.step, took.Round(time.Millisecond))
 		}
 		end()
 		if err != nil {
-			res.FailedStep = st.name
+			res.FailedStep = st.step
 			if ctx.Err() != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 				err = fmt.Errorf("%w (%v)", err, ctx.Err())
 			}
 			return res, err
 		}
+	}
+	if res.BuildState == "" {
+		res.BuildState = BuildUnchecked
+		rep.Infof("the build's outcome was not checked (wait-for-build: false): see the doc's builds in the web application")
 	}
 	return res, nil
 }
@@ -233,12 +244,14 @@ func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
 }
 
 type flow struct {
-	cfg       Config
-	plan      *plan
-	rep       Reporter
-	client    *docsapi.Client
-	res       *Result
-	firstPoll time.Duration
+	cfg           Config
+	plan          *plan
+	rep           Reporter
+	client        *docsapi.Client
+	res           *Result
+	step          Step // the step under way
+	firstPoll     time.Duration
+	progressEvery time.Duration
 }
 
 func (f *flow) update(ctx context.Context) error {
@@ -250,10 +263,13 @@ func (f *flow) update(ctx context.Context) error {
 	})
 	if err != nil {
 		hint := hintFor(err)
-		if docsapi.StatusOf(err) == http.StatusNotFound {
+		switch {
+		case routeMissing(err):
+			hint = routeHint
+		case docsapi.StatusOf(err) == http.StatusNotFound:
 			hint = fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)
 		}
-		return &StepError{Step: "update file", Desc: desc, Err: err, Hint: hint}
+		return &StepError{Step: StepUpdate, Desc: desc, Err: err, Hint: hint}
 	}
 	if err := f.rep.SetOutput("file-name", f.plan.fileName); err != nil {
 		return err
@@ -266,48 +282,59 @@ func (f *flow) listDocs(ctx context.Context) error {
 	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
 	if err != nil {
 		hint := hintFor(err)
-		if docsapi.StatusOf(err) == http.StatusNotFound {
+		switch {
+		case routeMissing(err):
+			hint = routeHint
+		case docsapi.StatusOf(err) == http.StatusNotFound:
 			hint = fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)
 		}
-		return &StepError{Step: "list docs", Desc: desc, Err: err, Hint: hint}
+		return &StepError{Step: StepList, Desc: desc, Err: err, Hint: hint}
 	}
-	id, err := chooseDoc(docs, f.cfg.DocID, f.cfg.ProjectID)
+	d, err := chooseDoc(docs, f.cfg.DocID, f.cfg.ProjectID)
 	if err != nil {
-		return &StepError{Step: "list docs", Desc: desc, Err: err}
+		return &StepError{Step: StepList, Desc: desc, Err: err}
 	}
-	f.res.DocID = id
-	f.rep.Infof("doc %s", id)
-	return f.rep.SetOutput("doc-id", id)
+	f.res.DocID = string(d.ID)
+	if d.URL != "" {
+		f.res.DocsURL = d.URL
+		f.rep.Infof("doc %s, read at %s", d.ID, d.URL)
+		if err := f.rep.SetOutput("docs-url", d.URL); err != nil {
+			return err
+		}
+	} else {
+		f.rep.Infof("doc %s", d.ID)
+	}
+	return f.rep.SetOutput("doc-id", f.res.DocID)
 }
 
 // chooseDoc picks the doc to release under: the given doc-id if the project
 // has it, else the project's only doc.
-func chooseDoc(docs []docsapi.Doc, want, projectID string) (string, error) {
+func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) {
 	var listed []string
 	for _, d := range docs {
 		s := string(d.ID)
-		if d.Domain != "" {
-			s += " (" + d.Domain + ")"
+		if label := cmp.Or(d.Domain, d.Name); label != "" {
+			s += " (" + label + ")"
 		}
 		listed = append(listed, s)
 	}
 	list := strings.Join(listed, ", ")
 	if want != "" {
-		if slices.ContainsFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }) {
-			return want, nil
+		if i := slices.IndexFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {
+			return docs[i], nil
 		}
 		if len(docs) == 0 {
-			return "", fmt.Errorf("doc-id %s is not a doc of this project, which has no docs: create a documentation domain and a first build in the web application's publish interface", want)
+			return docsapi.Doc{}, fmt.Errorf("doc-id %s is not a doc of this project, which has no docs: create a documentation domain and a first build in the web application's publish interface", want)
 		}
-		return "", fmt.Errorf("doc-id %s is not a doc of this project: set doc-id to one of: %s", want, list)
+		return docsapi.Doc{}, fmt.Errorf("doc-id %s is not a doc of this project: set doc-id to one of: %s", want, list)
 	}
 	switch len(docs) {
 	case 0:
-		return "", fmt.Errorf("project %s has no docs: create a documentation domain and a first build once in the web application's publish interface, then run again", projectID)
+		return docsapi.Doc{}, fmt.Errorf("project %s has no docs: create a documentation domain and a first build once in the web application's publish interface, then run again", projectID)
 	case 1:
-		return string(docs[0].ID), nil
+		return docs[0], nil
 	}
-	return "", fmt.Errorf("project %s has %d docs and doc-id is empty: set doc-id to one of: %s", projectID, len(docs), list)
+	return docsapi.Doc{}, fmt.Errorf("project %s has %d docs and doc-id is empty: set doc-id to one of: %s", projectID, len(docs), list)
 }
 
 func (f *flow) release(ctx context.Context) error {
@@ -315,10 +342,13 @@ func (f *flow) release(ctx context.Context) error {
 	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), f.cfg.SetLive)
 	if err != nil {
 		hint := hintFor(err)
-		if docsapi.IsUncertain(err) {
+		switch {
+		case docsapi.IsUncertain(err):
 			hint = fmt.Sprintf("a build may have been started under doc %s; it was not sent again, so that no second build is made. Check the doc's builds in the web application before running again", f.res.DocID)
+		case routeMissing(err):
+			hint = routeHint
 		}
-		return &StepError{Step: "release build", Desc: desc, Err: err, Hint: hint}
+		return &StepError{Step: StepRelease, Desc: desc, Err: err, Hint: hint}
 	}
 	f.res.BuildID, f.res.Live = string(b.ID), f.cfg.SetLive
 	state := "kept unpublished"
@@ -326,6 +356,9 @@ func (f *flow) release(ctx context.Context) error {
 		state = "made live when it completes"
 	}
 	f.rep.Infof("build %s under doc %s, %s", b.ID, f.res.DocID, state)
+	if b.Status != "" {
+		f.rep.Debugf("build %s status: %s", b.ID, b.Status)
+	}
 	if err := f.rep.SetOutput("build-id", f.res.BuildID); err != nil {
 		return err
 	}

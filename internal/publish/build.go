@@ -1,0 +1,192 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/docs-publish/docs-publish/internal/docsapi"
+)
+
+// Build states a run reports.
+const (
+	BuildReady     = "ready"
+	BuildFailed    = "failed"
+	BuildUnchecked = "unchecked" // released, outcome not waited for
+)
+
+// notReady is an answer of the download endpoint that says the build has not
+// finished yet (how the service says so is not documented), or a download
+// cut short: worth asking again.
+type notReady struct{ answer string }
+
+func (e *notReady) Error() string { return "not ready yet: " + e.answer }
+
+func isNotReadyStatus(status int) bool {
+	switch status {
+	case http.StatusAccepted, http.StatusNotFound, http.StatusConflict,
+		http.StatusLocked, http.StatusTooEarly:
+		return true
+	}
+	return false
+}
+
+// BuildFailedError says the service built the release and the build failed.
+type BuildFailedError struct {
+	BuildID string
+	Msg     string // the service's message
+}
+
+func (e *BuildFailedError) Error() string {
+	return fmt.Sprintf("build %s failed: %s", e.BuildID, e.Msg)
+}
+
+// untilBuilt calls try until it succeeds or fails for good, within
+// build-timeout, polling fast at first (builds of small descriptions take
+// well under a second) and backing off. It logs a progress line now and then,
+// not one per poll.
+func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) error {
+	bctx := ctx
+	if f.cfg.BuildTimeout > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithTimeout(ctx, f.cfg.BuildTimeout)
+		defer cancel()
+	}
+	first := f.firstPoll
+	if first == 0 || first > 200*time.Millisecond {
+		first = 200 * time.Millisecond
+	}
+	poll := backoff.WithContext(backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(first),
+		backoff.WithMaxInterval(5*time.Second),
+		backoff.WithMaxElapsedTime(0),
+	), bctx)
+	start := time.Now()
+	every := f.progressEvery
+	if every == 0 {
+		every = 15 * time.Second
+	}
+	nextNote := start.Add(every)
+	var last error
+	op := func() error {
+		err := try(bctx)
+		var nr *notReady
+		if errors.As(err, &nr) {
+			last = err
+			if now := time.Now(); !now.Before(nextNote) {
+				nextNote = now.Add(every)
+				left := "no limit"
+				if dl, ok := bctx.Deadline(); ok {
+					left = time.Until(dl).Round(time.Second).String() + " left"
+				}
+				f.rep.Infof("waiting for build %s: %s elapsed, %s; last answer: %s", f.res.BuildID, now.Sub(start).Round(time.Second), left, nr.answer)
+			}
+			return err
+		}
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		return nil
+	}
+	err := backoff.Retry(op, poll)
+	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
+		return &StepError{Step: f.step, Desc: "wait for build " + f.res.BuildID,
+			Err:  fmt.Errorf("the build was not ready within build-timeout (%s); last answer: %v", f.cfg.BuildTimeout, last),
+			Hint: "raise build-timeout for large descriptions, or check the build's state in the web application"}
+	}
+	return err
+}
+
+// probe asks once whether the build is ready, reading the answer's headers
+// (and the first bytes of a success, to tell a zip from a placeholder).
+func (f *flow) probe(ctx context.Context) error {
+	d, err := f.openBuild(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(d.Body, head)
+	if isZipSignature(head[:n]) {
+		return nil // ready: the rest of the zip is not read
+	}
+	rest, _ := io.ReadAll(io.LimitReader(d.Body, 64<<10))
+	return f.notAZip(append(head[:n], rest...), d.Status, d.ContentType)
+}
+
+// openBuild opens the build's download and judges any answer that is not a
+// zip on its way: not ready, failed, or an error.
+func (f *flow) openBuild(ctx context.Context) (*docsapi.Download, error) {
+	d, err := f.client.OpenDownload(ctx, docsapi.ID(f.res.BuildID))
+	if err != nil {
+		var ae *docsapi.APIError
+		switch {
+		case errors.As(err, &ae) && isNotReadyStatus(ae.Status):
+			return nil, &notReady{err.Error()}
+		case errors.As(err, &ae) && (ae.Status == http.StatusUnprocessableEntity || ae.Status == http.StatusGone):
+			return nil, &BuildFailedError{BuildID: f.res.BuildID, Msg: err.Error()}
+		}
+		return nil, err
+	}
+	if d.Status == http.StatusAccepted || d.Status == http.StatusNoContent {
+		d.Close()
+		return nil, &notReady{fmt.Sprintf("service answered %d %s", d.Status, http.StatusText(d.Status))}
+	}
+	return d, nil
+}
+
+// notAZip judges the start of a success answer that is not a zip: the
+// service's word that the build failed, or else a page shown while it builds.
+func (f *flow) notAZip(body []byte, status int, ctype string) error {
+	if failed, msg := docsapi.BuildFailure(body); failed {
+		return &BuildFailedError{BuildID: f.res.BuildID, Msg: msg}
+	}
+	return &notReady{fmt.Sprintf("service answered %d with %s, not a zip", status, orUnknown(ctype))}
+}
+
+func orUnknown(ctype string) string {
+	if ctype == "" {
+		return "no content type"
+	}
+	return ctype
+}
+
+func isZipSignature(head []byte) bool {
+	return bytes.Equal(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte("PK\x05\x06"))
+}
+
+// waitForBuild polls until the build is ready or has failed.
+func (f *flow) waitForBuild(ctx context.Context) error {
+	f.rep.Infof("waiting for build %s (up to build-timeout %s)", f.res.BuildID, f.cfg.BuildTimeout)
+	if err := f.untilBuilt(ctx, f.probe); err != nil {
+		return f.buildError(err)
+	}
+	f.res.BuildState = BuildReady
+	f.rep.Infof("build %s is ready", f.res.BuildID)
+	return nil
+}
+
+// buildError explains a failed wait or download.
+func (f *flow) buildError(err error) error {
+	var se *StepError
+	if errors.As(err, &se) {
+		return err
+	}
+	desc := "wait for build " + f.res.BuildID
+	if f.step == StepDownload {
+		desc = "download build " + f.res.BuildID
+	}
+	var bf *BuildFailedError
+	if errors.As(err, &bf) {
+		f.res.BuildState = BuildFailed
+		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: fmt.Sprintf(
+			"the service could not build doc %s. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
+			f.res.DocID, f.plan.fileName, f.cfg.Branch)}
+	}
+	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(err)}
+}

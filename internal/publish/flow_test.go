@@ -1,0 +1,440 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/emulator"
+)
+
+// recorder is a Reporter that keeps everything the flow reports.
+type recorder struct {
+	mu      sync.Mutex
+	lines   []string
+	outputs map[string]string
+}
+
+func (r *recorder) add(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) Group(title string) func()         { r.add("== %s", title); return func() {} }
+func (r *recorder) Infof(format string, args ...any)  { r.add(format, args...) }
+func (r *recorder) Debugf(format string, args ...any) { r.add("debug: "+format, args...) }
+func (r *recorder) Warnf(format string, args ...any)  { r.add("warning: "+format, args...) }
+func (r *recorder) Notice(msg string)                 { r.add("notice: %s", msg) }
+func (r *recorder) Annotate(level, msg, file string, line, col int) {
+	r.add("%s: %s:%d:%d: %s", level, file, line, col, msg)
+}
+
+func (r *recorder) SetOutput(name, value string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.outputs == nil {
+		r.outputs = map[string]string{}
+	}
+	r.outputs[name] = value
+	return nil
+}
+
+func (r *recorder) log() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.lines, "\n")
+}
+
+func (r *recorder) count(substr string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, l := range r.lines {
+		if strings.Contains(l, substr) {
+			n++
+		}
+	}
+	return n
+}
+
+const testToken = "tok-flow-test-secret"
+
+func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server {
+	t.Helper()
+	cfg := emulator.Default()
+	cfg.Token = testToken
+	cfg.BuildDelay = 20 * time.Millisecond
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	emu, err := emulator.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { emu.Close() })
+	return emu
+}
+
+// flowConfig is a run's configuration with the defaults of action.yml, the
+// sample description in a fresh workspace, and api-url set to apiURL.
+func flowConfig(t *testing.T, apiURL string) Config {
+	t.Helper()
+	ws := t.TempDir()
+	sample, err := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(ws, "api"), 0o755)
+	if err := os.WriteFile(filepath.Join(ws, "api", "openapi.yaml"), sample, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Token: testToken, APIURL: apiURL, ProjectID: "4711", File: "api/openapi.yaml",
+		Bundle: true, Branch: "main", SetLive: true, WaitForBuild: true,
+		Timeout: time.Minute, RequestTimeout: 5 * time.Second, BuildTimeout: 20 * time.Second,
+		MaxDownload: 1 << 30, Workspace: ws,
+	}
+}
+
+func runFlow(t *testing.T, cfg Config, opts Options) (*Result, *recorder, error) {
+	t.Helper()
+	if opts.FirstRetry == 0 {
+		opts.FirstRetry = 5 * time.Millisecond
+	}
+	rep := &recorder{}
+	res, err := Run(context.Background(), cfg, rep, opts)
+	return res, rep, err
+}
+
+func requestsTo(emu *emulator.Server, path string) int {
+	n := 0
+	for _, r := range emu.Requests() {
+		if strings.Contains(r.Path, path) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFlowOutcomes drives the flow in process against the emulator, for the
+// branches that decide how a run ends.
+func TestFlowOutcomes(t *testing.T) {
+	t.Parallel()
+	closed := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return "http://" + ln.Addr().String()
+	}()
+	cases := []struct {
+		name     string
+		emu      func(*emulator.Config)
+		fault    *emulator.Fault
+		cfg      func(*Config, *emulator.Server)
+		step     Step     // the failed step, "" for success
+		msg      []string // in the error
+		state    string   // the build state
+		releases int
+		check    func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder)
+	}{
+		{name: "published and built", state: BuildReady, releases: 1,
+			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
+				if rep.outputs["docs-url"] != "https://docs.bookstore.example/" || res.DocsURL != rep.outputs["docs-url"] {
+					t.Errorf("docs-url output %q, result %q", rep.outputs["docs-url"], res.DocsURL)
+				}
+				if requestsTo(emu, "/docs.builds.download") == 0 {
+					t.Error("the build was not checked")
+				}
+			}},
+		{name: "a failed build fails the step", cfg: func(c *Config, _ *emulator.Server) { c.FileName = "other.yml" },
+			step: StepWait, state: BuildFailed, releases: 1,
+			msg: []string{"wait for build 1001", "build 1001 failed", "openapi.yml on branch main", "file-name and branch must match", "this run wrote other.yml on branch main"}},
+		{name: "a failed build told in a 200", emu: func(c *emulator.Config) { c.Variant.Failure = emulator.Failure200 },
+			cfg:  func(c *Config, _ *emulator.Server) { c.FileName = "other.yml" },
+			step: StepWait, state: BuildFailed, releases: 1, msg: []string{"build 1001 failed: build failed: doc 17 renders openapi.yml"}},
+		{name: "wait-for-build false leaves the outcome unknown", cfg: func(c *Config, _ *emulator.Server) { c.WaitForBuild = false; c.FileName = "other.yml" },
+			state: BuildUnchecked, releases: 1,
+			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
+				if n := requestsTo(emu, "/docs.builds.download"); n != 0 {
+					t.Errorf("%d requests to the download endpoint without wait-for-build or download", n)
+				}
+				if !strings.Contains(rep.log(), "outcome was not checked") {
+					t.Errorf("the log does not say the outcome is unknown:\n%s", rep.log())
+				}
+			}},
+		{name: "download waits and saves the zip", cfg: func(c *Config, _ *emulator.Server) { c.Download = true; c.WaitForBuild = false },
+			state: BuildReady, releases: 1,
+			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
+				if res.ZipPath != "docs-build-1001.zip" || res.ZipSize == 0 {
+					t.Errorf("zip %q of %d bytes", res.ZipPath, res.ZipSize)
+				}
+			}},
+		{name: "a release whose answer was lost is never sent again", fault: &emulator.Fault{Endpoint: "release", Kind: emulator.FaultDropAfter},
+			step: StepRelease, releases: 1, msg: []string{"a build may have been started under doc 17", "not sent again"}},
+		{name: "nothing listens at api-url", cfg: func(c *Config, _ *emulator.Server) { c.APIURL = closed },
+			step: StepList, msg: []string{"cannot reach " + closed, "connection refused", "check api-url"}},
+		{name: "a wrong path prefix blames api-url, not project-id", cfg: func(c *Config, emu *emulator.Server) { c.APIURL = emu.URL() + "/v2" },
+			step: StepList, msg: []string{"404", "api-url may be wrong", "path prefix"}},
+		{name: "an unknown project blames project-id", cfg: func(c *Config, _ *emulator.Server) { c.ProjectID = "999" },
+			step: StepList, msg: []string{"404", "project 999 may not exist"}},
+		{name: "a build that never finishes", emu: func(c *emulator.Config) { c.BuildDelay = time.Hour },
+			cfg:  func(c *Config, _ *emulator.Server) { c.BuildTimeout = 300 * time.Millisecond },
+			step: StepWait, releases: 1, msg: []string{"not ready within build-timeout (300ms)", "last answer"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, tc.emu)
+			if tc.fault != nil {
+				emu.Inject(*tc.fault)
+			}
+			cfg := flowConfig(t, emu.URL())
+			if tc.cfg != nil {
+				tc.cfg(&cfg, emu)
+			}
+			res, rep, err := runFlow(t, cfg, Options{})
+			if (err == nil) != (tc.step == "") || res.FailedStep != tc.step {
+				t.Fatalf("error %v at step %q, want step %q\n%s", err, res.FailedStep, tc.step, rep.log())
+			}
+			for _, m := range tc.msg {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("error %q does not say %q", err, m)
+				}
+			}
+			if res.BuildState != tc.state {
+				t.Errorf("build state %q, want %q", res.BuildState, tc.state)
+			}
+			if n := requestsTo(emu, "/docs.release"); n != tc.releases {
+				t.Errorf("%d releases sent, want %d", n, tc.releases)
+			}
+			if tc.check != nil {
+				tc.check(t, emu, res, rep)
+			}
+		})
+	}
+}
+
+// TestWaitingReportsNowAndThen: while the build runs, a progress line comes
+// every so often with the time elapsed and left, not one per poll.
+func TestWaitingReportsNowAndThen(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 900 * time.Millisecond })
+	cfg := flowConfig(t, emu.URL())
+	_, rep, err := runFlow(t, cfg, Options{FirstRetry: time.Millisecond, ProgressEvery: 250 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	polls := requestsTo(emu, "/docs.builds.download")
+	lines := rep.count("waiting for build 1001: ")
+	if lines < 1 || lines >= polls {
+		t.Errorf("%d progress lines for %d polls: want some, fewer than the polls\n%s", lines, polls, rep.log())
+	}
+	if !strings.Contains(rep.log(), "elapsed") || !strings.Contains(rep.log(), "left") {
+		t.Errorf("progress lines do not say the time elapsed and left:\n%s", rep.log())
+	}
+}
+
+// rewriter is a proxy in front of the emulator that replaces one field of
+// one endpoint's JSON answers by a value.
+type rewriter struct {
+	endpoint string // a path suffix: /docs.list, /docs.release, /files/, /docs.builds.download
+	path     []string
+	value    any
+	mu       sync.Mutex
+	answers  map[string]any // the first JSON answer of each endpoint, as sent
+}
+
+func (rw *rewriter) start(t *testing.T, target string) string {
+	t.Helper()
+	u, _ := url.Parse(target)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(u)
+		r.Out.Header.Del("Accept-Encoding") // answers come back plain, to rewrite
+	}}
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			ep := endpointOf(resp.Request.URL.Path)
+			rw.mu.Lock()
+			if rw.answers == nil {
+				rw.answers = map[string]any{}
+			}
+			if _, seen := rw.answers[ep]; !seen {
+				rw.answers[ep] = v
+			}
+			rw.mu.Unlock()
+			if ep == rw.endpoint && rw.path != nil {
+				v = replace(v, rw.path, rw.value)
+				body, _ = json.Marshal(v)
+			}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func endpointOf(path string) string {
+	for _, ep := range []string{"/docs.list", "/docs.release", "/docs.builds.download"} {
+		if strings.HasSuffix(path, ep) {
+			return ep
+		}
+	}
+	return "/files/"
+}
+
+// replace sets the value at path ("*" is every element of an array).
+func replace(v any, path []string, value any) any {
+	if len(path) == 0 {
+		return value
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if old, ok := x[path[0]]; ok {
+			x[path[0]] = replace(old, path[1:], value)
+		}
+	case []any:
+		if path[0] == "*" {
+			for i := range x {
+				x[i] = replace(x[i], path[1:], value)
+			}
+		}
+	}
+	return v
+}
+
+// paths lists every field under v, arrays' elements as "*".
+func paths(v any, prefix []string, out *[][]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			p := append(slices.Clone(prefix), k)
+			*out = append(*out, p)
+			paths(val, p, out)
+		}
+	case []any:
+		for _, val := range x {
+			paths(val, append(slices.Clone(prefix), "*"), out)
+		}
+	}
+}
+
+// TestNoOtherFieldCanFailARun answers each endpoint with every field but the
+// promised ones (docs[].id, build.id) replaced by each JSON type in turn:
+// every run publishes one build and outputs its id as the service wrote it.
+// Replacing a promised field does fail the run, which shows the rewriting
+// reaches the client.
+func TestNoOtherFieldCanFailARun(t *testing.T) {
+	t.Parallel()
+	// Record each endpoint's answers once, to find their fields.
+	emu := startEmulator(t, nil)
+	rec := &rewriter{}
+	cfg := flowConfig(t, rec.start(t, emu.URL()))
+	if _, rep, err := runFlow(t, cfg, Options{}); err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	promised := map[string][]string{
+		"/docs.list":    {"docs", "docs/*", "docs/*/id"},
+		"/docs.release": {"build", "build/id"},
+	}
+	values := []any{nil, true, json.Number("1.5"), "text", []any{1, map[string]any{"a": nil}}, map[string]any{"a": []any{nil}}}
+	type mutation struct {
+		endpoint string
+		path     []string
+		value    any
+		fails    bool
+	}
+	var muts []mutation
+	for ep, answer := range rec.answers {
+		var ps [][]string
+		paths(answer, nil, &ps)
+		for _, p := range ps {
+			if slices.Contains(promised[ep], strings.Join(p, "/")) {
+				continue
+			}
+			for _, v := range values {
+				muts = append(muts, mutation{ep, p, v, false})
+			}
+		}
+	}
+	if len(muts) < 10*len(values) {
+		t.Fatalf("only %d mutations: the recorded answers have too few fields: %v", len(muts), rec.answers)
+	}
+	muts = append(muts,
+		mutation{"/docs.list", []string{"docs", "*", "id"}, map[string]any{}, true},
+		mutation{"/docs.list", []string{"docs"}, "none", true},
+		mutation{"/docs.release", []string{"build", "id"}, []any{}, true},
+		mutation{"/docs.release", []string{"build"}, nil, true})
+	for _, m := range muts {
+		t.Run(fmt.Sprintf("%s %s=%v", m.endpoint, strings.Join(m.path, "."), m.value), func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			rw := &rewriter{endpoint: m.endpoint, path: m.path, value: m.value}
+			cfg := flowConfig(t, rw.start(t, emu.URL()))
+			res, rep, err := runFlow(t, cfg, Options{})
+			if m.fails {
+				if err == nil {
+					t.Errorf("a run succeeded with a promised field replaced")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, rep.log())
+			}
+			builds := emu.Builds()
+			if len(builds) != 1 || rep.outputs["build-id"] != builds[0].ID || res.BuildState != BuildReady {
+				t.Errorf("%d builds, build-id %q, state %q", len(builds), rep.outputs["build-id"], res.BuildState)
+			}
+		})
+	}
+}
+
+// TestErrorsKeepTheirCause: a step's error keeps the client's typed error.
+func TestErrorsKeepTheirCause(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	cfg := flowConfig(t, emu.URL())
+	cfg.Token = "wrong-token-value"
+	_, _, err := runFlow(t, cfg, Options{})
+	var se *StepError
+	var ae *docsapi.APIError
+	if !errors.As(err, &se) || se.Step != StepList || !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized {
+		t.Fatalf("error %v: want a *StepError at list docs wrapping a 401 *docsapi.APIError", err)
+	}
+	if !strings.Contains(err.Error(), authHint) {
+		t.Errorf("error %q does not say to check the token", err)
+	}
+}

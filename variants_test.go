@@ -1,0 +1,68 @@
+package main
+
+import (
+	"archive/zip"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+)
+
+// TestServiceVariants runs the action as the runner runs it against every
+// way the emulator can answer where the service interface is silent (id
+// types, extra fields of any shape, success statuses, content types, how
+// the zip is served), and against 50 random mixes of them: each run
+// publishes exactly one build, outputs its id exactly as the service wrote
+// it, and leaves a valid zip when asked.
+func TestServiceVariants(t *testing.T) {
+	t.Parallel()
+	var names []string
+	names = append(names, emulator.VariantNames()...)
+	for seed := 1; seed <= 50; seed++ {
+		names = append(names, fmt.Sprintf("random:%d", seed))
+	}
+	for i, name := range names {
+		download := i%2 == 0
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			v, err := emulator.ParseVariant(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			emu := startEmulator(t, func(c *emulator.Config) {
+				c.Variant = v
+				c.FirstBuildID = 0 // the variant's own id style
+			})
+			in := baseInputs(emu)
+			if download {
+				in["download"] = "true"
+			}
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.openapi3.yaml")})
+			if run.code != 0 {
+				t.Fatalf("variant %s: exit %d\n%s", name, run.code, run.stdout)
+			}
+			builds := emu.Builds()
+			if len(builds) != 1 {
+				t.Fatalf("variant %s: %d builds, want exactly 1", name, len(builds))
+			}
+			if got, want := run.outputs["build-id"], builds[0].ID; got != want {
+				t.Errorf("variant %s: build-id %q, the service wrote %q", name, got, want)
+			}
+			if got, want := run.outputs["doc-id"], emu.Config().Projects[0].Docs[0].ID; got != want {
+				t.Errorf("variant %s: doc-id %q, the service wrote %q", name, got, want)
+			}
+			if !download {
+				return
+			}
+			zr, err := zip.OpenReader(filepath.Join(run.workspace, run.outputs["zip-path"]))
+			if err != nil {
+				t.Fatalf("variant %s: zip-path %q: %v", name, run.outputs["zip-path"], err)
+			}
+			defer zr.Close()
+			if len(zr.File) == 0 {
+				t.Errorf("variant %s: empty zip", name)
+			}
+		})
+	}
+}
