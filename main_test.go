@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -243,7 +243,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	b := builds[0]
 	want := map[string]string{
 		"build-id": "9007199254740993", "doc-id": "17", "file-name": "openapi.yml", "live": "true",
-		"zip-path": "docs-build-9007199254740993.zip",
+		"zip-path": "docs-build-9007199254740993.zip", "docs-url": "https://docs.bookstore.example/",
 	}
 	for k, v := range want {
 		if run.outputs[k] != v {
@@ -320,7 +320,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	}
 
 	// Job summary and log groups.
-	for _, want := range []string{"API docs published", "9007199254740993", "octo/bookstore"} {
+	for _, want := range []string{"API docs published", "9007199254740993", "octo/bookstore", "**Docs:** <https://docs.bookstore.example/>", "| Build outcome | built |"} {
 		if !strings.Contains(run.summary, want) {
 			t.Errorf("job summary lacks %q:\n%s", want, run.summary)
 		}
@@ -344,6 +344,7 @@ func TestActionDefaults(t *testing.T) {
 	}{
 		{"JSON file gets a .yml name, branch from the ref", map[string]string{"file": "openapi.json"}, "openapi.json", "main", "openapi.yml", true},
 		{"set-live false builds without publishing", map[string]string{"set-live": "false"}, "api/openapi.yaml", "main", "openapi.yml", false},
+		{"wait-for-build false does not check the build", map[string]string{"wait-for-build": "false"}, "api/openapi.yaml", "main", "openapi.yml", true},
 		{"given names and branch", map[string]string{"file-name": "specs/bookstore.yml", "branch": "version/2.0", "commit-message": "Release 2.0"}, "api/openapi.yaml", "version/2.0", "specs/bookstore.yml", true},
 	}
 	for _, tc := range cases {
@@ -378,6 +379,13 @@ func TestActionDefaults(t *testing.T) {
 			if _, ok := run.outputs["zip-path"]; ok {
 				t.Error("zip-path set without download")
 			}
+			wantOutcome := "| Build outcome | built |"
+			if tc.inputs["wait-for-build"] == "false" {
+				wantOutcome = "| Build outcome | unknown: not checked (wait-for-build: false) |"
+			}
+			if !strings.Contains(run.summary, wantOutcome) {
+				t.Errorf("summary lacks %q:\n%s", wantOutcome, run.summary)
+			}
 			var body struct{ SetLive *bool }
 			for _, r := range emu.Requests() {
 				if r.Method == "POST" {
@@ -391,14 +399,22 @@ func TestActionDefaults(t *testing.T) {
 	}
 }
 
-// closedURL is an address where nothing listens.
+// closedURL is an address where connections are refused: a socket is bound
+// there for the whole test run, so that no other test can take the port,
+// but it never listens.
 var closedURL = func() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err == nil {
+		err = syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}})
+	}
+	var sa syscall.Sockaddr
+	if err == nil {
+		sa, err = syscall.Getsockname(fd)
+	}
 	if err != nil {
 		panic(err)
 	}
-	defer ln.Close()
-	return "http://" + ln.Addr().String()
+	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }()
 
 // TestUnreachableAPIURLFailsFast: with default inputs (a 10-minute

@@ -20,7 +20,7 @@ type FileUpdate struct {
 // UpdateFile writes a file in a project on a branch (PUT /projects/<id>/files/<name>).
 // The same body may be sent twice without harm, so it is retried. The answer
 // is not described by the interface: any success is taken, with or without
-// a body, unless it is a web page or JSON garbled on the way.
+// a body, unless it is a web page.
 func (c *Client) UpdateFile(ctx context.Context, projectID, fileName string, f FileUpdate) error {
 	body, err := json.Marshal(f)
 	if err != nil {
@@ -33,11 +33,10 @@ func (c *Client) UpdateFile(ctx context.Context, projectID, fileName string, f F
 		accept:     "application/json",
 		idempotent: true,
 		decode: func(a answer) error {
-			switch {
-			case isHTML(a):
+			// Nothing of the answer is needed. A web page means the request
+			// did not reach the API; any other success is taken.
+			if isHTML(a) {
 				return htmlError(a)
-			case declaredJSON(a) && len(a.body) > 0 && !json.Valid(a.body):
-				return &bodyFault{fmt.Errorf("service answered with a body that is not the JSON it declares: %s", a.shown)}
 			}
 			return nil
 		},
@@ -122,11 +121,7 @@ func (c *Client) Release(ctx context.Context, docID ID, setLive bool) (Build, er
 				return err
 			}
 			b, err = parseBuild(a.body, a.shown)
-			if err != nil {
-				// The service took the release: a build may exist.
-				return &UncertainError{Err: err}
-			}
-			return nil
+			return err // after a success, call reports any error as uncertain
 		},
 	}, c.opts.RequestTimeout)
 	return b, err
@@ -165,8 +160,12 @@ func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error
 	return &Download{Body: resp.Body, Status: resp.StatusCode, ContentLength: resp.ContentLength, ContentType: resp.Header.Get("Content-Type"), cancel: cancel}, nil
 }
 
-// BuildFailure reads a download answer that is not a zip (the caller read
-// at most limit bytes of it) for the service saying the build failed.
-func BuildFailure(body []byte) (failed bool, msg string) { return failureOf(body) }
+// BuildFailure reads the start of a download answer that is not a zip for
+// the service saying the build failed, and returns its message, without the
+// token.
+func (c *Client) BuildFailure(body []byte) (failed bool, msg string) {
+	failed, msg = failureOf([]byte(c.redact.Redact(string(body))))
+	return failed, shorten(c.redact.Redact(msg))
+}
 
 func segment(s string) string { return url.PathEscape(s) }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 // maxJSONBody bounds a JSON answer: the service's answers are small.
@@ -39,11 +41,12 @@ type Options struct {
 
 // Client talks to one service address with one token.
 type Client struct {
-	base  *url.URL
-	token string
-	opts  Options
-	hc    *http.Client
-	now   func() time.Time
+	base   *url.URL
+	token  string
+	redact *redact.Redactor // the token in every form it may be echoed in
+	opts   Options
+	hc     *http.Client
+	now    func() time.Time
 }
 
 // New returns a client for the service at apiURL, which may carry a path
@@ -63,7 +66,7 @@ func New(apiURL, token string, opts Options) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient(opts.RequestTimeout)
 	}
-	return &Client{base: u, token: token, opts: opts, hc: hc, now: time.Now}, nil
+	return &Client{base: u, token: token, redact: redact.New(token), opts: opts, hc: hc, now: time.Now}, nil
 }
 
 // NewHTTPClient returns the client docs-publish sends requests with: bounded
@@ -172,13 +175,24 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, bool,
 	return resp, wrote.Load(), err
 }
 
-// scrubErr keeps the token out of transport errors (a URL echoed back).
+// scrubErr keeps the token out of a transport error's text (a URL echoed
+// back), keeping the error as its cause.
 func (c *Client) scrubErr(err error) error {
-	if c.token == "" || !strings.Contains(err.Error(), c.token) {
-		return err
+	msg := err.Error()
+	if clean := c.redact.Redact(msg); clean != msg {
+		return &redactedError{msg: clean, err: err}
 	}
-	return errors.New(scrub(err.Error(), c.token))
+	return err
 }
+
+// redactedError is an error whose text had the token removed.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // readAnswer reads a success answer whole, within maxJSONBody.
 func (c *Client) readAnswer(resp *http.Response) (answer, error) {
@@ -190,7 +204,7 @@ func (c *Client) readAnswer(resp *http.Response) (answer, error) {
 	if len(data) > maxJSONBody {
 		return a, fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
 	}
-	a.shown = shorten(scrub(string(data), c.token))
+	a.shown = shorten(c.redact.Redact(string(data)))
 	if c.opts.Debugf != nil && len(data) > 0 {
 		c.opts.Debugf("answer %d: %s", resp.StatusCode, a.shown)
 	}
@@ -214,9 +228,4 @@ func htmlError(a answer) error {
 		start = shorten(start[:120])
 	}
 	return &HTMLError{ContentType: a.header.Get("Content-Type"), Start: start}
-}
-
-// declaredJSON reports whether the answer says its body is JSON.
-func declaredJSON(a answer) bool {
-	return strings.Contains(strings.ToLower(a.header.Get("Content-Type")), "json")
 }

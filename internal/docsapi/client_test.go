@@ -3,10 +3,12 @@ package docsapi
 import (
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 const token = "s3cr3t-token-value"
@@ -106,6 +109,8 @@ func TestTolerantAnswers(t *testing.T) {
 		{"update 200 empty", "update", 200, "", ``, "", ""},
 		{"update 204", "update", 204, "", ``, "", ""},
 		{"update 201 with text", "update", 201, "text/plain", `stored`, "", ""},
+		{"update 200 with a body that is not the JSON it declares", "update", 200, js, `OK`, "", ""},
+		{"release answered by a web page", "release", 200, "text/html", `<html>sign in</html>`, "", "the answer was lost or unreadable"},
 		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "not JSON: check that api-url"},
 	}
 	for _, tc := range cases {
@@ -267,7 +272,7 @@ func TestAPIErrorReadsTheBody(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newAPIError(404, http.Header{}, []byte(tc.body), token)
+			e := newAPIError(404, http.Header{}, []byte(tc.body), redact.New(token))
 			if e.Message != tc.msg || e.Code != tc.code || e.TrackingID != tc.tracking {
 				t.Errorf("got message %q code %q tracking %q", e.Message, e.Code, e.TrackingID)
 			}
@@ -277,8 +282,8 @@ func TestAPIErrorReadsTheBody(t *testing.T) {
 			if !strings.HasPrefix(e.Error(), "service answered 404 Not Found") {
 				t.Errorf("error does not start with the status: %s", e)
 			}
-			if fromService := strings.HasPrefix(tc.body, "{"); e.FromService != fromService {
-				t.Errorf("FromService = %v for %s", e.FromService, tc.body)
+			if isJSON := strings.HasPrefix(tc.body, "{"); e.JSON != isJSON {
+				t.Errorf("JSON = %v for %s", e.JSON, tc.body)
 			}
 		})
 	}
@@ -426,13 +431,10 @@ func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
 // retrying for the whole timeout, and says which address failed.
 func TestUnreachableFailsFast(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
-	untrusted := httptest.NewTLSServer(http.NotFoundHandler())
+	closed := "http://" + refusedAddr(t)
+	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
+	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0)
+	untrusted.StartTLS()
 	t.Cleanup(untrusted.Close)
 	cases := []struct {
 		name, url, reason string
@@ -586,4 +588,123 @@ func TestRedirectFromHTTPSToHTTPIsRefused(t *testing.T) {
 	if reached.Load() {
 		t.Error("the http host was contacted")
 	}
+}
+
+// writeThenFail sends the request for real (so the server acts on it), then
+// reports a network error as if the answer had been lost on the way back.
+type writeThenFail struct {
+	next http.RoundTripper
+	err  error
+}
+
+func (w writeThenFail) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := w.next.RoundTrip(r)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return nil, w.err
+}
+
+// TestWrittenReleaseIsNeverResent: a release that may have reached the
+// service is not sent again, whatever the error after it was written, and
+// the error says so, also when the run's time ran out meanwhile.
+func TestWrittenReleaseIsNeverResent(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		err  error
+	}{
+		{"host unreachable after writing", &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.EHOSTUNREACH)}},
+		{"connection refused after writing", &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNREFUSED)}},
+		{"reset after writing", &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, calls := faultServer(t)
+			hc := &http.Client{Transport: writeThenFail{next: &http.Transport{}, err: tc.err}}
+			c, err := New(srv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Release(context.Background(), "1", true)
+			if !IsUncertain(err) || calls.Load() != 1 {
+				t.Errorf("%d releases, error %v: want exactly 1 and an uncertain error", calls.Load(), err)
+			}
+		})
+	}
+	t.Run("time runs out while the answer is awaited", func(t *testing.T) {
+		t.Parallel()
+		srv, calls := faultServer(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(300 * time.Millisecond) })
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_, err := newClient(t, srv.URL).Release(ctx, "1", true)
+		if !IsUncertain(err) || !errors.Is(err, context.DeadlineExceeded) || calls.Load() != 1 {
+			t.Errorf("%d releases, error %v: want 1, uncertain and the deadline", calls.Load(), err)
+		}
+	})
+}
+
+// TestTLSAlertFailsFast: a server that refuses the TLS handshake is not
+// retried for the whole timeout.
+func TestTLSAlertFailsFast(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	srv.TLS = &tls.Config{GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) {
+		return nil, errors.New("no certificate for you")
+	}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	hc := srv.Client()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := New(srv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListDocs(ctx, "p")
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "TLS") {
+		t.Errorf("error %v, want an *UnreachableError about TLS", err)
+	}
+}
+
+// TestEscapedTokenNeverShown: the token is removed from error answers also
+// where a JSON encoder escaped it.
+func TestEscapedTokenNeverShown(t *testing.T) {
+	t.Parallel()
+	const tok = "abc/def+ghi=="
+	srv, _ := faultServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(400)
+		io.WriteString(w, `{"error_message":"token abc\/def+ghi== revoked","tracking_id":"abc\u002fdef+ghi=="}`)
+	})
+	c, err := New(srv.URL, tok, Options{FirstRetry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListDocs(context.Background(), "p")
+	if err == nil || strings.Contains(err.Error(), tok) || strings.Contains(err.Error(), `abc\/def`) {
+		t.Errorf("error shows the token: %v", err)
+	}
+}
+
+// refusedAddr is a loopback address where connections are refused: a
+// socket is bound there, so that no other test can take the port, but it
+// never listens.
+func refusedAddr(t testing.TB) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }

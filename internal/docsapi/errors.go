@@ -1,11 +1,14 @@
 package docsapi
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 // maxShownBody is how much of an unexpected body an error quotes.
@@ -18,10 +21,9 @@ type APIError struct {
 	Code       string // error_code, when the body has one
 	TrackingID string // tracking_id, when the body has one
 	RetryAfter string // the Retry-After header, if any
-	// FromService is true when the body is a JSON error of the service (it
-	// carries a message or a code), false for a bare status page, such as
-	// a 404 of a server that has no such route.
-	FromService bool
+	// JSON is true when the body is JSON at all; a server without the
+	// route (a wrong path prefix) usually answers a bare page instead.
+	JSON bool
 }
 
 func (e *APIError) Error() string {
@@ -56,10 +58,12 @@ func StatusOf(err error) int {
 // newAPIError reads what it can from an error body: the error shape of the
 // service's design example (error_message, error_code, tracking_id), common
 // variants (message, error, code), each of any JSON type, or else the start
-// of the text. secret is scrubbed before anything is cut.
-func newAPIError(status int, header http.Header, body []byte, secret string) *APIError {
+// of the text. The token is removed before anything is cut, from the body
+// as sent and again from each field as decoded (JSON escapes can hide it).
+func newAPIError(status int, header http.Header, body []byte, red *redact.Redactor) *APIError {
 	e := &APIError{Status: status, RetryAfter: header.Get("Retry-After")}
-	text := scrub(string(body), secret)
+	text := red.Redact(string(body))
+	e.JSON = json.Valid([]byte(text))
 	if m, ok := objectOf([]byte(text)); ok {
 		e.Message = firstText(m, "error_message", "message", "error_description", "error", "detail", "title")
 		e.Code = firstText(m, "error_code", "code")
@@ -72,11 +76,13 @@ func newAPIError(status int, header http.Header, body []byte, secret string) *AP
 				e.Code = firstText(inner, "code", "error_code")
 			}
 		}
-		e.FromService = e.Message != "" || e.Code != ""
 	}
 	if e.Message == "" && e.Code == "" {
-		e.Message = shorten(strings.TrimSpace(text))
+		e.Message = strings.TrimSpace(text)
 	}
+	e.Message = shorten(red.Redact(e.Message))
+	e.Code = shorten(red.Redact(e.Code))
+	e.TrackingID = shorten(red.Redact(e.TrackingID))
 	return e
 }
 
@@ -84,7 +90,7 @@ func newAPIError(status int, header http.Header, body []byte, secret string) *AP
 func firstText(m fields, keys ...string) string {
 	for _, k := range keys {
 		if s := shown(m[k]); s != "" {
-			return shorten(s)
+			return s
 		}
 	}
 	return ""
@@ -100,14 +106,6 @@ func shorten(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-// scrub removes the token from text the service may have echoed.
-func scrub(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "***")
 }
 
 // HTMLError is a success answer that is a web page: the request reached a

@@ -68,7 +68,7 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
 			acancel()
-			apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.token)
+			apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.redact)
 			if !unprocessedStatus(resp.StatusCode) && !(r.idempotent && retryableStatus(resp.StatusCode)) {
 				return backoff.Permanent(apiErr)
 			}
@@ -89,12 +89,17 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 		switch {
 		case err == nil:
 			return nil
+		case !r.idempotent:
+			// The service answered a release with a success: whatever
+			// went wrong after that, a build may exist.
+			if ctx.Err() != nil {
+				err = fmt.Errorf("%w: %w", ctx.Err(), err)
+			}
+			return backoff.Permanent(asUncertain(err))
 		case ctx.Err() != nil:
 			return backoff.Permanent(ctx.Err())
 		case !errors.As(err, &bf):
 			return backoff.Permanent(err)
-		case !r.idempotent:
-			return backoff.Permanent(&UncertainError{Err: err})
 		}
 		if bodyFaults++; bodyFaults >= maxBodyFaults {
 			return backoff.Permanent(err)
@@ -120,23 +125,35 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 
 // transportFault judges a request that got no answer.
 func (c *Client) transportFault(ctx context.Context, r *request, wrote bool, err error, reach *reachability) error {
+	err = c.scrubErr(err)
+	if !r.idempotent && wrote {
+		// The request may have reached the service: never send it again,
+		// and say so, even when the run's time ran out meanwhile.
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w: %w", ctx.Err(), err)
+		}
+		return backoff.Permanent(&UncertainError{Err: err})
+	}
 	if ctx.Err() != nil {
 		return backoff.Permanent(ctx.Err())
 	}
 	if errors.Is(err, errRedirect) {
-		return backoff.Permanent(c.scrubErr(err))
+		return backoff.Permanent(err)
 	}
-	err = c.scrubErr(err)
 	if reason := unreachable(err); reason != "" {
 		if reach.fail(c.now()) {
 			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Reason: reason, Attempts: reach.attempts, Err: err})
 		}
-		return err // nothing was sent: safe to repeat, even a release
 	}
-	if r.idempotent || !wrote {
+	return err // nothing was sent, or sending again is harmless
+}
+
+// asUncertain wraps err as an *UncertainError unless it is one.
+func asUncertain(err error) error {
+	if IsUncertain(err) {
 		return err
 	}
-	return backoff.Permanent(&UncertainError{Err: err})
+	return &UncertainError{Err: err}
 }
 
 // reachability counts attempts that could not reach the host at all.
@@ -177,8 +194,13 @@ func unreachable(err error) string {
 		return "TLS handshake failed"
 	}
 	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Op == "dial" {
-		return "could not connect"
+	if errors.As(err, &opErr) {
+		switch opErr.Op {
+		case "dial":
+			return "could not connect"
+		case "remote error": // a TLS alert from the server, over TCP
+			return "TLS handshake failed"
+		}
 	}
 	return ""
 }

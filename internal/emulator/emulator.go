@@ -138,8 +138,9 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST "+p+"/docs.release", s.release)
 	s.mux.HandleFunc("GET "+p+"/docs.builds.download", s.download)
 	// An unknown route (a wrong path prefix in the client's address) gets
-	// the bare page of a web server, not the service's JSON error.
-	s.mux.HandleFunc("/", http.NotFound)
+	// the bare page of a web server, or a framework's JSON 404, not the
+	// service's error.
+	s.mux.HandleFunc("/", s.unknownRoute)
 	return s
 }
 

@@ -249,11 +249,30 @@ func TestRequestsTheServiceRefuses(t *testing.T) {
 // service's JSON error, as a real deployment would answer.
 func TestUnknownRouteIsABarePage(t *testing.T) {
 	t.Parallel()
-	s := start(t, Config{Prefix: "/v1"})
-	for _, u := range []string{s.URL() + "/docs.nothing", strings.TrimSuffix(s.URL(), "/v1") + "/v2/docs.list?projectId=4711"} {
-		code, h, body := call(t, "GET", u, "")
-		if code != http.StatusNotFound || strings.Contains(h.Get("Content-Type"), "json") || json.Valid(body) {
-			t.Errorf("GET %s: %d %s %q, want a plain 404 page", u, code, h.Get("Content-Type"), body)
+	for _, style := range []RouteStyle{RouteText, RouteJSON} {
+		s := start(t, Config{Prefix: "/v1", Variant: Variant{UnknownRoute: style}})
+		for _, u := range []string{s.URL() + "/docs.nothing", strings.TrimSuffix(s.URL(), "/v1") + "/v2/docs.list?projectId=4711"} {
+			code, h, body := call(t, "GET", u, "")
+			isJSON := strings.Contains(h.Get("Content-Type"), "json") && json.Valid(body)
+			if code != http.StatusNotFound || isJSON != (style == RouteJSON) || bytes.Contains(body, []byte("error_message")) {
+				t.Errorf("%s: GET %s: %d %s %q, want a 404 that is not the service's error", style, u, code, h.Get("Content-Type"), body)
+			}
+		}
+	}
+}
+
+// TestFailedBuildsToldManyWays: a failed build's download is answered in the
+// failure style, never with a zip.
+func TestFailedBuildsToldManyWays(t *testing.T) {
+	t.Parallel()
+	for _, style := range []FailureStyle{Failure422, Failure200, FailureOpaque} {
+		s := start(t, Config{Variant: Variant{Failure: style}})
+		id := release(t, s, true) // no file uploaded: the build fails
+		waitBuilt(t, s, id)
+		code, _, body := call(t, "GET", s.URL()+"/docs.builds.download?id="+id, "")
+		want := map[FailureStyle]int{Failure422: 422, Failure200: 200, FailureOpaque: 200}[style]
+		if code != want || bytes.HasPrefix(body, []byte("PK")) || !bytes.Contains(body, []byte("build failed")) {
+			t.Errorf("%s: %d %s", style, code, body)
 		}
 	}
 }
@@ -447,7 +466,7 @@ func TestVariants(t *testing.T) {
 			}
 
 			code, _, b = call(t, "GET", s.URL()+"/docs.builds.download?id="+url.QueryEscape(buildID), "")
-			wantWait := map[NotReadyStyle]int{NotReady202: 202, NotReady404: 404, NotReady200: 200}[v.NotReady]
+			wantWait := map[NotReadyStyle]int{NotReady202: 202, NotReady404: 404, NotReady200: 200, NotReady409: 409, NotReady503: 503}[v.NotReady]
 			if code != wantWait || bytes.HasPrefix(b, []byte("PK")) {
 				t.Errorf("download while building: %d, want %d and no zip", code, wantWait)
 			}

@@ -271,12 +271,18 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusNotFound, 1409, fmt.Sprintf("build %s is not built yet", id))
 		case NotReady200:
 			writeJSON(w, r, v, http.StatusOK, v.decorate(map[string]any{"message": "building"}, "top", map[string]any{"status": "building"}))
+		case NotReady409:
+			s.fail(w, r, http.StatusConflict, 1409, fmt.Sprintf("build %s is still running", id))
+		case NotReady503:
+			s.fail(w, r, http.StatusServiceUnavailable, 1503, fmt.Sprintf("build %s is queued", id))
 		default:
 			build := v.decorate(map[string]any{"id": v.idValue(id)}, "build", map[string]any{"status": "building"})
 			writeJSON(w, r, v, http.StatusAccepted, v.decorate(map[string]any{"build": build}, "top", map[string]any{"status": "building"}))
 		}
 	case state == stateFailed && v.Failure == Failure200:
-		writeJSON(w, r, v, http.StatusOK, map[string]any{"status": "failed", "message": "build failed: " + failure})
+		writeJSON(w, r, v, http.StatusOK, v.decorate(map[string]any{"message": "build failed: " + failure}, "top", map[string]any{"status": "failed"}))
+	case state == stateFailed && v.Failure == FailureOpaque:
+		writeJSON(w, r, v, http.StatusOK, map[string]any{"outcome": map[string]any{"result": "broken", "log": "build failed: " + failure}})
 	case state == stateFailed:
 		s.fail(w, r, http.StatusUnprocessableEntity, 1422, "build failed: "+failure)
 	default:
@@ -308,4 +314,14 @@ func serveZip(w http.ResponseWriter, style ZipStyle, id string, zip []byte) {
 		rc.Flush()
 		zip = zip[n:]
 	}
+}
+
+// unknownRoute answers a path the service does not have.
+func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
+	v := s.answerVariant()
+	if v.UnknownRoute == RouteJSON {
+		writeJSON(w, r, v, http.StatusNotFound, map[string]any{"status": 404, "error": "Not Found", "path": r.URL.Path})
+		return
+	}
+	http.NotFound(w, r)
 }

@@ -32,6 +32,8 @@ type Variant struct {
 	NotReady NotReadyStyle
 	// Failure is how a download of a failed build is answered.
 	Failure FailureStyle
+	// UnknownRoute is how a path the service does not have is answered.
+	UnknownRoute RouteStyle
 	// Seed, when not zero, mixes all of the above: each answer picks its own
 	// shape at random (ids keep one style per emulator), reproducibly.
 	Seed uint64
@@ -88,6 +90,8 @@ const (
 	NotReady202 NotReadyStyle = "202" // 202 Accepted with a JSON body
 	NotReady404 NotReadyStyle = "404" // 404 with the service's error
 	NotReady200 NotReadyStyle = "200" // 200 with a JSON placeholder instead of a zip
+	NotReady409 NotReadyStyle = "409" // 409 Conflict with the service's error
+	NotReady503 NotReadyStyle = "503" // 503 with Retry-After, as a busy build farm might
 )
 
 // FailureStyle is how a download of a failed build is answered.
@@ -95,31 +99,45 @@ type FailureStyle string
 
 // The failure styles.
 const (
-	Failure422 FailureStyle = "422" // 422 with the service's error
-	Failure200 FailureStyle = "200" // 200 with a JSON status "failed" and a message
+	Failure422    FailureStyle = "422"        // 422 with the service's error
+	Failure200    FailureStyle = "200"        // 200 with a status "failed" (shaped by the field style) and a message
+	FailureOpaque FailureStyle = "200-opaque" // 200 with JSON no client can read as a failure
+)
+
+// RouteStyle is how an unknown route is answered.
+type RouteStyle string
+
+// The route styles.
+const (
+	RouteText RouteStyle = "text" // a web server's plain 404 page
+	RouteJSON RouteStyle = "json" // a framework's JSON 404: {"status": 404, "error": "Not Found", "path": …}
 )
 
 // namedVariants are the variants the emulator offers by name; each changes
 // one thing from the default.
 var namedVariants = map[string]Variant{
-	"default":          {},
-	"ids-string":       {IDs: IDString},
-	"ids-opaque":       {IDs: IDOpaque},
-	"ids-big":          {IDs: IDBig},
-	"fields-absent":    {Fields: FieldsAbsent},
-	"fields-objects":   {Fields: FieldsObjects},
-	"fields-arrays":    {Fields: FieldsArrays},
-	"fields-unknown":   {Fields: FieldsUnknown},
-	"release-201":      {ReleaseStatus: http.StatusCreated},
-	"release-202":      {ReleaseStatus: http.StatusAccepted},
-	"update-empty":     {Update: UpdateEmpty},
-	"update-204":       {Update: UpdateNoContent},
-	"zip-octet-stream": {Zip: ZipStream},
-	"zip-octet-bare":   {Zip: ZipStreamplain},
-	"json-no-charset":  {JSONType: "application/json"},
-	"not-ready-404":    {NotReady: NotReady404},
-	"not-ready-200":    {NotReady: NotReady200},
-	"failure-200":      {Failure: Failure200},
+	"default":            {},
+	"ids-string":         {IDs: IDString},
+	"ids-opaque":         {IDs: IDOpaque},
+	"ids-big":            {IDs: IDBig},
+	"fields-absent":      {Fields: FieldsAbsent},
+	"fields-objects":     {Fields: FieldsObjects},
+	"fields-arrays":      {Fields: FieldsArrays},
+	"fields-unknown":     {Fields: FieldsUnknown},
+	"release-201":        {ReleaseStatus: http.StatusCreated},
+	"release-202":        {ReleaseStatus: http.StatusAccepted},
+	"update-empty":       {Update: UpdateEmpty},
+	"update-204":         {Update: UpdateNoContent},
+	"zip-octet-stream":   {Zip: ZipStream},
+	"zip-octet-bare":     {Zip: ZipStreamplain},
+	"json-no-charset":    {JSONType: "application/json"},
+	"not-ready-404":      {NotReady: NotReady404},
+	"not-ready-200":      {NotReady: NotReady200},
+	"not-ready-409":      {NotReady: NotReady409},
+	"not-ready-503":      {NotReady: NotReady503},
+	"failure-200":        {Failure: Failure200},
+	"failure-200-opaque": {Failure: FailureOpaque},
+	"route-404-json":     {UnknownRoute: RouteJSON},
 	// A few together, as one real service might answer.
 	"bare":                   {Fields: FieldsAbsent, Update: UpdateEmpty, Zip: ZipStreamplain},
 	"objects-string-ids-202": {Fields: FieldsObjects, IDs: IDString, ReleaseStatus: http.StatusAccepted},
@@ -179,6 +197,9 @@ func (v Variant) withDefaults() Variant {
 	if v.Failure == "" {
 		v.Failure = Failure422
 	}
+	if v.UnknownRoute == "" {
+		v.UnknownRoute = RouteText
+	}
 	return v
 }
 
@@ -199,8 +220,9 @@ func (s *Server) answerVariant() Variant {
 	v.Update = pick(r, UpdateBody, UpdateEmpty, UpdateNoContent)
 	v.Zip = pick(r, ZipSized, ZipStream, ZipStreamplain)
 	v.JSONType = pick(r, "application/json; charset=utf-8", "application/json", "application/json;charset=UTF-8")
-	v.NotReady = pick(r, NotReady202, NotReady404, NotReady200)
-	v.Failure = pick(r, Failure422, Failure200)
+	v.NotReady = pick(r, NotReady202, NotReady404, NotReady200, NotReady409, NotReady503)
+	v.Failure = pick(r, Failure422, Failure200, FailureOpaque)
+	v.UnknownRoute = pick(r, RouteText, RouteJSON)
 	if v.IDs == IDNumber || v.IDs == IDString {
 		v.IDs = pick(r, IDNumber, IDString) // the same id, as a number or a string
 	}

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,12 +40,18 @@ func isNotReadyStatus(status int) bool {
 // BuildFailedError says the service built the release and the build failed.
 type BuildFailedError struct {
 	BuildID string
-	Msg     string // the service's message
+	Msg     string // the service's message, when it came in a success answer
+	Err     error  // the service's error answer, when it came as one
 }
 
 func (e *BuildFailedError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("build %s failed: %v", e.BuildID, e.Err)
+	}
 	return fmt.Sprintf("build %s failed: %s", e.BuildID, e.Msg)
 }
+
+func (e *BuildFailedError) Unwrap() error { return e.Err }
 
 // untilBuilt calls try until it succeeds or fails for good, within
 // build-timeout, polling fast at first (builds of small descriptions take
@@ -95,8 +102,10 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 	}
 	err := backoff.Retry(op, poll)
 	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
+		// The last answer says more than the deadline: a "not ready", or
+		// a fault the client kept retrying until the time ran out.
 		return &StepError{Step: f.step, Desc: "wait for build " + f.res.BuildID,
-			Err:  fmt.Errorf("the build was not ready within build-timeout (%s); last answer: %v", f.cfg.BuildTimeout, last),
+			Err:  fmt.Errorf("the build was not ready within build-timeout (%s); last answer: %w", f.cfg.BuildTimeout, cmp.Or(last, err)),
 			Hint: "raise build-timeout for large descriptions, or check the build's state in the web application"}
 	}
 	return err
@@ -129,7 +138,7 @@ func (f *flow) openBuild(ctx context.Context) (*docsapi.Download, error) {
 		case errors.As(err, &ae) && isNotReadyStatus(ae.Status):
 			return nil, &notReady{err.Error()}
 		case errors.As(err, &ae) && (ae.Status == http.StatusUnprocessableEntity || ae.Status == http.StatusGone):
-			return nil, &BuildFailedError{BuildID: f.res.BuildID, Msg: err.Error()}
+			return nil, &BuildFailedError{BuildID: f.res.BuildID, Err: err}
 		}
 		return nil, err
 	}
@@ -143,7 +152,7 @@ func (f *flow) openBuild(ctx context.Context) (*docsapi.Download, error) {
 // notAZip judges the start of a success answer that is not a zip: the
 // service's word that the build failed, or else a page shown while it builds.
 func (f *flow) notAZip(body []byte, status int, ctype string) error {
-	if failed, msg := docsapi.BuildFailure(body); failed {
+	if failed, msg := f.client.BuildFailure(body); failed {
 		return &BuildFailedError{BuildID: f.res.BuildID, Msg: msg}
 	}
 	return &notReady{fmt.Sprintf("service answered %d with %s, not a zip", status, orUnknown(ctype))}

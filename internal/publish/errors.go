@@ -57,11 +57,19 @@ func hintFor(err error) string {
 	return ""
 }
 
-// routeMissing reports a 404 that is not the service's own error: the
-// server has no such route, so api-url (its path prefix) is likely wrong.
-func routeMissing(err error) bool {
+// notFound tells what a 404 is likely about. A bare page (not JSON) comes
+// from a server that has no such route, so api-url's path prefix is likely
+// wrong. A JSON answer may be the service saying the resource does not
+// exist, or a framework's page for an unknown route: both are named.
+func notFound(err error, resource string) (hint string, ok bool) {
 	var ae *docsapi.APIError
-	return errors.As(err, &ae) && ae.Status == http.StatusNotFound && !ae.FromService
+	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		return "", false
+	}
+	if !ae.JSON {
+		return routeHint, true
+	}
+	return resource + "; if it does exist, api-url may be wrong: check its path prefix (such as /v1)", true
 }
 
 // routeHint is the advice for a route the server does not know.

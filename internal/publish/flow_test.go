@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -17,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,14 +137,7 @@ func requestsTo(emu *emulator.Server, path string) int {
 // branches that decide how a run ends.
 func TestFlowOutcomes(t *testing.T) {
 	t.Parallel()
-	closed := func() string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		return "http://" + ln.Addr().String()
-	}()
+	closed := "http://" + refusedAddr(t)
 	cases := []struct {
 		name     string
 		emu      func(*emulator.Config)
@@ -196,6 +189,9 @@ func TestFlowOutcomes(t *testing.T) {
 			step: StepList, msg: []string{"404", "api-url may be wrong", "path prefix"}},
 		{name: "an unknown project blames project-id", cfg: func(c *Config, _ *emulator.Server) { c.ProjectID = "999" },
 			step: StepList, msg: []string{"404", "project 999 may not exist"}},
+		{name: "a wrong path prefix answered in JSON names both", emu: func(c *emulator.Config) { c.Variant.UnknownRoute = emulator.RouteJSON },
+			cfg:  func(c *Config, emu *emulator.Server) { c.APIURL = emu.URL() + "/v2" },
+			step: StepList, msg: []string{"404", "project 4711 may not exist", "api-url may be wrong", "path prefix"}},
 		{name: "a build that never finishes", emu: func(c *emulator.Config) { c.BuildDelay = time.Hour },
 			cfg:  func(c *Config, _ *emulator.Server) { c.BuildTimeout = 300 * time.Millisecond },
 			step: StepWait, releases: 1, msg: []string{"not ready within build-timeout (300ms)", "last answer"}},
@@ -233,6 +229,33 @@ func TestFlowOutcomes(t *testing.T) {
 	}
 }
 
+// TestFailedBuildIsNeverSuccess: however the service tells a failed build
+// (an error status, a status field of any shape, or JSON the client cannot
+// read), the step fails: with the service's message where it can be read,
+// else when build-timeout runs out.
+func TestFailedBuildIsNeverSuccess(t *testing.T) {
+	t.Parallel()
+	for _, failure := range []emulator.FailureStyle{emulator.Failure422, emulator.Failure200, emulator.FailureOpaque} {
+		for _, fields := range []emulator.FieldStyle{emulator.FieldsStrings, emulator.FieldsObjects, emulator.FieldsArrays, emulator.FieldsUnknown, emulator.FieldsAbsent} {
+			t.Run(string(failure)+"/"+string(fields), func(t *testing.T) {
+				t.Parallel()
+				emu := startEmulator(t, func(c *emulator.Config) { c.Variant = emulator.Variant{Failure: failure, Fields: fields} })
+				cfg := flowConfig(t, emu.URL())
+				cfg.FileName = "other.yml" // not the file the doc renders
+				cfg.BuildTimeout = 500 * time.Millisecond
+				res, rep, err := runFlow(t, cfg, Options{})
+				if err == nil || res.FailedStep != StepWait || res.BuildState == BuildReady {
+					t.Fatalf("a failed build ended in %v at %q, state %q\n%s", err, res.FailedStep, res.BuildState, rep.log())
+				}
+				var bf *BuildFailedError
+				if errors.As(err, &bf) != (res.BuildState == BuildFailed) {
+					t.Errorf("state %q for %v", res.BuildState, err)
+				}
+			})
+		}
+	}
+}
+
 // TestWaitingReportsNowAndThen: while the build runs, a progress line comes
 // every so often with the time elapsed and left, not one per poll.
 func TestWaitingReportsNowAndThen(t *testing.T) {
@@ -258,8 +281,10 @@ func TestWaitingReportsNowAndThen(t *testing.T) {
 type rewriter struct {
 	endpoint string // a path suffix: /docs.list, /docs.release, /files/, /docs.builds.download
 	path     []string
-	value    any
+	value    any  // dropField removes the field
+	errors   bool // rewrite error answers rather than successes
 	mu       sync.Mutex
+	rewrote  int            // answers rewritten
 	answers  map[string]any // the first JSON answer of each endpoint, as sent
 }
 
@@ -271,7 +296,8 @@ func (rw *rewriter) start(t *testing.T, target string) string {
 		r.Out.Header.Del("Accept-Encoding") // answers come back plain, to rewrite
 	}}
 	proxy.ModifyResponse = func(resp *http.Response) error {
-		if resp.StatusCode < 200 || resp.StatusCode > 299 || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
+		success := resp.StatusCode >= 200 && resp.StatusCode <= 299
+		if success == rw.errors || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
 			return nil
 		}
 		body, err := io.ReadAll(resp.Body)
@@ -295,6 +321,9 @@ func (rw *rewriter) start(t *testing.T, target string) string {
 			if ep == rw.endpoint && rw.path != nil {
 				v = replace(v, rw.path, rw.value)
 				body, _ = json.Marshal(v)
+				rw.mu.Lock()
+				rw.rewrote++
+				rw.mu.Unlock()
 			}
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
@@ -316,6 +345,9 @@ func endpointOf(path string) string {
 	return "/files/"
 }
 
+// dropField, as a replacement value, removes the field.
+type dropField struct{}
+
 // replace sets the value at path ("*" is every element of an array).
 func replace(v any, path []string, value any) any {
 	if len(path) == 0 {
@@ -324,6 +356,10 @@ func replace(v any, path []string, value any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		if old, ok := x[path[0]]; ok {
+			if _, drop := value.(dropField); drop && len(path) == 1 {
+				delete(x, path[0])
+				break
+			}
 			x[path[0]] = replace(old, path[1:], value)
 		}
 	case []any:
@@ -353,14 +389,16 @@ func paths(v any, prefix []string, out *[][]string) {
 }
 
 // TestNoOtherFieldCanFailARun answers each endpoint with every field but the
-// promised ones (docs[].id, build.id) replaced by each JSON type in turn:
-// every run publishes one build and outputs its id as the service wrote it.
+// promised ones (docs[].id, build.id) removed, or replaced by each JSON type
+// in turn, and each field of an error answer likewise: every run publishes
+// one build and outputs its id as the service wrote it.
 // Replacing a promised field does fail the run, which shows the rewriting
 // reaches the client.
 func TestNoOtherFieldCanFailARun(t *testing.T) {
 	t.Parallel()
-	// Record each endpoint's answers once, to find their fields.
-	emu := startEmulator(t, nil)
+	// Record each endpoint's answers once, to find their fields (with a
+	// build slow enough that the download endpoint says "not ready" first).
+	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 200 * time.Millisecond })
 	rec := &rewriter{}
 	cfg := flowConfig(t, rec.start(t, emu.URL()))
 	if _, rep, err := runFlow(t, cfg, Options{}); err != nil {
@@ -370,14 +408,18 @@ func TestNoOtherFieldCanFailARun(t *testing.T) {
 		"/docs.list":    {"docs", "docs/*", "docs/*/id"},
 		"/docs.release": {"build", "build/id"},
 	}
-	values := []any{nil, true, json.Number("1.5"), "text", []any{1, map[string]any{"a": nil}}, map[string]any{"a": []any{nil}}}
+	values := []any{dropField{}, nil, true, json.Number("1.5"), "text", []any{1, map[string]any{"a": nil}}, map[string]any{"a": []any{nil}}}
 	type mutation struct {
 		endpoint string
 		path     []string
 		value    any
 		fails    bool
+		errors   bool // an error answer (a 503, retried) is rewritten
 	}
 	var muts []mutation
+	if _, ok := rec.answers["/docs.builds.download"]; !ok || len(rec.answers) != 4 {
+		t.Fatalf("recorded answers of %d endpoints, want all four: %v", len(rec.answers), rec.answers)
+	}
 	for ep, answer := range rec.answers {
 		var ps [][]string
 		paths(answer, nil, &ps)
@@ -386,25 +428,43 @@ func TestNoOtherFieldCanFailARun(t *testing.T) {
 				continue
 			}
 			for _, v := range values {
-				muts = append(muts, mutation{ep, p, v, false})
+				muts = append(muts, mutation{ep, p, v, false, false})
 			}
 		}
 	}
 	if len(muts) < 10*len(values) {
 		t.Fatalf("only %d mutations: the recorded answers have too few fields: %v", len(muts), rec.answers)
 	}
+	// Error answers: each of the service's error fields, of each type, in a
+	// 503 that the run rides out.
+	for _, ep := range []string{"/docs.list", "/files/", "/docs.release", "/docs.builds.download"} {
+		for _, field := range []string{"error_message", "error_code", "tracking_id"} {
+			for _, v := range values {
+				muts = append(muts, mutation{ep, []string{field}, v, false, true})
+			}
+		}
+	}
 	muts = append(muts,
-		mutation{"/docs.list", []string{"docs", "*", "id"}, map[string]any{}, true},
-		mutation{"/docs.list", []string{"docs"}, "none", true},
-		mutation{"/docs.release", []string{"build", "id"}, []any{}, true},
-		mutation{"/docs.release", []string{"build"}, nil, true})
+		mutation{"/docs.list", []string{"docs", "*", "id"}, map[string]any{}, true, false},
+		mutation{"/docs.list", []string{"docs", "*", "id"}, dropField{}, true, false},
+		mutation{"/docs.list", []string{"docs"}, "none", true, false},
+		mutation{"/docs.release", []string{"build", "id"}, []any{}, true, false},
+		mutation{"/docs.release", []string{"build"}, nil, true, false})
+	faultOf := map[string]string{"/docs.list": "list", "/files/": "update", "/docs.release": "release", "/docs.builds.download": "download"}
 	for _, m := range muts {
-		t.Run(fmt.Sprintf("%s %s=%v", m.endpoint, strings.Join(m.path, "."), m.value), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s=%v errors:%v", m.endpoint, strings.Join(m.path, "."), m.value, m.errors), func(t *testing.T) {
 			t.Parallel()
-			emu := startEmulator(t, nil)
-			rw := &rewriter{endpoint: m.endpoint, path: m.path, value: m.value}
+			// Long enough a build that the first poll meets "not ready".
+			emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 200 * time.Millisecond })
+			if m.errors {
+				emu.Inject(emulator.Fault{Endpoint: faultOf[m.endpoint], Kind: emulator.FaultStatus, Status: http.StatusServiceUnavailable})
+			}
+			rw := &rewriter{endpoint: m.endpoint, path: m.path, value: m.value, errors: m.errors}
 			cfg := flowConfig(t, rw.start(t, emu.URL()))
 			res, rep, err := runFlow(t, cfg, Options{})
+			if rw.rewrote == 0 {
+				t.Fatalf("no answer was rewritten")
+			}
 			if m.fails {
 				if err == nil {
 					t.Errorf("a run succeeded with a promised field replaced")
@@ -437,4 +497,24 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 	if !strings.Contains(err.Error(), authHint) {
 		t.Errorf("error %q does not say to check the token", err)
 	}
+}
+
+// refusedAddr is a loopback address where connections are refused: a
+// socket is bound there, so that no other test can take the port, but it
+// never listens.
+func refusedAddr(t testing.TB) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }

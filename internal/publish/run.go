@@ -263,11 +263,8 @@ func (f *flow) update(ctx context.Context) error {
 	})
 	if err != nil {
 		hint := hintFor(err)
-		switch {
-		case routeMissing(err):
-			hint = routeHint
-		case docsapi.StatusOf(err) == http.StatusNotFound:
-			hint = fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)
+		if h, ok := notFound(err, fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)); ok {
+			hint = h
 		}
 		return &StepError{Step: StepUpdate, Desc: desc, Err: err, Hint: hint}
 	}
@@ -282,11 +279,8 @@ func (f *flow) listDocs(ctx context.Context) error {
 	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
 	if err != nil {
 		hint := hintFor(err)
-		switch {
-		case routeMissing(err):
-			hint = routeHint
-		case docsapi.StatusOf(err) == http.StatusNotFound:
-			hint = fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)
+		if h, ok := notFound(err, fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)); ok {
+			hint = h
 		}
 		return &StepError{Step: StepList, Desc: desc, Err: err, Hint: hint}
 	}
@@ -342,11 +336,11 @@ func (f *flow) release(ctx context.Context) error {
 	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), f.cfg.SetLive)
 	if err != nil {
 		hint := hintFor(err)
-		switch {
-		case docsapi.IsUncertain(err):
+		if h, ok := notFound(err, fmt.Sprintf("doc %s may not exist: check doc-id", f.res.DocID)); ok {
+			hint = h
+		}
+		if docsapi.IsUncertain(err) {
 			hint = fmt.Sprintf("a build may have been started under doc %s; it was not sent again, so that no second build is made. Check the doc's builds in the web application before running again", f.res.DocID)
-		case routeMissing(err):
-			hint = routeHint
 		}
 		return &StepError{Step: StepRelease, Desc: desc, Err: err, Hint: hint}
 	}
