@@ -1,0 +1,200 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Workspace is an open workspace directory.
+type Workspace struct {
+	dir     string // absolute
+	root    *os.Root
+	escapes error // os.Root's error for a path that leaves it
+	owner   owner
+}
+
+// Open opens the workspace at dir.
+func Open(dir string) (*Workspace, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace: %w", err)
+	}
+	w := &Workspace{dir: abs, root: root, owner: ownerOf(root)}
+	// os.Root does not export its "path escapes" error: learn it once, so
+	// that refusals can be told from other failures without reading text.
+	var pe *fs.PathError
+	if _, err := root.Lstat(".."); errors.As(err, &pe) {
+		w.escapes = pe.Err
+	}
+	return w, nil
+}
+
+// Close releases the workspace.
+func (w *Workspace) Close() error { return w.root.Close() }
+
+// Dir is the workspace's absolute path.
+func (w *Workspace) Dir() string { return w.dir }
+
+// OutsideError is a path that leaves the workspace.
+type OutsideError struct {
+	Path string // as given
+	Link bool   // it leaves through a symbolic link
+}
+
+func (e *OutsideError) Error() string {
+	if e.Link {
+		return fmt.Sprintf("%s leads outside the workspace through a symbolic link", e.Path)
+	}
+	return fmt.Sprintf("%s is outside the workspace", e.Path)
+}
+
+// NotRegularError is a path that is not a regular file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode.IsDir():
+		what = "a directory, not a file"
+	case e.Mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case e.Mode&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case e.Mode&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return e.Path + " is " + what
+}
+
+// Path turns p, relative to the workspace or absolute inside it, into a
+// clean slash path relative to the workspace ("." for the workspace
+// itself). A path whose text leaves the workspace is an *OutsideError; one
+// that leaves through a link is refused when it is opened.
+func (w *Workspace) Path(p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(w.dir, p)
+	}
+	rel, err := filepath.Rel(w.dir, filepath.Clean(abs))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", &OutsideError{Path: p}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// Join resolves ref, a slash path relative to the folder of from (itself a
+// slash path in the workspace), as a $ref names a file. It refuses an
+// absolute ref and one that climbs out of the workspace.
+func Join(from, ref string) (string, error) {
+	if path.IsAbs(ref) || filepath.IsAbs(ref) || filepath.VolumeName(ref) != "" {
+		return "", &OutsideError{Path: ref}
+	}
+	p := path.Join(path.Dir(from), ref)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", &OutsideError{Path: ref}
+	}
+	return p, nil
+}
+
+// explain turns os.Root's refusal of name into an *OutsideError.
+func (w *Workspace) explain(name string, err error) error {
+	if w.escapes != nil && errors.Is(err, w.escapes) {
+		return &OutsideError{Path: name, Link: true}
+	}
+	return err
+}
+
+// FS is the workspace's files for reading: regular files only.
+func (w *Workspace) FS() fs.FS { return regularFS{w} }
+
+type regularFS struct{ w *Workspace }
+
+// Open opens a regular file without blocking: a FIFO or a device is
+// refused, never read.
+func (f regularFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	fh, err := f.w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if st, serr := f.w.root.Stat(name); serr == nil && !st.Mode().IsRegular() {
+			return nil, &NotRegularError{Path: name, Mode: st.Mode()} // a socket cannot be opened
+		}
+		return nil, f.w.explain(name, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	return fh, nil
+}
+
+// Stat describes name in the workspace, following links inside it.
+func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
+	st, err := w.root.Stat(name)
+	return st, w.explain(name, err)
+}
+
+// Open opens a file of the workspace for reading (a regular file only).
+func (w *Workspace) Open(name string) (*os.File, error) {
+	f, err := regularFS{w}.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return f.(*os.File), nil
+}
+
+// CheckWritable checks, before anything is written, that writing name would
+// stay inside the workspace: its nearest existing folder must not lead out
+// through a link. (Writing over a link replaces the link, so name itself may
+// be one.)
+func (w *Workspace) CheckWritable(name string) error {
+	for dir := path.Dir(name); ; dir = path.Dir(dir) {
+		st, err := w.root.Stat(dir)
+		switch {
+		case err == nil && !st.IsDir():
+			return fmt.Errorf("%s is a file, not a folder", dir)
+		case err == nil:
+			return nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return w.explain(name, err)
+		}
+		if dir == "." {
+			return nil
+		}
+	}
+}
+
+// IsEmptyOrAbsent reports whether name does not exist or is an empty folder.
+func (w *Workspace) IsEmptyOrAbsent(name string) (bool, error) {
+	st, err := w.root.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, w.explain(name, err)
+	}
+	if !st.IsDir() {
+		return false, nil
+	}
+	entries, err := fs.ReadDir(w.root.FS(), name)
+	return err == nil && len(entries) == 0, w.explain(name, err)
+}

@@ -1,0 +1,244 @@
+package workspace
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// setup makes a workspace beside a secret file outside it, with links that
+// lead out.
+func setup(t *testing.T) (*Workspace, string) {
+	t.Helper()
+	base := t.TempDir()
+	dir, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(dir, "api"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("OUTSIDE-SECRET"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "api", "openapi.yaml"), []byte("openapi: 3.0.0\n"), 0o644))
+	must(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "abs-link")))
+	must(t, os.Symlink("../outside/secret", filepath.Join(dir, "rel-link")))
+	must(t, os.Symlink("../outside", filepath.Join(dir, "out")))
+	must(t, os.Symlink("api/openapi.yaml", filepath.Join(dir, "inside-link")))
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, outside
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPath(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	cases := []struct{ in, want string }{
+		{"api/openapi.yaml", "api/openapi.yaml"},
+		{"./api/../api/openapi.yaml", "api/openapi.yaml"},
+		{filepath.Join(w.Dir(), "site"), "site"},
+		{".", "."},
+		{"..a.zip", "..a.zip"},
+		{"../x", ""},
+		{"api/../../x", ""},
+		{"/etc/passwd", ""},
+	}
+	for _, tc := range cases {
+		got, err := w.Path(tc.in)
+		var oe *OutsideError
+		if got != tc.want || (tc.want == "") != errors.As(err, &oe) {
+			t.Errorf("Path(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestJoin(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ from, ref, want string }{
+		{"api/openapi.yaml", "common/params.yaml", "api/common/params.yaml"},
+		{"api/openapi.yaml", "../common/params.yaml", "common/params.yaml"},
+		{"openapi.yaml", "./a.yaml", "a.yaml"},
+		{"api/openapi.yaml", "../../etc/passwd", ""},
+		{"openapi.yaml", "../x.yaml", ""},
+		{"api/openapi.yaml", "/etc/passwd", ""},
+	}
+	for _, tc := range cases {
+		got, err := Join(tc.from, tc.ref)
+		if got != tc.want || (tc.want == "") != (err != nil) {
+			t.Errorf("Join(%q, %q) = %q, %v; want %q", tc.from, tc.ref, got, err, tc.want)
+		}
+	}
+}
+
+// TestReadsStayInside: links that lead out, and files that are not regular,
+// are refused, and a FIFO is refused at once instead of blocking.
+func TestReadsStayInside(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	must(t, syscall.Mkfifo(filepath.Join(w.Dir(), "fifo"), 0o644))
+	ln, err := net.Listen("unix", filepath.Join(w.Dir(), "sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	device := syscall.Mknod(filepath.Join(w.Dir(), "zero"), syscall.S_IFCHR|0o644, 1<<8|5) == nil // /dev/zero, where allowed
+	cases := []struct {
+		name    string
+		outside bool
+		regular bool // refused as not a regular file
+	}{
+		{"abs-link", true, false},
+		{"rel-link", true, false},
+		{"out/secret", true, false},
+		{"api", false, true},
+		{"fifo", false, true},
+		{"sock", false, true},
+	}
+	if device {
+		cases = append(cases, struct {
+			name    string
+			outside bool
+			regular bool
+		}{"zero", false, true})
+	}
+	for _, tc := range cases {
+		done := make(chan error, 1)
+		go func() {
+			_, err := fs.ReadFile(w.FS(), tc.name)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var oe *OutsideError
+			var nr *NotRegularError
+			if tc.outside != errors.As(err, &oe) || tc.regular != errors.As(err, &nr) {
+				t.Errorf("%s: %v (%T)", tc.name, err, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: reading blocked", tc.name)
+		}
+	}
+	data, err := fs.ReadFile(w.FS(), "inside-link")
+	if err != nil || string(data) != "openapi: 3.0.0\n" {
+		t.Errorf("a link inside the workspace: %q, %v", data, err)
+	}
+}
+
+// TestWritesStayInside: a file or folder written through a linked folder
+// that points out is refused, and nothing is written outside.
+func TestWritesStayInside(t *testing.T) {
+	t.Parallel()
+	w, outside := setup(t)
+	if err := w.WriteFile("out/bundle.json", []byte("{}")); !errors.As(err, new(*OutsideError)) {
+		t.Errorf("write through a link out: %v", err)
+	}
+	if _, err := w.CreateDir("out/site"); !errors.As(err, new(*OutsideError)) {
+		t.Errorf("folder through a link out: %v", err)
+	}
+	for name, outside := range map[string]bool{"out/site.zip": true, "out/new/deeper/site.zip": true, "new/site.zip": false, "api/x.zip": false, "rel-link": false} {
+		if err := w.CheckWritable(name); errors.As(err, new(*OutsideError)) != outside {
+			t.Errorf("CheckWritable(%s) = %v", name, err)
+		}
+	}
+	// Writing over a link replaces the link; the file it pointed to stays.
+	must(t, w.WriteFile("rel-link", []byte("new")))
+	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "OUTSIDE-SECRET" {
+		t.Errorf("the file outside became %q", b)
+	}
+	entries, _ := os.ReadDir(outside)
+	if len(entries) != 1 {
+		t.Errorf("written outside: %v", entries)
+	}
+}
+
+func TestAtomicFile(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	must(t, w.WriteFile("build/bundle.json", []byte(`{"a":1}`)))
+	st, err := os.Stat(filepath.Join(w.Dir(), "build", "bundle.json"))
+	if err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("written file: %v, %v", st, err)
+	}
+	f, err := w.Create("build/site.zip")
+	must(t, err)
+	io.WriteString(f, "half")
+	f.Abort()
+	entries, _ := os.ReadDir(filepath.Join(w.Dir(), "build"))
+	if len(entries) != 1 {
+		t.Errorf("an aborted file left %v", entries)
+	}
+}
+
+func TestAtomicDir(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	must(t, os.Mkdir(filepath.Join(w.Dir(), "site"), 0o700)) // empty: may be replaced
+	d, err := w.CreateDir("site")
+	must(t, err)
+	must(t, d.Root.MkdirAll("assets/css", 0o700))
+	must(t, d.Root.WriteFile("assets/css/a.css", []byte("a{}"), 0o600))
+	if _, err := os.Stat(filepath.Join(w.Dir(), "site", "assets")); err == nil {
+		t.Error("the folder appeared before Commit")
+	}
+	must(t, d.Commit())
+	for p, want := range map[string]fs.FileMode{"site": 0o755, "site/assets": 0o755, "site/assets/css": 0o755, "site/assets/css/a.css": 0o644} {
+		st, err := os.Stat(filepath.Join(w.Dir(), p))
+		if err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: %v, want mode %v (%v)", p, st.Mode(), want, err)
+		}
+	}
+	d2, err := w.CreateDir("site")
+	must(t, err)
+	if err := d2.Commit(); err == nil {
+		t.Error("a folder replaced a non-empty one")
+	}
+	entries, _ := os.ReadDir(w.Dir())
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) == ".part" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestWrittenFilesBelongToTheWorkspaceOwner: run as root (as a container
+// action is), what is written belongs to the workspace's owner, so the
+// runner's later steps can remove it.
+func TestWrittenFilesBelongToTheWorkspaceOwner(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, as the container runs")
+	}
+	dir := t.TempDir()
+	must(t, os.Chown(dir, 1234, 2345))
+	w, err := Open(dir)
+	must(t, err)
+	defer w.Close()
+	must(t, w.WriteFile("a/bundle.json", []byte("{}")))
+	d, err := w.CreateDir("site")
+	must(t, err)
+	must(t, d.Root.WriteFile("index.html", nil, 0o644))
+	must(t, d.Commit())
+	for _, p := range []string{"a/bundle.json", "site", "site/index.html"} {
+		st, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys := st.Sys().(*syscall.Stat_t); sys.Uid != 1234 || sys.Gid != 2345 {
+			t.Errorf("%s belongs to %d:%d, want 1234:2345", p, sys.Uid, sys.Gid)
+		}
+	}
+}
