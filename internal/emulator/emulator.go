@@ -25,6 +25,11 @@ type Config struct {
 	// Variant is how the emulator answers where the service interface is
 	// silent (see Variant); the zero value is the default.
 	Variant Variant
+	// MaxBody bounds a request body; zero means 256 MiB.
+	MaxBody int64
+	// LogSize is how many of the latest requests Requests keeps; zero
+	// means 10,000.
+	LogSize int
 	// FirstBuildID is the id of the first build; later builds count up.
 	// Zero means 1001. Tests set 2^53+1, so that a client reading ids
 	// through a float64 asks for the wrong build (jq, in the seed's curl
@@ -79,7 +84,7 @@ type Server struct {
 	docs     map[string]*doc // by id
 	builds   map[string]*build
 	nextID   uint64
-	requests []Request
+	requests []*Request
 	faults   []*Fault
 	storage  *storageHost
 	seq      int // tracking ids
@@ -87,7 +92,8 @@ type Server struct {
 	closed   bool
 }
 
-// Request is what the emulator saw of one request.
+// Request is what the emulator saw of one request: the body's first 64 KiB,
+// of the latest 10,000 requests.
 type Request struct {
 	Method, Path, RawQuery string
 	Header                 http.Header
@@ -99,6 +105,12 @@ type Request struct {
 func New(cfg Config) *Server {
 	if cfg.FirstBuildID == 0 {
 		cfg.FirstBuildID = 1001
+	}
+	if cfg.MaxBody == 0 {
+		cfg.MaxBody = 256 << 20
+	}
+	if cfg.LogSize == 0 {
+		cfg.LogSize = 10_000
 	}
 	v := cfg.Variant.withDefaults()
 	var rng *rand.Rand
@@ -170,7 +182,7 @@ func StartOn(cfg Config, addr string) (*Server, error) {
 func serve(cfg Config, ln net.Listener, scheme string) *Server {
 	s := New(cfg)
 	s.ln, s.scheme = ln, scheme
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: time.Minute}
 	go s.srv.Serve(ln)
 	return s
 }

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -548,5 +549,64 @@ func TestRandomVariantIsReproducible(t *testing.T) {
 		if _, err := ParseVariant(bad); err == nil {
 			t.Errorf("variant %q accepted", bad)
 		}
+	}
+}
+
+// countingReader streams n bytes of "x", counting what was read.
+type countingReader struct {
+	left int64
+	read atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), c.left))
+	for i := range p[:n] {
+		p[i] = 'x'
+	}
+	c.left -= int64(n)
+	c.read.Add(int64(n))
+	return n, nil
+}
+
+// TestEmulatorBoundsWhatItIsSent: the token is checked before a body is
+// read, a body is capped, and the request log keeps a bounded amount.
+func TestEmulatorBoundsWhatItIsSent(t *testing.T) {
+	t.Parallel()
+	s := start(t, Config{MaxBody: 1 << 20, LogSize: 5})
+	put := func(tok string, body io.Reader) int {
+		req, _ := http.NewRequest("PUT", s.URL()+"/projects/4711/files/openapi.yml", body)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return -1 // the server may close the connection on an unread body
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// 1 GB without a token: answered 401 long before the body is sent.
+	huge := &countingReader{left: 1 << 30}
+	if code := put("wrong", huge); code != http.StatusUnauthorized && code != -1 {
+		t.Errorf("a body without a token: %d, want 401", code)
+	}
+	if sent := huge.read.Load(); sent > 64<<20 {
+		t.Errorf("%d MiB of a body without a token were taken in", sent>>20)
+	}
+	if code := put(token, &countingReader{left: 2 << 20}); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over the cap: %d, want 413", code)
+	}
+	for range 10 {
+		call(t, "GET", s.URL()+"/docs.list?projectId=4711", "")
+	}
+	put(token, &countingReader{left: 100 << 10})
+	reqs := s.Requests()
+	if len(reqs) != 5 || reqs[4].Method != "PUT" {
+		t.Fatalf("the log keeps %d requests, want the latest 5", len(reqs))
+	}
+	if n := len(reqs[4].Body); n != maxLoggedBody {
+		t.Errorf("the log keeps %d bytes of a 100 KiB body, want the first %d", n, maxLoggedBody)
 	}
 }

@@ -5,38 +5,56 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// ServeHTTP records the request, checks the token, and routes it.
+// maxLoggedBody is how much of a body the request log keeps.
+const maxLoggedBody = 64 << 10
+
+// ServeHTTP records the request, checks the token before reading any of
+// the body, and routes it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 256<<20))
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	rec := &statusRecorder{ResponseWriter: w}
 	// Logged on arrival, so a test sees a request whose answer is still
 	// being delayed; the status is filled in when the answer is done.
+	logged := &Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: r.Header.Clone()}
 	s.mu.Lock()
-	i := len(s.requests)
-	s.requests = append(s.requests, Request{
-		Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
-		Header: r.Header.Clone(), Body: body,
-	})
+	s.requests = append(s.requests, logged)
+	if len(s.requests) > s.cfg.LogSize {
+		s.requests = slices.Delete(s.requests, 0, len(s.requests)-s.cfg.LogSize)
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.requests[i].Status = rec.status
+		logged.Status = rec.status
 		s.mu.Unlock()
 	}()
 	if r.Header.Get("Authorization") != "Bearer "+s.cfg.Token || s.cfg.Token == "" {
 		s.fail(rec, r, http.StatusUnauthorized, 1001, "the access token is missing, malformed or revoked")
 		return
 	}
+	body, err := io.ReadAll(http.MaxBytesReader(rec, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			s.fail(rec, r, http.StatusRequestEntityTooLarge, 1413, fmt.Sprintf("the body is larger than %d bytes", s.cfg.MaxBody))
+			return
+		}
+		s.fail(rec, r, http.StatusBadRequest, 1400, "the body could not be read")
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	s.mu.Lock()
+	logged.Body = body[:min(len(body), maxLoggedBody)]
+	s.mu.Unlock()
 	if f := s.takeFault(r); f != nil && s.serveFault(f, rec, r) {
 		if rec.status == 0 {
 			rec.status = -1 // no answer

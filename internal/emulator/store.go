@@ -174,9 +174,13 @@ func cmpNumeric(a, b string) int {
 	return 0
 }
 
-// Requests returns the requests seen so far, in order.
+// Requests returns the requests seen so far (the latest 10,000), in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
+	out := make([]Request, len(s.requests))
+	for i, r := range s.requests {
+		out[i] = *r
+	}
+	return out
 }
