@@ -72,8 +72,17 @@ func (e *ShapeError) Error() string {
 	return fmt.Sprintf("service answered without a usable %s: %s", e.What, e.Answer)
 }
 
+// maxID bounds an identifier's length.
+const maxID = 128
+
+// plainID is what an identifier may hold: it goes into requests, outputs,
+// log lines and a file name, so it may not hold anything that could change
+// them (line breaks, slashes, quotes, spaces).
+var plainID = regexp.MustCompile(`^[A-Za-z0-9._~:+-]+$`)
+
 // parseID reads a promised identifier: a JSON string or number, kept exactly
-// as written (a number keeps its literal, so 2^53+1 is not rounded).
+// as written (a number keeps its literal, so 2^53+1 is not rounded), and
+// plain: letters, digits and . _ ~ : + -, up to 128 of them.
 func parseID(raw json.RawMessage) (ID, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
@@ -81,10 +90,16 @@ func parseID(raw json.RawMessage) (ID, error) {
 		if err := json.Unmarshal(raw, &s); err != nil || s == "" {
 			return "", errors.New("an empty or malformed string")
 		}
+		if len(s) > maxID || !plainID.MatchString(s) || s == "." || s == ".." {
+			return "", fmt.Errorf("%q, not a plain identifier (letters, digits and . _ ~ : + -, up to %d)", shorten(s[:min(len(s), 40)]), maxID)
+		}
 		return ID(s), nil
 	}
 	var n json.Number
 	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Unmarshal(raw, &n) == nil {
+		if len(n) > maxID {
+			return "", fmt.Errorf("a number of %d digits, longer than an identifier may be (%d)", len(n), maxID)
+		}
 		return ID(n.String()), nil
 	}
 	if len(raw) == 0 {

@@ -98,6 +98,9 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return fmt.Errorf("%w: stopped after 10 redirects", errRedirect)
 	}
+	if req.URL.Scheme != "https" && req.URL.Scheme != "http" {
+		return fmt.Errorf("%w: refused a redirect to %s, which is not http(s)", errRedirect, req.URL.Redacted())
+	}
 	prev := via[len(via)-1]
 	if prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
 		return fmt.Errorf("%w: refused a redirect from https to %s", errRedirect, req.URL.Redacted())

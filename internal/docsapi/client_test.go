@@ -55,7 +55,9 @@ func TestParseID(t *testing.T) {
 			t.Errorf("%s read as %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{`null`, `{"x":1}`, `[17]`, `true`, `""`, ``, `"unterminated`} {
+	bad := []string{`null`, `{"x":1}`, `[17]`, `true`, `""`, ``, `"unterminated`,
+		`"17\n::warning::x"`, `"a b"`, `"../../x"`, `"b/1"`, `".."`, `"id\u0000"`, `"` + strings.Repeat("9", 129) + `"`, strings.Repeat("9", 129)}
+	for _, bad := range bad {
 		if got, err := parseID(json.RawMessage(bad)); err == nil {
 			t.Errorf("%s accepted as an id %q", bad, got)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 const meta = `
@@ -142,3 +144,63 @@ func TestOutputValuesThatWouldCorruptTheFile(t *testing.T) {
 		t.Error("a refused value was recorded")
 	}
 }
+
+// FuzzReporterLines feeds text from the service (ids, messages) through
+// every way the reporter writes, on GitHub and off it: no line it writes
+// ever starts a workflow command (or another CI system's) that the program
+// did not issue, and the token never shows, in any form.
+func FuzzReporterLines(f *testing.F) {
+	f.Add("17", "service answered 404", "tok-secret-value")
+	f.Add("17\n::warning::pwned", "x\r\n::stop-commands::abc\n::set-output name=a::b", "tok/secret+value")
+	f.Add("\n##vso[task.setvariable variable=a]b", "%0A::error::x", "tok")
+	f.Add("::group::x", "\r::endgroup::", "abcdefgh")
+	f.Fuzz(func(t *testing.T, id, msg, token string) {
+		if len(token) < 8 || strings.ContainsAny(token, "\r\n") {
+			return
+		}
+		for _, onGitHub := range []bool{true, false} {
+			dir := t.TempDir()
+			env := map[string]string{"RUNNER_DEBUG": "1"}
+			if onGitHub {
+				env["GITHUB_ACTIONS"] = "true"
+				env["GITHUB_OUTPUT"] = filepath.Join(dir, "out")
+				env["GITHUB_STEP_SUMMARY"] = filepath.Join(dir, "sum")
+			}
+			var out bytes.Buffer
+			r := NewReporter(func(k string) string { return env[k] }, &out, &out)
+			r.Mask(token)
+			// The commands the program issues, each one line.
+			issued := 0
+			if onGitHub {
+				issued = len(redactForms(token)) // ::add-mask:: lines
+			}
+			end := r.Group("release build " + id)
+			r.Infof("doc %s, read at %s", id, msg)
+			r.Debugf("answer: %s %s", msg, token)
+			r.Error(msg+" "+token, Annotation{File: id, Line: 3, Title: "docs-publish"})
+			r.Warnf("%s", msg)
+			r.Notice(id)
+			r.Annotate("warning", msg, id, 1, 2)
+			end()
+			r.SetOutput("build-id", id) // refused when it has a line break
+			r.PrintOutputs()
+			if onGitHub {
+				issued += 8 // group, debug, error, warning, notice, warning, endgroup
+			}
+			commands := 0
+			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "##") {
+					commands++
+				}
+				if !strings.HasPrefix(line, "::add-mask::") && strings.Contains(line, token) {
+					t.Fatalf("the token shows in %q", line)
+				}
+			}
+			if commands > issued {
+				t.Fatalf("on GitHub %v: %d command lines for %d issued:\n%s", onGitHub, commands, issued, out.String())
+			}
+		}
+	})
+}
+
+func redactForms(secret string) []string { return redact.Forms(secret) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -18,8 +19,8 @@ type Reporter struct {
 	stdout  io.Writer
 	log     io.Writer
 	debug   bool
+	secrets redact.Redactor
 	mu      sync.Mutex
-	secrets []string
 	outputs []KV
 }
 
@@ -44,33 +45,44 @@ func NewReporter(getenv func(string) string, stdout, stderr io.Writer) *Reporter
 // OnGitHub reports whether workflow commands are in use.
 func (r *Reporter) OnGitHub() bool { return r.gh != nil }
 
-// Mask registers a secret: on GitHub the runner hides it in the log from now
-// on, and the reporter scrubs it from everything it writes.
+// Mask registers a secret: on GitHub the runner hides it (and the encoded
+// forms it may be echoed in) in the log from now on, and the reporter
+// scrubs all of them from everything it writes.
 func (r *Reporter) Mask(secret string) {
 	if secret == "" {
 		return
 	}
-	r.mu.Lock()
-	r.secrets = append(r.secrets, secret)
-	r.mu.Unlock()
+	r.secrets.Add(secret)
 	if r.gh != nil {
-		r.gh.AddMask(secret)
+		for _, form := range redact.Forms(secret) {
+			r.gh.AddMask(form)
+		}
 	}
 }
 
-// Scrub replaces every registered secret in s.
-func (r *Reporter) Scrub(s string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec, "***")
+// Scrub replaces every registered secret, in every form, in s.
+func (r *Reporter) Scrub(s string) string { return r.secrets.Redact(s) }
+
+// OneLine makes text safe as one line of the log: line breaks escaped as
+// the runner escapes them in workflow commands, so that text from the
+// service can never start a line (and with it a workflow command) of its
+// own.
+func OneLine(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		s = strings.NewReplacer("\r", "%0D", "\n", "%0A").Replace(s)
+	}
+	if strings.HasPrefix(s, "::") || strings.HasPrefix(s, "##") {
+		s = " " + s // never a command of the runner's (or another CI system's)
 	}
 	return s
 }
 
+// line is msg scrubbed of secrets and made one line.
+func (r *Reporter) line(msg string) string { return OneLine(r.Scrub(msg)) }
+
 // Infof logs a line.
 func (r *Reporter) Infof(format string, args ...any) {
-	fmt.Fprintln(r.log, r.Scrub(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(r.log, r.line(fmt.Sprintf(format, args...)))
 }
 
 // Debugf logs a line only when step debugging is on.
@@ -80,10 +92,10 @@ func (r *Reporter) Debugf(format string, args ...any) {
 	}
 	msg := r.Scrub(fmt.Sprintf(format, args...))
 	if r.gh != nil {
-		r.gh.Debugf("%s", msg)
+		r.gh.Debugf("%s", msg) // go-githubactions escapes the line breaks
 		return
 	}
-	fmt.Fprintln(r.log, "debug: "+msg)
+	fmt.Fprintln(r.log, "debug: "+OneLine(msg))
 }
 
 // Annotation is a finding attached to a place in a file.
@@ -133,8 +145,9 @@ func (r *Reporter) Notice(msg string) { r.annotate("notice", msg, Annotation{}) 
 
 func (r *Reporter) annotate(level, msg string, at Annotation) {
 	msg = r.Scrub(msg)
+	at.File, at.Title = r.Scrub(at.File), r.Scrub(at.Title)
 	if r.gh == nil {
-		fmt.Fprintf(r.log, "%s%s: %s\n", at.prefix(), level, msg)
+		fmt.Fprintf(r.log, "%s%s: %s\n", OneLine(at.prefix()), level, OneLine(msg))
 		return
 	}
 	// go-githubactions escapes %, CR and LF in the message itself.
@@ -151,11 +164,12 @@ func (r *Reporter) annotate(level, msg string, at Annotation) {
 
 // Group starts a collapsible log group; call the returned func to end it.
 func (r *Reporter) Group(title string) func() {
+	title = r.Scrub(title)
 	if r.gh == nil {
-		fmt.Fprintf(r.log, "== %s\n", title)
+		fmt.Fprintf(r.log, "== %s\n", OneLine(title))
 		return func() {}
 	}
-	r.gh.Group(title)
+	r.gh.Group(title) // go-githubactions escapes the line breaks
 	return r.gh.EndGroup
 }
 
