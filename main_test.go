@@ -88,7 +88,14 @@ func runAction(t *testing.T, inputs map[string]string, files map[string]string) 
 // runActionWithEvent is runAction for a workflow started by event.
 func runActionWithEvent(t *testing.T, event string, inputs map[string]string, files map[string]string) actionRun {
 	t.Helper()
-	cmd, ws, outFile, stdout := startActionWithEvent(t, event, inputs, files)
+	return runActionWith(t, event, inputs, files, nil)
+}
+
+// runActionWith is runActionWithEvent with setup called on the workspace
+// once files are written, before the run.
+func runActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string)) actionRun {
+	t.Helper()
+	cmd, ws, outFile, stdout := startActionWith(t, event, inputs, files, setup)
 	err := cmd.Wait()
 	run := actionRun{stdout: stdout.String(), stderr: cmd.Stderr.(*bytes.Buffer).String(), workspace: ws}
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -113,6 +120,11 @@ func startAction(t *testing.T, inputs map[string]string, files map[string]string
 
 func startActionWithEvent(t *testing.T, event string, inputs map[string]string, files map[string]string) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
+	return startActionWith(t, event, inputs, files, nil)
+}
+
+func startActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string)) (*exec.Cmd, string, string, *bytes.Buffer) {
+	t.Helper()
 	meta, err := ghaction.ParseMetadata(actionYAML)
 	if err != nil {
 		t.Fatal(err)
@@ -124,6 +136,9 @@ func startActionWithEvent(t *testing.T, event string, inputs map[string]string, 
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if setup != nil {
+		setup(ws)
 	}
 	cmdDir := t.TempDir()
 	outFile, sumFile := filepath.Join(cmdDir, "output"), filepath.Join(cmdDir, "summary")
@@ -187,14 +202,24 @@ func assertNoToken(t *testing.T, run actionRun) {
 			t.Errorf("the token appears in %s", where)
 		}
 	}
-	filepath.WalkDir(run.workspace, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(testToken)) {
-				t.Errorf("the token appears in %s", p)
-			}
+	for p, b := range workspaceFiles(run.workspace) {
+		if bytes.Contains(b, []byte(testToken)) {
+			t.Errorf("the token appears in %s", p)
+		}
+	}
+}
+
+// workspaceFiles reads the regular files of a workspace (not FIFOs, not
+// devices, not what links point at).
+func workspaceFiles(ws string) map[string][]byte {
+	files := map[string][]byte{}
+	filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			files[p], _ = os.ReadFile(p)
 		}
 		return nil
 	})
+	return files
 }
 
 func readSample(t *testing.T, name string) string {
@@ -381,7 +406,7 @@ func TestActionDefaults(t *testing.T) {
 			}
 			wantOutcome := "| Build outcome | built |"
 			if tc.inputs["wait-for-build"] == "false" {
-				wantOutcome = "| Build outcome | unknown: not checked (wait-for-build: false) |"
+				wantOutcome = `| Build outcome | unknown: not checked \(wait-for-build: false\) |` // Markdown-escaped
 			}
 			if !strings.Contains(run.summary, wantOutcome) {
 				t.Errorf("summary lacks %q:\n%s", wantOutcome, run.summary)

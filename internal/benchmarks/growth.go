@@ -31,7 +31,7 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 	if o.smoke {
 		base, sizes, zips = "testdata/specs/bookstore.openapi3.json", []float64{1}, []float64{1}
 	}
-	root, err := spec.Load(base, filepath.Base(base))
+	root, err := spec.Load(os.DirFS(filepath.Dir(base)), filepath.Base(base), spec.DefaultLimits)
 	if err != nil {
 		return nil, nil, err
 	}

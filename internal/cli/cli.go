@@ -75,4 +75,5 @@ Flags:
 		fmt.Fprintf(w, "  --%s%s%s\n      %s\n      env %s\n", in.Name, req, def, in.Description, ghaction.EnvVar(in.Name))
 	}
 	fmt.Fprintf(w, "  --output text|json\n      How outputs are printed off GitHub (default text: name=value lines).\n")
+	fmt.Fprintf(w, "  --workspace DIR\n      The folder the description, every file its $refs name, and every path written must stay in (default: GITHUB_WORKSPACE on GitHub, else the working directory).\n")
 }

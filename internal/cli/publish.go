@@ -30,8 +30,14 @@ func (b boolFlag) String() string {
 func (b boolFlag) Set(s string) error { *b.v = s; return nil }
 func (b boolFlag) IsBoolFlag() bool   { return true }
 
-// parseFlags reads one flag per input of action.yml.
-func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]string, string, error) {
+// cliOptions are the flags that are not inputs of the action.
+type cliOptions struct {
+	output    string // text or json
+	workspace string // the folder the description's files and the outputs stay in
+}
+
+// parseFlags reads one flag per input of action.yml, and the CLI's own.
+func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]string, cliOptions, error) {
 	fs := flag.NewFlagSet("docs-publish", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	vals := map[string]*string{}
@@ -44,25 +50,27 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 			fs.StringVar(v, in.Name, "", in.Description)
 		}
 	}
-	output := fs.String("output", "text", "")
+	var opts cliOptions
+	fs.StringVar(&opts.output, "output", "text", "")
+	fs.StringVar(&opts.workspace, "workspace", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(env.Stdout, meta)
-			return nil, "", flag.ErrHelp
+			return nil, opts, flag.ErrHelp
 		}
-		return nil, "", fmt.Errorf("%v (see docs-publish --help)", err)
+		return nil, opts, fmt.Errorf("%v (see docs-publish --help)", err)
 	}
 	if fs.NArg() > 0 {
-		return nil, "", fmt.Errorf("unexpected argument %q: inputs are flags such as --file spec.yaml (see docs-publish --help)", fs.Arg(0))
+		return nil, opts, fmt.Errorf("unexpected argument %q: inputs are flags such as --file spec.yaml (see docs-publish --help)", fs.Arg(0))
 	}
-	if *output != "text" && *output != "json" {
-		return nil, "", fmt.Errorf("--output %q: use text or json", *output)
+	if opts.output != "text" && opts.output != "json" {
+		return nil, opts, fmt.Errorf("--output %q: use text or json", opts.output)
 	}
 	flags := map[string]string{}
 	for name, v := range vals {
 		flags[name] = *v
 	}
-	return flags, *output, nil
+	return flags, opts, nil
 }
 
 // loadConfig fills a publish.Config from flags, the runner's INPUT_*
@@ -116,7 +124,7 @@ func configError(err error, look *ghaction.Lookuper) error {
 
 func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
 	rep := ghaction.NewReporter(env.Getenv, env.Stdout, env.Stderr)
-	flags, output, err := parseFlags(env, meta, args)
+	flags, opts, err := parseFlags(env, meta, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -131,6 +139,9 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	}
 	start := time.Now()
 	cfg, err := loadConfig(ctx, env, meta, look)
+	if opts.workspace != "" {
+		cfg.Workspace = opts.workspace
+	}
 	var res *publish.Result
 	if err == nil {
 		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version})
@@ -142,7 +153,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)
 	}
 	writeSummary(rep, env.Stderr, cfg, res, err, time.Since(start))
-	if output == "json" && !rep.OnGitHub() {
+	if opts.output == "json" && !rep.OnGitHub() {
 		printJSON(env.Stdout, rep.Outputs())
 	} else {
 		rep.PrintOutputs()
@@ -156,7 +167,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 
 // annotationFor points an error at the place in the description it is about.
 func annotationFor(err error) ghaction.Annotation {
-	var se *spec.SyntaxError
+	var se *spec.LoadError
 	if errors.As(err, &se) {
 		return ghaction.Annotation{File: se.File, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Title: "docs-publish"}
 	}

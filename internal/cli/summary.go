@@ -90,7 +90,7 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 	}
 	for _, r := range rows {
 		if r[1] != "" {
-			fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", r[1])
+			fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", ghaction.OneLine(r[1]))
 		}
 	}
 	io.WriteString(stderr, rep.Scrub(b.String()))
@@ -109,6 +109,10 @@ func buildOutcome(state string) string {
 	return "unknown: the run stopped before the build finished"
 }
 
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", "<br>", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+// mdEscape makes text (from the service, or the description) plain text in
+// Markdown: no links, images, emphasis, code spans or HTML of its own.
+var mdEscape = strings.NewReplacer(
+	"\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"!", `\!`, "#", `\#`, "~", `\~`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
+	"\r", "", "\n", "<br>",
+).Replace

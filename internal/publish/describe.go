@@ -1,38 +1,42 @@
 package publish
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"io/fs"
 
 	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
-// loadDescription reads the description, bundles it and validates it,
+// loadDescription reads the description from the workspace (and every file
+// its $refs name, all inside the workspace), bundles it and validates it,
 // reporting each finding where it was written. Errors, and warnings with
-// fail-on-warnings, stop the run before its first request.
-func loadDescription(cfg *Config, rep Reporter, res *Result) ([]byte, error) {
-	abs, rel, err := inWorkspace(cfg.Workspace, "file", cfg.File)
-	if err != nil {
-		return nil, err
+// fail-on-warnings, stop the run before its first request. It gives up when
+// ctx ends, wherever it is: parsing a large file cannot be interrupted, so
+// it runs aside and is left to finish on its own.
+func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Reporter, res *Result) ([]byte, error) {
+	type loaded struct {
+		content  []byte
+		findings []spec.Finding
+		err      error
 	}
-	doc, err := spec.Load(abs, rel)
-	if err != nil {
-		return nil, &InputError{"file", err.Error()}
+	done := make(chan loaded, 1)
+	go func() {
+		content, findings, err := describe(ctx, cfg, ws)
+		done <- loaded{content, findings, err}
+	}()
+	var l loaded
+	select {
+	case l = <-done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("loading the description: %w", ctx.Err())
 	}
-	if cfg.Bundle {
-		display := func(p string) string {
-			if r, err := filepath.Rel(cfg.Workspace, p); err == nil && !strings.HasPrefix(r, "..") {
-				return filepath.ToSlash(r)
-			}
-			return p
-		}
-		if doc, err = spec.Bundle(doc, spec.BundleOptions{Display: display}); err != nil {
-			return nil, &InputError{"file", err.Error()}
-		}
+	if l.err != nil {
+		return nil, l.err
 	}
-	res.Findings = spec.Validate(doc)
+	res.Findings = l.findings
 	var errs, warns int
 	for _, f := range res.Findings {
 		rep.Annotate(string(f.Severity), f.Msg, f.File, int(f.Pos.Line), int(f.Pos.Col))
@@ -44,17 +48,69 @@ func loadDescription(cfg *Config, rep Reporter, res *Result) ([]byte, error) {
 	}
 	switch {
 	case errs > 0:
-		return nil, &InputError{"file", fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", rel, plural(errs, "error"), plural(warns, "warning"))}
+		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
 	case warns > 0 && cfg.FailOnWarnings:
-		return nil, &InputError{"file", fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", rel, plural(warns, "warning"))}
+		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
 	}
+	return l.content, nil
+}
+
+// describe loads, bundles and validates the description.
+func describe(ctx context.Context, cfg *Config, ws *workspace.Workspace) ([]byte, []spec.Finding, error) {
+	name, err := ws.Path(cfg.File)
+	if err != nil {
+		return nil, nil, outsideInput("file", cfg.File, err)
+	}
+	fsys := ws.FS()
+	doc, err := spec.Load(fsys, name, spec.DefaultLimits)
+	if err != nil {
+		return nil, nil, loadError(name, err)
+	}
+	if cfg.Bundle {
+		if doc, err = spec.Bundle(ctx, doc, spec.BundleOptions{FS: fsys}); err != nil {
+			return nil, nil, loadError(name, err)
+		}
+	}
+	findings := spec.Validate(doc)
 	// Compact JSON is about half an indented source and no longer than a
 	// compact one: start there, so the buffer grows once at most.
 	size := 1 << 16
-	if fi, err := os.Stat(abs); err == nil {
-		size += int(fi.Size()) / 2
+	if st, err := ws.Stat(name); err == nil {
+		size += int(st.Size()) / 2
 	}
-	return doc.AppendJSON(make([]byte, 0, size)), nil
+	return doc.AppendJSON(make([]byte, 0, size)), findings, nil
+}
+
+// loadError says what to do about a description that cannot be loaded.
+func loadError(name string, err error) error {
+	var le *spec.LoadError
+	var wo *workspace.OutsideError
+	var nr *workspace.NotRegularError
+	// The file itself could not be read: an error at no position of it.
+	itself := errors.As(err, &le) && le.File == name && le.Pos.Line == 0
+	switch {
+	case itself && errors.Is(err, fs.ErrNotExist):
+		return &InputError{Input: "file", Err: err, Msg: name + " does not exist: check the file input (it is relative to the workspace) and that the file is checked out or generated before this step"}
+	case itself && errors.As(err, &wo):
+		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give a path inside the workspace"}
+	case itself && errors.As(err, &nr):
+		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give the path of the description file itself, such as api/openapi.yaml"}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("loading the description: %w", err)
+	}
+	return &InputError{Input: "file", Msg: err.Error(), Err: err}
+}
+
+// outsideInput is a path input that leaves the workspace.
+func outsideInput(input, value string, err error) error {
+	var wo *workspace.OutsideError
+	if errors.As(err, &wo) && wo.Link {
+		return &InputError{Input: input, Err: err, Msg: fmt.Sprintf("%q leads outside the workspace through a symbolic link: give a path inside it, so later steps can read the file", value)}
+	}
+	if errors.As(err, &wo) {
+		return &InputError{Input: input, Err: err, Msg: fmt.Sprintf("%q is outside the workspace: give a path inside it, so later steps can read the file", value)}
+	}
+	return &InputError{Input: input, Err: err, Msg: err.Error()}
 }
 
 func plural(n int, word string) string {
@@ -62,31 +118,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// writeFileAtomic writes data beside path and renames it into place, so a
-// reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".docs-publish-*.part")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // dryRun says what a run would publish, and sends nothing.

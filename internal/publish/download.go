@@ -7,49 +7,66 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/docs-publish/docs-publish/internal/unzip"
+	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
 func (f *flow) download(ctx context.Context) error {
-	target := f.plan.zipAbs
+	target := f.plan.zipPath
 	if target == "" {
-		var err error
-		target, _, err = inWorkspace(f.cfg.Workspace, "download-path", "docs-build-"+f.res.BuildID+".zip")
-		if err != nil {
-			return err
-		}
+		// The default name holds the build id, checked by the client to be
+		// a plain identifier.
+		target = "docs-build-" + f.res.BuildID + ".zip"
 	}
-	rel, _ := filepath.Rel(f.cfg.Workspace, target)
-	rel = filepath.ToSlash(rel)
 	if err := f.untilBuilt(ctx, func(ctx context.Context) error { return f.fetch(ctx, target) }); err != nil {
 		return f.buildError(err)
 	}
 	f.res.BuildState = BuildReady
-	f.res.ZipPath = rel
-	f.rep.Infof("saved %s (%d bytes, sha256 %s)", rel, f.res.ZipSize, f.res.ZipSHA256)
-	for _, kv := range [][2]string{{"zip-path", rel}, {"zip-size", fmt.Sprint(f.res.ZipSize)}, {"zip-sha256", f.res.ZipSHA256}} {
+	f.res.ZipPath = target
+	f.rep.Infof("saved %s (%d bytes, sha256 %s)", target, f.res.ZipSize, f.res.ZipSHA256)
+	for _, kv := range [][2]string{{"zip-path", target}, {"zip-size", fmt.Sprint(f.res.ZipSize)}, {"zip-sha256", f.res.ZipSHA256}} {
 		if err := f.rep.SetOutput(kv[0], kv[1]); err != nil {
 			return err
 		}
 	}
-	if f.plan.siteAbs == "" {
+	if f.plan.sitePath == "" {
 		return nil
 	}
-	st, err := unzip.Extract(target, f.plan.siteAbs, unzip.DefaultLimits)
+	st, err := f.extract(target, f.plan.sitePath)
 	if err != nil {
-		return &StepError{Step: StepDownload, Desc: "unpack " + rel, Err: err}
+		return &StepError{Step: StepDownload, Desc: "unpack " + target + " into " + f.plan.sitePath, Err: err}
 	}
-	site, _ := filepath.Rel(f.cfg.Workspace, f.plan.siteAbs)
-	f.res.SitePath = filepath.ToSlash(site)
+	f.res.SitePath = f.plan.sitePath
 	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
 	return f.rep.SetOutput("site-path", f.res.SitePath)
 }
 
+// extract unpacks the zip into a folder that appears complete or not at all.
+func (f *flow) extract(zipPath, dir string) (unzip.Stats, error) {
+	zf, err := f.ws.Open(zipPath)
+	if err != nil {
+		return unzip.Stats{}, err
+	}
+	defer zf.Close()
+	info, err := zf.Stat()
+	if err != nil {
+		return unzip.Stats{}, err
+	}
+	d, err := f.ws.CreateDir(dir)
+	if err != nil {
+		return unzip.Stats{}, err
+	}
+	st, err := unzip.Extract(zf, info.Size(), d.Root, unzip.DefaultLimits)
+	if err != nil {
+		d.Abort()
+		return st, err
+	}
+	return st, d.Commit()
+}
+
 // fetch downloads the build once into a temporary file beside target and
-// renames it into place only when it is a complete zip. Nothing is left at
+// moves it into place only when it is a complete zip. Nothing is left at
 // target, and no temporary file anywhere, when it fails.
 func (f *flow) fetch(ctx context.Context, target string) (err error) {
 	d, err := f.openBuild(ctx)
@@ -57,19 +74,6 @@ func (f *flow) fetch(ctx context.Context, target string) (err error) {
 		return err
 	}
 	defer d.Close()
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".docs-build-*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	max := int64(f.cfg.MaxDownload)
 	if max <= 0 {
 		max = 1 << 30
@@ -77,8 +81,13 @@ func (f *flow) fetch(ctx context.Context, target string) (err error) {
 	if d.ContentLength > max {
 		return fmt.Errorf("the build is %d bytes, more than max-download-size (%s): raise max-download-size if it is expected", d.ContentLength, f.cfg.MaxDownload)
 	}
+	out, err := f.ws.Create(target)
+	if err != nil {
+		return outsideInput("download-path", target, err)
+	}
+	defer out.Abort() // a no-op once committed
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(d.Body, max+1))
+	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(d.Body, max+1))
 	if err != nil {
 		return &notReady{fmt.Sprintf("download cut short after %d bytes: %v", n, err)}
 	}
@@ -88,53 +97,27 @@ func (f *flow) fetch(ctx context.Context, target string) (err error) {
 	if d.ContentLength >= 0 && n != d.ContentLength {
 		return &notReady{fmt.Sprintf("download cut short: %d of %d bytes", n, d.ContentLength)}
 	}
-	// CreateTemp makes the file private; the zip is for later steps to read.
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
+	if err := checkZip(out, n); err != nil {
+		// A success whose body is not a zip: the service's word that the
+		// build failed, or a placeholder while it builds.
+		head := make([]byte, min(n, 64<<10))
+		out.ReadAt(head, 0)
+		return f.notAZip(head, d.Status, d.ContentType)
 	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := checkZip(tmp.Name()); err != nil {
-		// A 200 whose body is not a zip: the service's word that the build
-		// failed, or a placeholder while it builds.
-		return f.judgeFile(tmp.Name(), d.Status, d.ContentType)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	f.res.ZipSize, f.res.ZipSHA256 = n, hex.EncodeToString(h.Sum(nil))
 	return nil
 }
 
-// judgeFile judges an answer that was saved to a file and is not a zip.
-func (f *flow) judgeFile(path string, status int, ctype string) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	body, _ := io.ReadAll(io.LimitReader(fh, 64<<10))
-	return f.notAZip(body, status, ctype)
-}
-
-func checkZip(path string) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return err
-	}
+// checkZip checks that the n bytes written to f are a zip whose directory
+// can be read.
+func checkZip(f *workspace.File, n int64) error {
 	head := make([]byte, 4)
-	n, _ := io.ReadFull(fh, head)
-	fh.Close()
-	if !isZipSignature(head[:n]) {
+	if _, err := f.ReadAt(head, 0); err != nil || !isZipSignature(head) {
 		return fmt.Errorf("no zip signature")
 	}
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		return err
-	}
-	return zr.Close()
+	_, err := zip.NewReader(f, n)
+	return err
 }

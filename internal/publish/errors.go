@@ -13,9 +13,12 @@ import (
 type InputError struct {
 	Input string // the input's name in action.yml
 	Msg   string // what is wrong and what to do
+	Err   error  // the cause, if any: a *spec.LoadError, a *workspace.OutsideError, ...
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input, e.Msg) }
+
+func (e *InputError) Unwrap() error { return e.Err }
 
 // StepError is a failure of one step of the flow, with what to do about it.
 type StepError struct {

@@ -454,8 +454,12 @@ func TestNoOtherFieldCanFailARun(t *testing.T) {
 	for _, m := range muts {
 		t.Run(fmt.Sprintf("%s %s=%v errors:%v", m.endpoint, strings.Join(m.path, "."), m.value, m.errors), func(t *testing.T) {
 			t.Parallel()
-			// Long enough a build that the first poll meets "not ready".
-			emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 200 * time.Millisecond })
+			emu := startEmulator(t, func(c *emulator.Config) {
+				if m.endpoint == "/docs.builds.download" && !m.errors {
+					// Long enough a build that the first poll meets "not ready".
+					c.BuildDelay = 200 * time.Millisecond
+				}
+			})
 			if m.errors {
 				emu.Inject(emulator.Fault{Endpoint: faultOf[m.endpoint], Kind: emulator.FaultStatus, Status: http.StatusServiceUnavailable})
 			}

@@ -13,15 +13,15 @@ import (
 // ".." segments, control characters, and emptiness.
 func checkSegment(input, v string) error {
 	if v == "" {
-		return &InputError{input, "is empty"}
+		return &InputError{Input: input, Msg: "is empty"}
 	}
 	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if seg == ".." || seg == "." {
-			return &InputError{input, fmt.Sprintf("%q has a %q segment, which could address another resource: give the plain name", v, seg)}
+			return &InputError{Input: input, Msg: fmt.Sprintf("%q has a %q segment, which could address another resource: give the plain name", v, seg)}
 		}
 	}
 	if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-		return &InputError{input, fmt.Sprintf("%q holds a control character", v)}
+		return &InputError{Input: input, Msg: fmt.Sprintf("%q holds a control character", v)}
 	}
 	return nil
 }
@@ -31,13 +31,13 @@ func checkSegment(input, v string) error {
 func checkAPIURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, &InputError{"api-url", fmt.Sprintf("%q is not an http(s) address: give the service's API address, such as https://api.example.com/v1", raw)}
+		return nil, &InputError{Input: "api-url", Msg: fmt.Sprintf("%q is not an http(s) address: give the service's API address, such as https://api.example.com/v1", raw)}
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &InputError{"api-url", "must be a plain address without credentials, query or fragment: the token goes in the token input"}
+		return nil, &InputError{Input: "api-url", Msg: "must be a plain address without credentials, query or fragment: the token goes in the token input"}
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return nil, &InputError{"api-url", fmt.Sprintf("%s uses http: the token would travel unencrypted; use https (http is allowed for loopback only)", u.Redacted())}
+		return nil, &InputError{Input: "api-url", Msg: fmt.Sprintf("%s uses http: the token would travel unencrypted; use https (http is allowed for loopback only)", u.Redacted())}
 	}
 	return u, nil
 }
@@ -55,21 +55,6 @@ func isLoopback(host string) bool {
 func defaultFileName(file string) string {
 	base := filepath.Base(file)
 	return strings.TrimSuffix(base, filepath.Ext(base)) + ".yml"
-}
-
-// inWorkspace resolves p against the workspace and refuses a path outside
-// it: later steps run on the host and see only the workspace.
-func inWorkspace(workspace, input, p string) (abs, rel string, err error) {
-	abs = p
-	if !filepath.IsAbs(p) {
-		abs = filepath.Join(workspace, p)
-	}
-	abs = filepath.Clean(abs)
-	rel, err = filepath.Rel(workspace, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", "", &InputError{input, fmt.Sprintf("%q is outside the workspace: give a path inside it, so later steps can read the file", p)}
-	}
-	return abs, filepath.ToSlash(rel), nil
 }
 
 func shortSHA(sha string) string {

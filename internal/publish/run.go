@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
 // Reporter is what the flow needs of the outside world's log and outputs.
@@ -76,30 +76,40 @@ func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, 
 		rep.Notice("token is empty on a " + cfg.EventName + " event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.")
 	}
 	res := &Result{DryRun: cfg.DryRun}
+	// timeout bounds the whole run, loading the description included.
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
+	}
+	ws, err := workspace.Open(cfg.Workspace)
+	if err != nil {
+		res.FailedStep = StepCheck
+		return res, err
+	}
+	defer ws.Close()
 	start := time.Now()
-	p, err := prepare(&cfg, rep, res)
+	p, err := prepare(ctx, &cfg, ws, rep, res)
 	res.Steps = append(res.Steps, StepTime{StepCheck, time.Since(start)})
 	if err != nil {
 		res.FailedStep = StepCheck
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("%w (%v)", err, ctx.Err())
+		}
 		return res, err
 	}
 	res.FileName, res.Branch, res.CommitMessage = p.fileName, cfg.Branch, p.commitMessage
 	if cfg.DryRun {
 		return res, dryRun(cfg, p, rep)
 	}
-	if cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
-		defer cancel()
-	}
 	client, err := docsapi.New(cfg.APIURL, cfg.Token, docsapi.Options{
 		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
 		RequestTimeout: cfg.RequestTimeout, Logf: rep.Infof, Debugf: rep.Debugf,
 	})
 	if err != nil {
-		return res, &InputError{"api-url", err.Error()}
+		return res, &InputError{Input: "api-url", Msg: err.Error()}
 	}
-	f := &flow{cfg: cfg, plan: p, rep: rep, client: client, res: res, firstPoll: opts.FirstRetry, progressEvery: opts.ProgressEvery}
+	f := &flow{cfg: cfg, plan: p, ws: ws, rep: rep, client: client, res: res, firstPoll: opts.FirstRetry, progressEvery: opts.ProgressEvery}
 	type stepRun struct {
 		step Step
 		run  func(context.Context) error
@@ -141,28 +151,29 @@ func isPullRequest(event string) bool {
 	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
 }
 
-// plan is what prepare worked out from the inputs.
+// plan is what prepare worked out from the inputs. Paths are slash paths
+// relative to the workspace.
 type plan struct {
 	content       []byte // the description as JSON
 	fileName      string
 	commitMessage string
-	zipAbs        string // "" until the build id is known when defaulted
-	siteAbs       string // where to unpack the site, if anywhere
+	zipPath       string // "" until the build id is known when defaulted
+	sitePath      string // where to unpack the site, if anywhere
 }
 
 func required(input string) error {
-	return &InputError{input, "is required: set it in the step's with: block (off GitHub: --" + input + ")"}
+	return &InputError{Input: input, Msg: "is required: set it in the step's with: block (off GitHub: --" + input + ")"}
 }
 
 // prepare checks every input and loads the description: all that can fail
 // before the first request. A dry run needs nothing of the service.
-func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
+func prepare(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Reporter, res *Result) (*plan, error) {
 	if cfg.File == "" {
 		return nil, required("file")
 	}
 	if !cfg.DryRun {
 		if cfg.Token == "" {
-			return nil, &InputError{"token", "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+			return nil, &InputError{Input: "token", Msg: "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
 		}
 		if cfg.APIURL == "" {
 			return nil, required("api-url")
@@ -187,7 +198,7 @@ func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
 		return nil, err
 	}
 	if cfg.Branch == "" && !cfg.DryRun {
-		return nil, &InputError{"branch", "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
+		return nil, &InputError{Input: "branch", Msg: "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
 		if err := checkSegment("doc-id", cfg.DocID); err != nil {
@@ -200,43 +211,57 @@ func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
 	}
 	if cfg.ExtractTo != "" {
 		cfg.Download = true
-		abs, rel, err := inWorkspace(cfg.Workspace, "extract-to", cfg.ExtractTo)
+		rel, err := ws.Path(cfg.ExtractTo)
 		if err != nil {
-			return nil, err
+			return nil, outsideInput("extract-to", cfg.ExtractTo, err)
 		}
 		if rel == "." {
-			return nil, &InputError{"extract-to", "is the workspace itself: give a new directory inside it, such as site"}
+			return nil, &InputError{Input: "extract-to", Msg: "is the workspace itself: give a new directory inside it, such as site"}
 		}
-		if entries, err := os.ReadDir(abs); err == nil && len(entries) > 0 {
-			return nil, &InputError{"extract-to", fmt.Sprintf("%s exists and is not empty: give a new directory, or remove it in an earlier step", rel)}
+		empty, err := ws.IsEmptyOrAbsent(rel)
+		if err == nil {
+			err = ws.CheckWritable(rel)
 		}
-		p.siteAbs = abs
+		if err != nil {
+			return nil, outsideInput("extract-to", cfg.ExtractTo, err)
+		}
+		if !empty {
+			return nil, &InputError{Input: "extract-to", Msg: fmt.Sprintf("%s exists and is not an empty directory: give a new directory, or remove it in an earlier step", rel)}
+		}
+		p.sitePath = rel
 	}
 	if cfg.Download && cfg.DownloadPath != "" {
-		abs, _, err := inWorkspace(cfg.Workspace, "download-path", cfg.DownloadPath)
-		if err != nil {
-			return nil, err
+		rel, err := ws.Path(cfg.DownloadPath)
+		if err == nil {
+			err = ws.CheckWritable(rel)
 		}
-		p.zipAbs = abs
+		if err != nil {
+			return nil, outsideInput("download-path", cfg.DownloadPath, err)
+		}
+		p.zipPath = rel
 	}
-	var bundleAbs, bundleRel string
+	var bundlePath string
 	if cfg.BundlePath != "" {
 		var err error
-		if bundleAbs, bundleRel, err = inWorkspace(cfg.Workspace, "bundle-path", cfg.BundlePath); err != nil {
-			return nil, err
+		bundlePath, err = ws.Path(cfg.BundlePath)
+		if err == nil {
+			err = ws.CheckWritable(bundlePath)
+		}
+		if err != nil {
+			return nil, outsideInput("bundle-path", cfg.BundlePath, err)
 		}
 	}
-	content, err := loadDescription(cfg, rep, res)
+	content, err := loadDescription(ctx, cfg, ws, rep, res)
 	if err != nil {
 		return nil, err
 	}
 	p.content = content
-	if bundleAbs != "" {
-		if err := writeFileAtomic(bundleAbs, content); err != nil {
-			return nil, &InputError{"bundle-path", err.Error()}
+	if bundlePath != "" {
+		if err := ws.WriteFile(bundlePath, content); err != nil {
+			return nil, outsideInput("bundle-path", cfg.BundlePath, err)
 		}
-		res.BundlePath = bundleRel
-		if err := rep.SetOutput("bundle-path", bundleRel); err != nil {
+		res.BundlePath = bundlePath
+		if err := rep.SetOutput("bundle-path", bundlePath); err != nil {
 			return nil, err
 		}
 	}
@@ -246,6 +271,7 @@ func prepare(cfg *Config, rep Reporter, res *Result) (*plan, error) {
 type flow struct {
 	cfg           Config
 	plan          *plan
+	ws            *workspace.Workspace
 	rep           Reporter
 	client        *docsapi.Client
 	res           *Result

@@ -1,9 +1,11 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,9 +13,13 @@ import (
 
 // BundleOptions tune Bundle.
 type BundleOptions struct {
-	// Display names a file for messages, from its path as opened; nil means
-	// the path itself.
-	Display func(path string) string
+	// FS holds the files $refs name, by slash paths relative to its root:
+	// the description's own file system (the workspace). A $ref that leaves
+	// it is refused.
+	FS fs.FS
+	// Limits bound the files read and what inlining adds; zero fields take
+	// DefaultLimits.
+	Limits Limits
 }
 
 // Bundle turns a description that refers to other local files into one
@@ -21,30 +27,31 @@ type BundleOptions struct {
 // components, chosen by what it is where it is used, and every reference to
 // it becomes a local one: a shared parameter used by 40 operations appears
 // once and is referenced 40 times. Remote references (http:, https:) stay as
-// written. root must come from Load, so that relative paths resolve.
-func Bundle(root *Node, opts BundleOptions) (*Node, error) {
+// written. root must come from Load on opts.FS. ctx stops a long bundling.
+func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) {
 	if root.Src == nil {
 		return nil, errors.New("bundle: the description has no source file")
 	}
 	b := &bundler{
+		ctx:     ctx,
+		fsys:    opts.FS,
+		lim:     opts.Limits.withDefaults(),
 		main:    root,
 		files:   map[string]*Node{},
 		lifted:  map[string]string{},
 		taken:   map[string]map[string]bool{},
 		visited: map[*Node]bool{},
-		display: opts.Display,
+		ix:      index{},
+		sizes:   map[*Node]int64{},
 	}
-	b.mainPath, _ = filepath.Abs(root.Src.Path)
+	b.mainPath = root.Src.Name
 	b.files[b.mainPath] = root
-	if b.display == nil {
-		b.display = func(p string) string { return p }
-	}
 	b.version, b.minor31 = versionOf(root)
 	b.reserveNames()
 	if err := b.fillTopLevelRefs(); err != nil {
 		return nil, err
 	}
-	if err := b.walk(root, at(sDoc)); err != nil {
+	if err := b.walk(root, at(sDoc), 0); err != nil {
 		return nil, err
 	}
 	return root, nil
@@ -60,20 +67,32 @@ func versionOf(root *Node) (int, bool) {
 }
 
 type bundler struct {
+	ctx      context.Context
+	fsys     fs.FS
+	lim      Limits
 	main     *Node
 	mainPath string
 	version  int
 	minor31  bool
-	files    map[string]*Node           // by absolute path
+	files    map[string]*Node           // by slash path
+	read     int64                      // bytes of all files read
 	lifted   map[string]string          // target key → local $ref
 	taken    map[string]map[string]bool // section path → names in use
 	visited  map[*Node]bool
 	inlining map[string]bool
-	display  func(string) string
+	ix       index
+	sizes    map[*Node]int64 // JSON size of inlined targets
+	inlined  int64           // bytes inlining added
+	walked   int
 }
 
 func (b *bundler) fail(n *Node, format string, args ...any) error {
-	e := &SyntaxError{Msg: fmt.Sprintf(format, args...)}
+	return b.failWith(nil, n, format, args...)
+}
+
+// failWith is fail with a cause.
+func (b *bundler) failWith(cause error, n *Node, format string, args ...any) error {
+	e := &LoadError{Msg: fmt.Sprintf(format, args...), Err: cause}
 	if n != nil && n.Src != nil {
 		e.File, e.Pos = n.Src.Name, n.Pos
 	}
@@ -122,6 +141,9 @@ func (b *bundler) sectionNode(sec []string, create bool) *Node {
 func (b *bundler) fillTopLevelRefs() error {
 	for _, s := range []slot{sSchema, sParam, sResponse, sHeader, sRequestBody, sExample, sSecurityScheme, sLink, sCallback, sPathItem} {
 		sec := section(s, b.version, b.minor31)
+		if sec == nil {
+			continue // this version has no section for it (the root is none)
+		}
 		m := b.sectionNode(sec, false)
 		if m == nil || m.Kind != Object {
 			continue
@@ -157,44 +179,69 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		return "", nil, b.fail(ref, "%v", err)
 	}
 	from := b.mainPath
-	if n.Src != nil && n.Src.Path != "" {
-		from, _ = filepath.Abs(n.Src.Path)
+	if n.Src != nil {
+		from = n.Src.Name
 	}
-	abs := from
+	name := from
 	if file != "" {
-		abs = filepath.Clean(filepath.Join(filepath.Dir(from), filepath.FromSlash(file)))
+		if name, err = b.refPath(ref, from, file); err != nil {
+			return "", nil, err
+		}
 	}
 	first := ref
 	for hops := 0; ; hops++ {
-		if abs == b.mainPath {
+		if name == b.mainPath {
 			if file != "" || first != ref {
 				first.Scalar = "#" + pointer // the main file named by path
 			}
 			return "", nil, nil
 		}
-		root, err := b.load(abs, ref)
+		root, err := b.load(name, ref)
 		if err != nil {
 			return "", nil, err
 		}
-		t, err := Resolve(root, pointer)
+		t, err := b.ix.resolve(root, pointer)
 		if err != nil {
-			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s", ref.Scalar, b.display(abs), err, orRoot(pointer))
+			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s", ref.Scalar, name, err, orRoot(pointer))
 		}
 		// A target that is itself only a reference is followed, so that
 		// the lifted component is the content, not a reference to it.
 		next, ok := refOf(t)
 		if !ok || len(t.Fields) != 1 || isRemote(next.Scalar) || hops > 32 {
-			return abs + "#" + pointer, t, nil
+			return name + "#" + pointer, t, nil
 		}
 		nf, np, err := splitRef(next.Scalar)
 		if err != nil {
 			return "", nil, b.fail(next, "%v", err)
 		}
 		if nf != "" {
-			abs = filepath.Clean(filepath.Join(filepath.Dir(abs), filepath.FromSlash(nf)))
+			if name, err = b.refPath(next, name, nf); err != nil {
+				return "", nil, err
+			}
 		}
 		pointer, ref, file = np, next, nf
 	}
+}
+
+// refPath resolves the file part of a $ref written in from: a slash path
+// inside the description's file system, not a hidden file or one in .git.
+func (b *bundler) refPath(ref *Node, from, file string) (string, error) {
+	if path.IsAbs(file) || filepath.IsAbs(file) || filepath.VolumeName(file) != "" {
+		return "", b.failWith(ErrOutside, ref, "$ref %s names an absolute path: refs must be relative paths to files inside the workspace", ref.Scalar)
+	}
+	p := path.Join(path.Dir(from), file)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", b.failWith(ErrOutside, ref, "$ref %s leaves the workspace: refs must name files inside it", ref.Scalar)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.EqualFold(seg, ".git") {
+			return "", b.failWith(ErrNotAllowed, ref, "$ref %s names a file inside .git, which holds the repository's credentials, not a description: refused", ref.Scalar)
+		}
+	}
+	if base := path.Base(p); strings.HasPrefix(base, ".") {
+		return "", b.failWith(ErrNotAllowed, ref, "$ref %s names a hidden file (%s), where tools keep credentials (.netrc, .env, .git-credentials): refused; give the file a name without a leading dot", ref.Scalar, base)
+	}
+	return p, nil
 }
 
 func orRoot(p string) string {
@@ -204,41 +251,65 @@ func orRoot(p string) string {
 	return "#" + p
 }
 
-func (b *bundler) load(abs string, ref *Node) (*Node, error) {
-	if root, ok := b.files[abs]; ok {
+// load reads and parses a file a $ref names, once, within the limits.
+func (b *bundler) load(name string, ref *Node) (*Node, error) {
+	if root, ok := b.files[name]; ok {
 		return root, nil
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, b.fail(ref, "$ref %s: %s does not exist", ref.Scalar, b.display(abs))
-		}
-		return nil, b.fail(ref, "$ref %s: %v", ref.Scalar, err)
+	if err := b.ctx.Err(); err != nil {
+		return nil, err
 	}
-	root, err := parseAny(&Source{Name: b.display(abs), Path: abs}, data)
+	if len(b.files) >= b.lim.Files {
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar, b.lim.Files)
+	}
+	data, err := readFile(b.fsys, name, b.lim.FileBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar, name)
+	case errors.Is(err, ErrLimit):
+		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar, name, err)
+	case err != nil:
+		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar, err)
+	}
+	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
+	}
+	root, err := parseAny(&Source{Name: name}, data, b.lim)
 	if err != nil {
 		return nil, err
 	}
-	b.files[abs] = root
+	b.files[name] = root
 	return root, nil
 }
 
-// walk visits n, which stands at p, and makes every reference in it local.
-func (b *bundler) walk(n *Node, p place) error {
+// walk visits n, which stands at p, depth levels down its tree, and makes
+// every reference in it local.
+func (b *bundler) walk(n *Node, p place, depth int) error {
 	if n == nil || b.visited[n] {
 		return nil
 	}
 	b.visited[n] = true
+	// depth counts on through every $ref followed into another file: a
+	// chain of files, each nested deep and referring to the next, is as
+	// deep as all of them together, in the walk as in the document.
+	if depth > b.lim.DepthAcrossFiles {
+		return b.failWith(ErrLimit, n, "nests deeper than %d levels, counting through the files its $refs lead to (the limit of docs-publish)", b.lim.DepthAcrossFiles)
+	}
+	if b.walked++; b.walked%(1<<16) == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+	}
 	switch n.Kind {
 	case Array:
 		for _, it := range n.Items {
-			if err := b.walk(it, child(p, "", b.version == 3)); err != nil {
+			if err := b.walk(it, child(p, "", b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
 	case Object:
 		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) {
-			if err := b.localize(n, ref, p); err != nil {
+			if err := b.localize(n, ref, p, depth); err != nil {
 				return err
 			}
 		}
@@ -247,7 +318,7 @@ func (b *bundler) walk(n *Node, p place) error {
 			if k == "$ref" || skipKey(p, k) {
 				continue
 			}
-			if err := b.walk(n.Fields[i].Value, child(p, k, b.version == 3)); err != nil {
+			if err := b.walk(n.Fields[i].Value, child(p, k, b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
@@ -258,7 +329,7 @@ func (b *bundler) walk(n *Node, p place) error {
 // localize points the reference in n at a component of the main document,
 // lifting the target there first, or inlines it where the format has no
 // component for it.
-func (b *bundler) localize(n, ref *Node, p place) error {
+func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 	key, target, err := b.target(n, ref)
 	if err != nil || key == "" {
 		return err
@@ -269,7 +340,7 @@ func (b *bundler) localize(n, ref *Node, p place) error {
 	}
 	sec := section(p.s, b.version, b.minor31)
 	if sec == nil {
-		return b.inline(n, key, target, p)
+		return b.inline(n, key, target, p, depth)
 	}
 	name := b.pickName(sec, key)
 	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
@@ -277,17 +348,22 @@ func (b *bundler) localize(n, ref *Node, p place) error {
 	ref.Scalar = local
 	m := b.sectionNode(sec, true)
 	m.Fields = append(m.Fields, Field{Key: name, Value: target})
-	return b.walk(target, at(p.s))
+	return b.walk(target, at(p.s), depth+1)
 }
 
 // inline replaces a reference with a copy of its target where components
 // cannot hold it (a Swagger 2.0 header, a 3.0 path item, an extension).
-func (b *bundler) inline(n *Node, key string, target *Node, p place) error {
+func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) error {
 	if b.inlining == nil {
 		b.inlining = map[string]bool{}
 	}
 	if b.inlining[key] {
-		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, string(filepath.Separator))+1:])
+		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, "/")+1:])
+	}
+	// A copy of the target will be written out where the $ref stood: a
+	// 1 MiB value inlined 8000 times would be 8 GB of JSON.
+	if b.inlined += jsonSize(target, b.sizes); b.inlined > b.lim.ExpandedBytes {
+		return b.failWith(ErrLimit, n, "$refs inline more than %s (the limit of docs-publish for what aliases and inlined $refs may add): refer to shared components instead", mib(b.lim.ExpandedBytes))
 	}
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
@@ -302,7 +378,34 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place) error {
 	cp.Items = append([]*Node(nil), target.Items...)
 	*n = cp
 	delete(b.visited, n)
-	return b.walk(n, p)
+	return b.walk(n, p, depth)
+}
+
+// jsonSize is the size of n written as JSON (roughly: strings unescaped),
+// memoized by node, since inlined values share their parts.
+func jsonSize(n *Node, memo map[*Node]int64) int64 {
+	if s, ok := memo[n]; ok {
+		return s
+	}
+	var s int64
+	switch n.Kind {
+	case String:
+		s = int64(len(n.Scalar)) + 2
+	case Object:
+		s = 2
+		for _, f := range n.Fields {
+			s += int64(len(f.Key)) + 4 + jsonSize(f.Value, memo)
+		}
+	case Array:
+		s = 2
+		for _, it := range n.Items {
+			s += 1 + jsonSize(it, memo)
+		}
+	default:
+		s = int64(len(n.Scalar))
+	}
+	memo[n] = s
+	return s
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -318,8 +421,8 @@ func (b *bundler) pickName(sec []string, key string) string {
 		b.taken[secKey] = taken
 	}
 	file, pointer, _ := strings.Cut(key, "#")
-	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	dir := filepath.Base(filepath.Dir(file))
+	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
+	dir := path.Base(path.Dir(file))
 	toks := pointerTokens(pointer)
 	base := stem
 	if len(toks) > 0 {
@@ -329,6 +432,9 @@ func (b *bundler) pickName(sec []string, key string) string {
 	candidates := []string{clean(base), clean(stem + "_" + base), clean(dir + "_" + stem + "_" + base)}
 	if len(toks) == 0 {
 		candidates = []string{clean(stem), clean(dir + "_" + stem)}
+	}
+	if dir == "." { // a file at the top of the workspace: no folder to name
+		candidates = candidates[:len(candidates)-1]
 	}
 	for _, c := range candidates {
 		if c != "" && !taken[c] {

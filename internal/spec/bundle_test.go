@@ -2,8 +2,12 @@ package spec
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,17 +23,16 @@ var bundleCases = []struct{ dir, main string }{
 	{"openapi31", "openapi.yaml"},
 }
 
-func loadAndBundle(t *testing.T, path string) *Node {
+// loadAndBundle loads the description at file and bundles it, with the
+// file's folder as the file system.
+func loadAndBundle(t *testing.T, file string) *Node {
 	t.Helper()
-	root, err := Load(path, filepath.Base(path))
+	fsys := os.DirFS(filepath.Dir(file))
+	root, err := Load(fsys, filepath.Base(file), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Dir(path)
-	out, err := Bundle(root, BundleOptions{Display: func(p string) string {
-		rel, _ := filepath.Rel(dir, p)
-		return filepath.ToSlash(rel)
-	}})
+	out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,13 +105,13 @@ func TestBundleKeepsSharedComponentsShared(t *testing.T) {
 // a copy; a reference already being expanded becomes "<cycle>". It is the
 // reference against which bundles are checked, written independently of the
 // bundler: it knows nothing of components.
-func deref(t *testing.T, n *Node, files map[string]*Node, stack map[string]bool) *Node {
+func deref(t *testing.T, fsys fs.FS, n *Node, files map[string]*Node, stack map[string]bool) *Node {
 	t.Helper()
 	switch n.Kind {
 	case Array:
 		cp := &Node{Kind: Array}
 		for _, it := range n.Items {
-			cp.Items = append(cp.Items, deref(t, it, files, stack))
+			cp.Items = append(cp.Items, deref(t, fsys, it, files, stack))
 		}
 		return cp
 	case Object:
@@ -116,44 +119,43 @@ func deref(t *testing.T, n *Node, files map[string]*Node, stack map[string]bool)
 			file, pointer, _ := strings.Cut(r.Scalar, "#")
 			pointer = strings.ReplaceAll(pointer, "%7B", "{")
 			pointer = strings.ReplaceAll(pointer, "%7D", "}")
-			path, _ := filepath.Abs(n.Src.Path)
+			name := n.Src.Name
 			if file != "" {
-				path = filepath.Join(filepath.Dir(path), file)
+				name = path.Join(path.Dir(name), file)
 			}
-			key := path + "#" + pointer
+			key := name + "#" + pointer
 			if stack[key] {
 				return &Node{Kind: String, Scalar: "<cycle>"}
 			}
-			root := files[path]
+			root := files[name]
 			if root == nil {
-				var err error
-				data, err := os.ReadFile(path)
+				data, err := fs.ReadFile(fsys, name)
 				if err != nil {
 					t.Fatal(err)
 				}
-				root, err = parseAny(&Source{Name: path, Path: path}, data)
+				root, err = parseAny(&Source{Name: name}, data, DefaultLimits)
 				if err != nil {
 					t.Fatal(err)
 				}
-				files[path] = root
+				files[name] = root
 			}
 			target, err := Resolve(root, pointer)
 			if err != nil {
 				t.Fatalf("%s: %v", r.Scalar, err)
 			}
 			stack[key] = true
-			out := deref(t, target, files, stack)
+			out := deref(t, fsys, target, files, stack)
 			delete(stack, key)
 			for _, f := range n.Fields {
 				if f.Key != "$ref" && out.Kind == Object {
-					out.Fields = append(out.Fields, Field{Key: f.Key, Value: deref(t, f.Value, files, stack)})
+					out.Fields = append(out.Fields, Field{Key: f.Key, Value: deref(t, fsys, f.Value, files, stack)})
 				}
 			}
 			return out
 		}
 		cp := &Node{Kind: Object}
 		for _, f := range n.Fields {
-			cp.Fields = append(cp.Fields, Field{Key: f.Key, Value: deref(t, f.Value, files, stack)})
+			cp.Fields = append(cp.Fields, Field{Key: f.Key, Value: deref(t, fsys, f.Value, files, stack)})
 		}
 		return cp
 	}
@@ -163,20 +165,20 @@ func deref(t *testing.T, n *Node, files map[string]*Node, stack map[string]bool)
 // checkSameOperations: the bundle with all references resolved has the same
 // operations, parameters and responses as the source with all references
 // resolved.
-func checkSameOperations(t *testing.T, path string) {
+func checkSameOperations(t *testing.T, file string) {
 	t.Helper()
-	src, err := Load(path, path)
+	fsys, name := os.DirFS(filepath.Dir(file)), filepath.Base(file)
+	src, err := Load(fsys, name, DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, _ := filepath.Abs(path)
-	want := deref(t, src.Get("paths"), map[string]*Node{abs: src}, map[string]bool{})
+	want := deref(t, fsys, src.Get("paths"), map[string]*Node{name: src}, map[string]bool{})
 
-	bundled := loadAndBundle(t, path)
+	bundled := loadAndBundle(t, file)
 	// The bundle is one document: resolve it against itself only.
-	bundled.Src = &Source{Name: "bundle", Path: abs + ".bundle"}
+	bundled.Src = &Source{Name: "bundle.json"}
 	setSrc(bundled, bundled.Src)
-	got := deref(t, bundled.Get("paths"), map[string]*Node{abs + ".bundle": bundled}, map[string]bool{})
+	got := deref(t, fsys, bundled.Get("paths"), map[string]*Node{"bundle.json": bundled}, map[string]bool{})
 	if a, b := string(want.AppendJSON(nil)), string(got.AppendJSON(nil)); a != b {
 		t.Errorf("resolved paths differ:\nsource: %.2000s\nbundle: %.2000s", a, b)
 	}
@@ -227,13 +229,79 @@ func TestBundleErrors(t *testing.T) {
 			for name, content := range tc.files {
 				os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644)
 			}
-			root, err := Load(filepath.Join(dir, "openapi.yaml"), "openapi.yaml")
+			fsys := os.DirFS(dir)
+			root, err := Load(fsys, "openapi.yaml", DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Bundle(root, BundleOptions{Display: func(p string) string { r, _ := filepath.Rel(dir, p); return r }})
+			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSwagger2ExtensionsAreInlined: a Swagger 2.0 extension that is a bare
+// $ref to another file is inlined where it stands, each time: the document
+// root is not a components section.
+func TestSwagger2ExtensionsAreInlined(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "openapi.yaml"), []byte("swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-a: {$ref: 'v.yaml#/v'}\nx-b: {$ref: 'v.yaml#/v'}\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "v.yaml"), []byte("v: {logo: x.png}\n"), 0o644))
+	got := string(loadAndBundle(t, filepath.Join(dir, "openapi.yaml")).AppendJSON(nil))
+	if want := `"x-a":{"logo":"x.png"},"x-b":{"logo":"x.png"}`; !strings.Contains(got, want) {
+		t.Errorf("bundle %s, want %s", got, want)
+	}
+}
+
+// TestLoadLimits: each limit, when hit, is an error naming the file, the
+// line and the limit, with ErrLimit as its cause.
+func TestLoadLimits(t *testing.T) {
+	t.Parallel()
+	deepJSON := `{"swagger":"2.0","x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`
+	deepYAML := "swagger: \"2.0\"\nx: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n"
+	aliases := "swagger: \"2.0\"\nx: &a \"" + strings.Repeat("a", 100) + "\"\ny: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+	inline := "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-1: {$ref: 'v.yaml#/v'}\nx-2: {$ref: 'v.yaml#/v'}\nx-3: {$ref: 'v.yaml#/v'}\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		lim   Limits
+		want  string
+	}{
+		{"a file too large", map[string]string{"openapi.yaml": "swagger: \"2.0\"\n" + strings.Repeat("# pad\n", 100)}, Limits{FileBytes: 100}, "openapi.yaml: the file is 615 bytes, more than 100 bytes"},
+		{"JSON nested too deep", map[string]string{"openapi.json": deepJSON}, Limits{Depth: 30}, "openapi.json:1:"},
+		{"YAML nested too deep", map[string]string{"openapi.yaml": deepYAML}, Limits{Depth: 30}, "openapi.yaml:2:"},
+		{"aliases over the bytes", map[string]string{"openapi.yaml": aliases}, Limits{ExpandedBytes: 1000}, "openapi.yaml:3:"},
+		{"inlining over the bytes", map[string]string{"openapi.yaml": inline, "v.yaml": "v: \"" + strings.Repeat("b", 400) + "\"\n"}, Limits{ExpandedBytes: 1000}, "openapi.yaml:6:6: $refs inline more than 1000 bytes"},
+		{"too many files", map[string]string{"openapi.yaml": inline + "x-4: {$ref: 'w.yaml#/v'}\n", "v.yaml": "v: 1\n", "w.yaml": "v: 2\n"}, Limits{Files: 2}, "openapi.yaml:7:13: $ref w.yaml#/v: the description refers to more than 2 files"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var main string
+			for name, content := range tc.files {
+				if strings.HasPrefix(name, "openapi") {
+					main = name
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fsys := os.DirFS(dir)
+			root, err := Load(fsys, main, tc.lim)
+			if err == nil {
+				_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: tc.lim})
+			}
+			if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "limit") {
+				t.Errorf("error %v, want ErrLimit saying %q", err, tc.want)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -11,9 +12,9 @@ import (
 
 // parseJSON is the fast path: most large descriptions are JSON, and a token
 // decoder reads them several times faster than a YAML parser would.
-func parseJSON(src *Source, data []byte) (*Node, error) {
-	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src}
-	root, err := p.value()
+func parseJSON(src *Source, data []byte, lim Limits) (*Node, error) {
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src, maxDepth: lim.Depth}
+	root, err := p.value(0)
 	if err != nil {
 		return nil, p.wrap(err)
 	}
@@ -27,12 +28,13 @@ func parseJSON(src *Source, data []byte) (*Node, error) {
 }
 
 type jsonParser struct {
-	dec   *jsontext.Decoder
-	lines lineIndex
-	name  string
-	src   *Source
-	nodes slab
-	line  int // cursor into lines: values come in increasing offsets
+	dec      *jsontext.Decoder
+	lines    lineIndex
+	name     string
+	src      *Source
+	nodes    slab
+	line     int // cursor into lines: values come in increasing offsets
+	maxDepth int
 }
 
 // posAt is lines.pos for offsets that never go back, in amortised O(1).
@@ -44,18 +46,22 @@ func (p *jsonParser) posAt(off int64) Pos {
 }
 
 func (p *jsonParser) wrap(err error) error {
+	var le *LoadError
+	if errors.As(err, &le) {
+		return err
+	}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		msg := se.Err.Error()
 		if errors.Is(err, jsontext.ErrDuplicateName) {
 			msg = "duplicate key " + strings.TrimPrefix(se.JSONPointer.LastToken(), "/")
 		}
-		return &SyntaxError{File: p.name, Pos: p.lines.pos(se.ByteOffset), Msg: "invalid JSON: " + msg}
+		return &LoadError{File: p.name, Pos: p.lines.pos(se.ByteOffset), Msg: "invalid JSON: " + msg}
 	}
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return &SyntaxError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
+		return &LoadError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
 	}
-	return &SyntaxError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
+	return &LoadError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
 }
 
 // start returns the position of the next token (after whitespace and the
@@ -72,8 +78,11 @@ func (p *jsonParser) start() Pos {
 	return p.posAt(off)
 }
 
-func (p *jsonParser) value() (*Node, error) {
+func (p *jsonParser) value(depth int) (*Node, error) {
 	pos := p.start()
+	if depth > p.maxDepth {
+		return nil, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish)", p.maxDepth), Err: ErrLimit}
+	}
 	tok, err := p.dec.ReadToken()
 	if err != nil {
 		return nil, err
@@ -100,7 +109,7 @@ func (p *jsonParser) value() (*Node, error) {
 				return nil, err
 			}
 			key := ktok.String() // the token is void after the next read
-			v, err := p.value()
+			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
@@ -112,7 +121,7 @@ func (p *jsonParser) value() (*Node, error) {
 	case '[':
 		n.Kind = Array
 		for p.dec.PeekKind() != ']' {
-			v, err := p.value()
+			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}

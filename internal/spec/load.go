@@ -4,45 +4,80 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
+	"io/fs"
+	"path"
 	"strings"
 )
 
-// SyntaxError is a description that cannot be read, with where it went wrong.
-type SyntaxError struct {
+// LoadError is a description, or a file it refers to, that cannot be loaded:
+// unreadable, invalid, over a limit, or outside the workspace, with where it
+// went wrong.
+type LoadError struct {
 	File string
-	Pos  Pos // zero when the parser gave no position
+	Pos  Pos // zero when there is no position
 	Msg  string
+	Err  error // the cause, when there is one: ErrLimit, ErrOutside, an I/O error
 }
 
-func (e *SyntaxError) Error() string {
+func (e *LoadError) Error() string {
 	if e.Pos.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
-// Load reads the description at path. name is how the file is called in
-// messages (a path relative to the workspace).
-func Load(path, name string) (*Node, error) {
-	data, err := os.ReadFile(path)
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Load reads the description name (a slash path in fsys, which is also how
+// messages name the file) within lim.
+func Load(fsys fs.FS, name string, lim Limits) (*Node, error) {
+	lim = lim.withDefaults()
+	data, err := readFile(fsys, name, lim.FileBytes)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s does not exist: check the file input (it is relative to the workspace) and that the file is checked out or generated before this step", name)
-		}
-		return nil, err
+		return nil, &LoadError{File: name, Msg: describeReadError(err), Err: err}
 	}
-	root, err := parseAny(&Source{Name: name, Path: path}, data)
+	root, err := parseAny(&Source{Name: name}, data, lim)
 	if err != nil {
 		return nil, err
 	}
 	return root, checkDescription(name, root)
 }
 
+// readFile reads a file of fsys, refusing one larger than max.
+func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > max {
+		return nil, &limitError{fmt.Sprintf("the file is %d bytes, more than %s", st.Size(), mib(max))}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &limitError{"the file is more than " + mib(max)}
+	}
+	return data, nil
+}
+
+// describeReadError says why a file could not be read, in a user's words.
+func describeReadError(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, ErrLimit):
+		return err.Error() + " (the limit for one file)"
+	}
+	return err.Error()
+}
+
 // Parse reads a description from data.
 func Parse(name string, data []byte) (*Node, error) {
-	root, err := parseAny(&Source{Name: name, Path: name}, data)
+	root, err := parseAny(&Source{Name: name}, data, DefaultLimits)
 	if err != nil {
 		return nil, err
 	}
@@ -53,20 +88,20 @@ func Parse(name string, data []byte) (*Node, error) {
 // components it refers to. A document that starts with { or [ takes the JSON
 // path; anything else, or JSON-looking YAML that is not valid JSON in a file
 // not named .json, is read as YAML.
-func parseAny(src *Source, data []byte) (*Node, error) {
+func parseAny(src *Source, data []byte, lim Limits) (*Node, error) {
 	name := src.Name
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
 	var root *Node
 	var err error
 	if looksLikeJSON(data) {
-		root, err = parseJSON(src, data)
-		if err != nil && !strings.EqualFold(filepath.Ext(name), ".json") {
-			if yroot, yerr := parseYAML(src, data); yerr == nil {
+		root, err = parseJSON(src, data, lim)
+		if err != nil && !errors.Is(err, ErrLimit) && !strings.EqualFold(path.Ext(name), ".json") {
+			if yroot, yerr := parseYAML(src, data, lim); yerr == nil {
 				root, err = yroot, nil
 			}
 		}
 	} else {
-		root, err = parseYAML(src, data)
+		root, err = parseYAML(src, data, lim)
 	}
 	return root, err
 }
@@ -74,10 +109,10 @@ func parseAny(src *Source, data []byte) (*Node, error) {
 // checkDescription insists on a mapping with a swagger or openapi key.
 func checkDescription(name string, root *Node) error {
 	if root.Kind != Object {
-		return &SyntaxError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is a %s, not a mapping with a swagger: or openapi: key", root.Kind)}
+		return &LoadError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is a %s, not a mapping with a swagger: or openapi: key", root.Kind)}
 	}
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
-		return &SyntaxError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+		return &LoadError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
 	}
 	return nil
 }

@@ -44,8 +44,9 @@ type Pos struct {
 
 // Source is a file a value was read from.
 type Source struct {
-	Name string // as shown to the user: relative to the workspace
-	Path string // as opened
+	// Name is the file's slash path in the file system it was read from
+	// (relative to the workspace), which is also how messages name it.
+	Name string
 }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -80,6 +81,38 @@ func (n *Node) Get(key string) *Node {
 		if n.Fields[i].Key == key {
 			return n.Fields[i].Value
 		}
+	}
+	return nil
+}
+
+// index finds members of large objects by key without a linear scan: a
+// description with 100,000 definitions, each referred to once, would
+// otherwise spend quadratic time resolving its references.
+type index map[*Node]*objectIndex
+
+type objectIndex struct {
+	fields int // len(Fields) when built: an object that grew is re-indexed
+	at     map[string]int
+}
+
+// indexFrom is the size from which an object is worth an index.
+const indexFrom = 32
+
+// get is n.Get(key), through the index for large objects.
+func (ix index) get(n *Node, key string) *Node {
+	if n == nil || n.Kind != Object || len(n.Fields) < indexFrom || ix == nil {
+		return n.Get(key)
+	}
+	oi := ix[n]
+	if oi == nil || oi.fields != len(n.Fields) {
+		oi = &objectIndex{fields: len(n.Fields), at: make(map[string]int, len(n.Fields))}
+		for i := len(n.Fields) - 1; i >= 0; i-- { // the first of a key wins, as in Get
+			oi.at[n.Fields[i].Key] = i
+		}
+		ix[n] = oi
+	}
+	if i, ok := oi.at[key]; ok {
+		return n.Fields[i].Value
 	}
 	return nil
 }

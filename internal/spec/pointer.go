@@ -54,12 +54,15 @@ func escapeToken(s string) string {
 }
 
 // Resolve follows a JSON pointer from root.
-func Resolve(root *Node, pointer string) (*Node, error) {
+func Resolve(root *Node, pointer string) (*Node, error) { return index(nil).resolve(root, pointer) }
+
+// resolve is Resolve, with large objects looked up through ix.
+func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 	n := root
 	for _, tok := range pointerTokens(pointer) {
 		switch n.Kind {
 		case Object:
-			next := n.Get(tok)
+			next := ix.get(n, tok)
 			if next == nil {
 				return nil, fmt.Errorf("no %q", tok)
 			}

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -51,12 +52,13 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 func TestLargeRealWorldDescriptions(t *testing.T) {
 	t.Parallel()
 	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
-	root, err := Load(path, "api.github.com.json")
+	fsys := os.DirFS(filepath.Dir(path))
+	root, err := Load(fsys, filepath.Base(path), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := root.AppendJSON(nil)
-	bundled, err := Bundle(root, BundleOptions{})
+	bundled, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,9 +89,9 @@ func TestParseErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse(tc.file, []byte(tc.in))
-			var se *SyntaxError
+			var se *LoadError
 			if !errors.As(err, &se) {
-				t.Fatalf("Parse error = %v, want a *SyntaxError", err)
+				t.Fatalf("Parse error = %v, want a *LoadError", err)
 			}
 			if !strings.Contains(err.Error(), tc.wantMsg) {
 				t.Errorf("error %q does not say %q", err, tc.wantMsg)
@@ -163,7 +163,7 @@ func TestSamplesGolden(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			n, err := Load(f, filepath.Base(f))
+			n, err := Load(os.DirFS(filepath.Dir(f)), filepath.Base(f), DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,8 +190,8 @@ func TestSamplesGolden(t *testing.T) {
 
 func TestLoadMissingFile(t *testing.T) {
 	t.Parallel()
-	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), "specs/nope.yaml")
-	if err == nil || !strings.Contains(err.Error(), "specs/nope.yaml does not exist") {
+	_, err := Load(os.DirFS(t.TempDir()), "specs/nope.yaml", DefaultLimits)
+	if err == nil || !strings.Contains(err.Error(), "specs/nope.yaml: does not exist") {
 		t.Fatalf("Load of a missing file = %v", err)
 	}
 }

@@ -34,7 +34,7 @@ func (f Finding) String() string {
 // every local $ref resolves, and the shared parameters and responses the
 // service renders as components. Findings come in document order.
 func Validate(root *Node) []Finding {
-	v := &validator{root: root, checked: map[*Node]bool{}}
+	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}}
 	v.version, v.minor31 = versionOf(root)
 	v.structure()
 	v.refs(root, at(sDoc))
@@ -50,6 +50,7 @@ type validator struct {
 	minor31  bool
 	findings []Finding
 	checked  map[*Node]bool
+	ix       index
 }
 
 func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
@@ -161,7 +162,7 @@ func (v *validator) deref(n *Node) *Node {
 		if err != nil {
 			return nil
 		}
-		t, err := Resolve(v.root, ptr)
+		t, err := v.ix.resolve(v.root, ptr)
 		if err != nil {
 			return nil
 		}
@@ -187,7 +188,7 @@ func (v *validator) refs(n *Node, p place) {
 				// Left by bundle: false on purpose: the service resolves
 				// references across the project's files itself.
 			default:
-				if _, err := Resolve(v.root, ptr); err != nil {
+				if _, err := v.ix.resolve(v.root, ptr); err != nil {
 					v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)
 				}
 			}

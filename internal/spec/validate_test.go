@@ -103,14 +103,7 @@ func TestFindingsPointIntoReferencedFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "openapi.yaml"), []byte(op2("        - {name: id, in: path, required: true, type: string}\n        - $ref: 'common/params.yaml#/limit'\n", "")), 0o644)
 	os.MkdirAll(filepath.Join(dir, "common"), 0o755)
 	os.WriteFile(filepath.Join(dir, "common", "params.yaml"), []byte("# paging\nlimit:\n  name: limit\n  in: query\n  type: integer\n  default: many\n"), 0o644)
-	root, err := Load(filepath.Join(dir, "openapi.yaml"), "openapi.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Bundle(root, BundleOptions{Display: func(p string) string { r, _ := filepath.Rel(dir, p); return filepath.ToSlash(r) }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := loadAndBundle(t, filepath.Join(dir, "openapi.yaml"))
 	fs := Validate(b)
 	if len(fs) != 1 || fs[0].File != "common/params.yaml" || fs[0].Pos.Line != 6 || fs[0].Pos.Col != 12 {
 		t.Fatalf("findings %v, want one at common/params.yaml:6:12", fs)

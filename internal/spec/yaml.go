@@ -17,13 +17,13 @@ import (
 // laughs" document fails instead of eating the runner's memory.
 const maxExpandedNodes = 1_000_000
 
-func parseYAML(src *Source, data []byte) (*Node, error) {
+func parseYAML(src *Source, data []byte, lim Limits) (*Node, error) {
 	name := src.Name
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil, &SyntaxError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+			return nil, &LoadError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
 		}
 		return nil, yamlError(name, data, err)
 	}
@@ -32,9 +32,9 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 		if err != nil {
 			return nil, yamlError(name, data, err)
 		}
-		return nil, &SyntaxError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
+		return nil, &LoadError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
 	}
-	c := yamlConverter{name: name, src: src}
+	c := yamlConverter{name: name, src: src, lim: lim}
 	return c.convert(&doc)
 }
 
@@ -47,34 +47,62 @@ func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &SyntaxError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
+		return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
 		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
-			return &SyntaxError{File: name, Pos: newLineIndex(data).pos(int64(i)), Msg: fmt.Sprintf("alias *%s refers to no anchor: define &%s before it, or remove the alias", m[1], m[1])}
+			return &LoadError{File: name, Pos: newLineIndex(data).pos(int64(i)), Msg: fmt.Sprintf("alias *%s refers to no anchor: define &%s before it, or remove the alias", m[1], m[1])}
 		}
 	}
-	return &SyntaxError{File: name, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return &LoadError{File: name, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 type yamlConverter struct {
 	name      string
 	src       *Source
-	nodes     int
+	lim       Limits
+	nodes     int   // values produced by expanding aliases
+	expanded  int64 // bytes of JSON those values become
+	depth     int
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
+	alias     *yaml.Node          // the alias whose expansion is under way
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
-	return &SyntaxError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...)}
+	return &LoadError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *yamlConverter) overLimit(y *yaml.Node, format string, args ...any) error {
+	return &LoadError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...), Err: ErrLimit}
+}
+
+// grow counts what an alias expansion adds: a value, and the bytes of its
+// text. An alias to a 1 MiB string used 8000 times is a 1 MiB file that
+// would become 8 GB of JSON.
+func (c *yamlConverter) grow(text string) error {
+	if len(c.expanding) == 0 {
+		return nil
+	}
+	c.nodes++
+	c.expanded += int64(len(text)) + 4 // quotes and separators
+	if c.nodes > maxExpandedNodes {
+		return c.overLimit(c.alias, "aliases expand to more than %d values (the limit of docs-publish): the document is an alias bomb, or write the values out", maxExpandedNodes)
+	}
+	if c.expanded > c.lim.ExpandedBytes {
+		return c.overLimit(c.alias, "aliases expand to more than %s (the limit of docs-publish for what aliases and inlined $refs may add): write the values out, or use $ref to a shared component", mib(c.lim.ExpandedBytes))
+	}
+	return nil
 }
 
 func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
-	if len(c.expanding) > 0 {
-		c.nodes++
+	if err := c.grow(""); err != nil {
+		return nil, err
 	}
-	if c.nodes > maxExpandedNodes {
-		return nil, c.fail(y, "aliases expand to more than %d values: the document is too large or an alias bomb", maxExpandedNodes)
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > c.lim.Depth {
+		return nil, c.overLimit(y, "nests deeper than %d levels (the limit of docs-publish)", c.lim.Depth)
 	}
 	switch y.Kind {
 	case yaml.DocumentNode:
@@ -91,6 +119,9 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		}
 		if c.expanding == nil {
 			c.expanding = map[*yaml.Node]bool{}
+		}
+		if len(c.expanding) == 0 {
+			c.alias = y // limits point at the alias, not at its anchor
 		}
 		c.expanding[y.Alias] = true
 		n, err := c.convert(y.Alias)
@@ -126,6 +157,9 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		}
 		key, err := c.key(k)
 		if err != nil {
+			return nil, err
+		}
+		if err := c.grow(key); err != nil {
 			return nil, err
 		}
 		if seen[key] {
@@ -185,6 +219,9 @@ func kindName(k yaml.Kind) string {
 }
 
 func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
+	if err := c.grow(y.Value); err != nil {
+		return nil, err
+	}
 	pos := pos(y)
 	switch y.ShortTag() {
 	case "!!null":

@@ -1,6 +1,6 @@
 // Package unzip extracts a downloaded site safely: nothing outside the
-// target directory, no links, bounded size and file count, sane permissions,
-// and no half-extracted directory left behind.
+// target folder (which the caller gives as an *os.Root), no links, bounded
+// size and entry count, and every entry a plain file or folder.
 package unzip
 
 import (
@@ -16,42 +16,31 @@ import (
 
 // Limits bound what an archive may unpack to (zip bombs).
 type Limits struct {
-	MaxFiles int
-	MaxBytes int64
+	MaxEntries int // files and folders
+	MaxBytes   int64
 }
 
 // DefaultLimits fit any documentation site.
-var DefaultLimits = Limits{MaxFiles: 100_000, MaxBytes: 4 << 30}
+var DefaultLimits = Limits{MaxEntries: 100_000, MaxBytes: 4 << 30}
 
 // Stats is what was extracted.
 type Stats struct {
-	Files int
-	Bytes int64
+	Files, Dirs int
+	Bytes       int64
 }
 
-// Extract unpacks the zip at src into dir, which must not exist or be empty.
-// It unpacks into a temporary directory beside dir and renames it into place,
-// so dir is either complete or untouched.
-func Extract(src, dir string, lim Limits) (Stats, error) {
+// Extract unpacks the zip of size bytes read from r into dst. The caller
+// makes dst appear atomically (workspace.Dir) and gives its entries their
+// final modes.
+func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits) (Stats, error) {
 	var st Stats
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return st, fmt.Errorf("%s exists and is not empty: choose a new directory", dir)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return st, err
-	}
-	zr, err := zip.OpenReader(src)
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)
 	}
-	defer zr.Close()
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return st, err
+	if len(zr.File) > lim.MaxEntries {
+		return st, fmt.Errorf("zip holds %d entries, more than %d: refused as a possible zip bomb", len(zr.File), lim.MaxEntries)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".extract-*.part")
-	if err != nil {
-		return st, err
-	}
-	defer os.RemoveAll(tmp) // a no-op once renamed
 	for _, f := range zr.File {
 		name, err := safeName(f.Name)
 		if err != nil {
@@ -62,30 +51,25 @@ func Extract(src, dir string, lim Limits) (Stats, error) {
 		case mode&os.ModeSymlink != 0:
 			return st, fmt.Errorf("zip entry %q is a symbolic link: refused", f.Name)
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
-			if err := os.MkdirAll(filepath.Join(tmp, name), 0o755); err != nil {
-				return st, err
+			st.Dirs++
+			if err := dst.MkdirAll(name, 0o755); err != nil {
+				return st, fmt.Errorf("zip entry %q: %w", f.Name, err)
 			}
 			continue
 		case !mode.IsRegular():
 			return st, fmt.Errorf("zip entry %q is not a regular file: refused", f.Name)
 		}
 		st.Files++
-		if st.Files > lim.MaxFiles {
-			return st, fmt.Errorf("zip holds more than %d files: refused as a possible zip bomb", lim.MaxFiles)
-		}
-		n, err := writeEntry(f, filepath.Join(tmp, name), lim.MaxBytes-st.Bytes)
+		n, err := writeEntry(f, dst, name, lim.MaxBytes-st.Bytes)
 		st.Bytes += n
 		if err != nil {
 			return st, err
 		}
 	}
-	if err := os.Remove(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return st, err
-	}
-	return st, os.Rename(tmp, dir)
+	return st, nil
 }
 
-// safeName refuses names that would land outside the target directory.
+// safeName refuses names that would land outside the target folder.
 func safeName(name string) (string, error) {
 	if name == "" || strings.Contains(name, "\\") || strings.ContainsRune(name, 0) ||
 		path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
@@ -100,24 +84,24 @@ func safeName(name string) (string, error) {
 	if clean == "." {
 		return "", fmt.Errorf("zip entry %q names no file: refused", name)
 	}
-	return filepath.FromSlash(clean), nil
+	return clean, nil
 }
 
-func writeEntry(f *zip.File, dst string, budget int64) (int64, error) {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return 0, err
+func writeEntry(f *zip.File, dst *os.Root, name string, budget int64) (int64, error) {
+	if err := dst.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return 0, fmt.Errorf("zip entry %q: %w", f.Name, err)
 	}
 	rc, err := f.Open()
 	if err != nil {
 		return 0, fmt.Errorf("zip entry %q: %w", f.Name, err)
 	}
 	defer rc.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := dst.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return 0, fmt.Errorf("zip entry %q appears twice: refused", f.Name)
 		}
-		return 0, err
+		return 0, fmt.Errorf("zip entry %q: %w", f.Name, err)
 	}
 	// The header's sizes can lie: count what really comes out.
 	n, err := io.Copy(out, io.LimitReader(rc, budget+1))

@@ -1,0 +1,474 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A description is input from whoever can open a pull request. Each attack
+// below is run through the binary as the runner runs it, and must be
+// refused within a few seconds, before any request reaches the service,
+// without a byte of the file outside the workspace in any output, file,
+// upload or summary.
+
+// secretMark is what the file outside the workspace holds.
+const secretMark = "OUTSIDE-SECRET-7f3c9a"
+
+// outsideFile writes, beside the workspace, a file that would be a valid
+// shared parameter if it were read.
+func outsideFile(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "secret.yaml")
+	content := "limit:\n  name: limit\n  in: query\n  type: string\n  description: " + secretMark + "\n"
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// withRef is a Swagger 2.0 description whose one operation uses ref as a
+// parameter.
+func withRef(ref string) string {
+	return "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /books:\n    get:\n      parameters:\n        - $ref: '" + ref + "'\n      responses:\n        200: {description: ok}\n"
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAttacksFromADescription(t *testing.T) {
+	t.Parallel()
+	secret := outsideFile(t)
+	outsideDir := filepath.Dir(secret)
+	cases := []struct {
+		name   string
+		inputs map[string]string
+		// files builds the workspace's files, knowing where it is.
+		files func(ws string) map[string]string
+		setup func(t *testing.T, ws string)
+		want  []string
+	}{
+		{name: "$ref climbing out with ..",
+			files: func(ws string) map[string]string {
+				rel, _ := filepath.Rel(filepath.Join(ws, "api"), secret)
+				return map[string]string{"api/openapi.yaml": withRef(filepath.ToSlash(rel) + "#/limit")}
+			},
+			want: []string{"leaves the workspace", "api/openapi.yaml", "line=7", "refs must name files inside it"}},
+		{name: "$ref to an absolute path",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef(secret + "#/limit")}
+			},
+			want: []string{"absolute path", "inside the workspace"}},
+		{name: "$ref to /etc/passwd",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("../../../../../../../../etc/passwd")}
+			},
+			want: []string{"leaves the workspace"}},
+		{name: "$ref to a link that points out",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("params.yaml#/limit")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, os.Symlink(secret, filepath.Join(ws, "api", "params.yaml"))) },
+			want:  []string{"params.yaml", "outside the workspace through a symbolic link"}},
+		{name: "$ref through a linked folder that points out",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("common/secret.yaml#/limit")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, os.Symlink(outsideDir, filepath.Join(ws, "api", "common"))) },
+			want:  []string{"outside the workspace through a symbolic link"}},
+		{name: "$ref to /dev/zero",
+			files: func(string) map[string]string { return map[string]string{"api/openapi.yaml": withRef("/dev/zero")} },
+			want:  []string{"absolute path"}},
+		{name: "$ref to a link to /dev/urandom",
+			files: func(string) map[string]string { return map[string]string{"api/openapi.yaml": withRef("random.yaml")} },
+			setup: func(t *testing.T, ws string) {
+				must(t, os.Symlink("/dev/urandom", filepath.Join(ws, "api", "random.yaml")))
+			},
+			want: []string{"random.yaml", "outside the workspace"}},
+		{name: "$ref to a FIFO",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("pipe.yaml#/limit")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, syscall.Mkfifo(filepath.Join(ws, "api", "pipe.yaml"), 0o644)) },
+			want:  []string{"pipe.yaml is a named pipe", "regular files"}},
+		{name: "$ref into .git",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("../.git/config"),
+					".git/config": "[http]\n  extraheader = AUTHORIZATION: basic " + secretMark + "\n"}
+			},
+			want: []string{"inside .git", "refused"}},
+		{name: "$ref to a hidden credentials file",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("../.netrc"), ".netrc": "machine x login y password " + secretMark + "\n"}
+			},
+			want: []string{"hidden file (.netrc)", "refused"}},
+		{name: "file is a link that points out", inputs: map[string]string{"file": "api/openapi.yaml"},
+			files: func(string) map[string]string { return map[string]string{} },
+			setup: func(t *testing.T, ws string) {
+				must(t, os.MkdirAll(filepath.Join(ws, "api"), 0o755))
+				must(t, os.Symlink(secret, filepath.Join(ws, "api", "openapi.yaml")))
+			},
+			want: []string{"input file", "outside the workspace through a symbolic link"}},
+		{name: "file is a FIFO",
+			files: func(string) map[string]string { return map[string]string{} },
+			setup: func(t *testing.T, ws string) {
+				must(t, os.MkdirAll(filepath.Join(ws, "api"), 0o755))
+				must(t, syscall.Mkfifo(filepath.Join(ws, "api", "openapi.yaml"), 0o644))
+			},
+			want: []string{"input file", "named pipe"}},
+		{name: "alias bomb by bytes",
+			files: func(string) map[string]string {
+				var b strings.Builder
+				b.WriteString("swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-big: &big \"" + strings.Repeat("a", 1<<20) + "\"\nx-many:\n")
+				for range 8000 {
+					b.WriteString("  - *big\n")
+				}
+				return map[string]string{"api/openapi.yaml": b.String()}
+			},
+			want: []string{"aliases expand to more than 64 MiB", "api/openapi.yaml"}},
+		{name: "$ref inlining bomb",
+			files: func(string) map[string]string {
+				var b strings.Builder
+				b.WriteString("swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n")
+				for i := range 8000 {
+					fmt.Fprintf(&b, "x-copy-%d: {$ref: 'big.yaml#/v'}\n", i)
+				}
+				return map[string]string{"api/openapi.yaml": b.String(), "api/big.yaml": "v: \"" + strings.Repeat("a", 1<<20) + "\"\n"}
+			},
+			want: []string{"$refs inline more than 64 MiB"}},
+		{name: "depth spread over files",
+			files: func(string) map[string]string {
+				files := map[string]string{"api/openapi.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-deep: {$ref: 'd0.yaml'}\n"}
+				for i := range 12 {
+					next := fmt.Sprintf("{$ref: 'd%d.yaml'}", i+1)
+					if i == 11 {
+						next = "end"
+					}
+					files[fmt.Sprintf("api/d%d.yaml", i)] = strings.Repeat("{a: ", 950) + next + strings.Repeat("}", 950) + "\n"
+				}
+				return files
+			},
+			want: []string{"nests deeper than 10000 levels, counting through the files"}},
+		{name: "a file too deep", files: func(string) map[string]string {
+			return map[string]string{"api/openapi.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-deep: " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "\n"}
+		}, want: []string{"nests deeper than 1000 levels"}},
+		{name: "bundle-path through a linked folder", inputs: map[string]string{"bundle-path": "out/bundle.json"},
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": readSampleFile("bookstore.swagger2.yaml")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, os.Symlink(outsideDir, filepath.Join(ws, "out"))) },
+			want:  []string{"input bundle-path", "outside the workspace through a symbolic link"}},
+		{name: "download-path through a linked folder", inputs: map[string]string{"download": "true", "download-path": "out/site.zip"},
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": readSampleFile("bookstore.swagger2.yaml")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, os.Symlink(outsideDir, filepath.Join(ws, "out"))) },
+			want:  []string{"input download-path", "outside the workspace through a symbolic link"}},
+		{name: "extract-to through a linked folder", inputs: map[string]string{"extract-to": "out/site"},
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": readSampleFile("bookstore.swagger2.yaml")}
+			},
+			setup: func(t *testing.T, ws string) { must(t, os.Symlink(outsideDir, filepath.Join(ws, "out"))) },
+			want:  []string{"input extract-to", "outside the workspace through a symbolic link"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			in := baseInputs(emu)
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			var files map[string]string
+			var setup func(string)
+			if tc.setup != nil {
+				setup = func(ws string) { tc.setup(t, ws) }
+			}
+			// The workspace's path is known only inside the run: build the
+			// files there.
+			start := time.Now()
+			run := runActionWith(t, "push", in, nil, func(ws string) {
+				files = tc.files(ws)
+				for name, content := range files {
+					p := filepath.Join(ws, name)
+					must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+					must(t, os.WriteFile(p, []byte(content), 0o644))
+				}
+				if setup != nil {
+					setup(ws)
+				}
+			})
+			if run.code == 0 {
+				t.Fatalf("the attack was not refused:\n%s", run.stdout)
+			}
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("refused after %s, want within a few seconds", took)
+			}
+			errs := strings.Join(annotations(run.stdout, "error"), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("the error does not say %q:\n%s", w, errs)
+				}
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests reached the service", n)
+			}
+			assertNoSecret(t, run, emu.Requests())
+			if entries, _ := os.ReadDir(outsideDir); len(entries) != 1 {
+				t.Errorf("written outside the workspace: %v", entries)
+			}
+		})
+	}
+}
+
+// assertNoSecret: nothing of the file outside the workspace was shown,
+// written or sent.
+func assertNoSecret(t *testing.T, run actionRun, reqs any) {
+	t.Helper()
+	for where, text := range map[string]string{"stdout": run.stdout, "stderr": run.stderr, "summary": run.summary, "outputs": fmt.Sprint(run.outputs), "requests": fmt.Sprint(reqs)} {
+		if strings.Contains(text, secretMark) {
+			t.Errorf("the outside file's content appears in %s", where)
+		}
+	}
+	for p, b := range workspaceFiles(run.workspace) {
+		if bytes.Contains(b, []byte(secretMark)) && !strings.Contains(p, ".git") && !strings.HasSuffix(p, ".netrc") {
+			t.Errorf("the outside file's content appears in %s", p)
+		}
+	}
+}
+
+func readSampleFile(name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", "specs", name))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// TestTimeoutCoversLoading: a run given timeout: 2s on a description that
+// takes longer to load stops in about 2 s, and says it ran out of time while
+// loading.
+func TestTimeoutCoversLoading(t *testing.T) {
+	t.Parallel()
+	// About 40 MB of YAML: several seconds to parse on any machine.
+	var b strings.Builder
+	b.WriteString("swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-data:\n")
+	for i := range 400_000 {
+		fmt.Fprintf(&b, "  - {name: item-%d, values: [1, 2, 3, 4, 5, 6, 7, 8], text: \"%s\"}\n", i, strings.Repeat("x", 40))
+	}
+	emu := startEmulator(t, nil)
+	in := baseInputs(emu)
+	in["timeout"] = "2s"
+	start := time.Now()
+	run := runAction(t, in, map[string]string{"api/openapi.yaml": b.String()})
+	took := time.Since(start)
+	if run.code == 0 {
+		t.Fatal("the run finished: the description loaded within the timeout, make it larger")
+	}
+	errs := strings.Join(annotations(run.stdout, "error"), "\n")
+	if !strings.Contains(errs, "loading the description") || !strings.Contains(errs, "deadline exceeded") {
+		t.Errorf("the error does not say the time ran out while loading:\n%s", errs)
+	}
+	// The process starts and writes 40 MB first: allow for that, not for
+	// the seconds parsing would take.
+	if took > 4*time.Second {
+		t.Errorf("stopped after %s, want about 2s", took)
+	}
+	if n := len(emu.Requests()); n != 0 {
+		t.Errorf("%d requests reached the service", n)
+	}
+}
+
+// TestSiblingFolderRefsWork: confinement is to the workspace, not to the
+// description's folder: a $ref to a sibling folder inside it works.
+func TestSiblingFolderRefsWork(t *testing.T) {
+	t.Parallel()
+	params := "limit:\n  name: limit\n  in: query\n  type: integer\n"
+	in := map[string]string{"file": "api/openapi.yaml", "dry-run": "true", "bundle-path": "out/bundle.json"}
+	run := runAction(t, in, map[string]string{"api/openapi.yaml": withRef("../common/params.yaml#/limit"), "common/params.yaml": params})
+	if run.code != 0 {
+		t.Fatalf("exit %d\n%s", run.code, run.stdout)
+	}
+	bundle, _ := os.ReadFile(filepath.Join(run.workspace, "out", "bundle.json"))
+	if !bytes.Contains(bundle, []byte(`"parameters":{"limit":{"name":"limit"`)) {
+		t.Errorf("the sibling folder's parameter was not bundled: %s", bundle)
+	}
+}
+
+// TestManyDefinitions: 100,000 definitions in another file, each referred to
+// once, are bundled and validated in linear time (an unindexed lookup made
+// this quadratic: minutes).
+func TestManyDefinitions(t *testing.T) {
+	t.Parallel()
+	var defs, props strings.Builder
+	defs.WriteString("{")
+	props.WriteString("{")
+	for i := range 100_000 {
+		if i > 0 {
+			defs.WriteString(",")
+			props.WriteString(",")
+		}
+		fmt.Fprintf(&defs, `"D%d":{"type":"string"}`, i)
+		fmt.Fprintf(&props, `"p%d":{"$ref":"defs.json#/D%d"}`, i, i)
+	}
+	defs.WriteString("}")
+	props.WriteString("}")
+	doc := `{"swagger":"2.0","info":{"title":"T","version":"1"},"paths":{},"definitions":{"Big":{"type":"object","properties":` + props.String() + `}}}`
+	in := map[string]string{"file": "api/openapi.json", "dry-run": "true", "timeout": "60s", "bundle-path": "out/bundle.json"}
+	run := runAction(t, in, map[string]string{"api/openapi.json": doc, "api/defs.json": defs.String()})
+	if run.code != 0 {
+		t.Fatalf("exit %d\n%s", run.code, run.stdout)
+	}
+	bundle, _ := os.ReadFile(filepath.Join(run.workspace, "out", "bundle.json"))
+	if !bytes.Contains(bundle, []byte(`"D99999":{"type":"string"}`)) || !bytes.Contains(bundle, []byte(`"p99999":{"$ref":"#/definitions/D99999"}`)) {
+		t.Error("the bundle does not hold the lifted definitions")
+	}
+}
+
+// hostile is a service that answers each endpoint with what a case says,
+// counting requests.
+type hostile struct {
+	list, release, download http.HandlerFunc
+	requests                atomic.Int32
+}
+
+func (h *hostile) start(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.requests.Add(1)
+		io.Copy(io.Discard, r.Body)
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/docs.list") && h.list != nil:
+			h.list(w, r)
+		case strings.HasSuffix(r.URL.Path, "/docs.list"):
+			io.WriteString(w, `{"docs":[{"id":17}]}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.release") && h.release != nil:
+			h.release(w, r)
+		case strings.HasSuffix(r.URL.Path, "/docs.release"):
+			io.WriteString(w, `{"build":{"id":1001}}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.builds.download") && h.download != nil:
+			h.download(w, r)
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func zipOf(t *testing.T, dirs int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("index.html")
+	io.WriteString(w, "<h1>site</h1>")
+	for i := range dirs {
+		zw.Create(fmt.Sprintf("d%d/", i))
+	}
+	must(t, zw.Close())
+	return buf.Bytes()
+}
+
+// TestAttacksFromTheService: what the service sends cannot steer the log
+// (no workflow command of its own), cannot show the token in any form,
+// cannot send the run to a file, and cannot unpack without bounds.
+func TestAttacksFromTheService(t *testing.T) {
+	t.Parallel()
+	encoded := base64.StdEncoding.EncodeToString([]byte("Authorization: Bearer " + testToken))
+	manyDirs := zipOf(t, 100_001)
+	cases := []struct {
+		name   string
+		h      *hostile
+		inputs map[string]string
+		want   string
+	}{
+		{name: "doc id with a workflow command", h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `{"docs":[{"id":"17\n::warning::pwned\n::stop-commands::x"}]}`)
+		}}, want: "not a plain identifier"},
+		{name: "build id with a line break", h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `{"build":{"id":"1001\r\n::set-output name=build-id::evil"}}`)
+		}}, want: "not a plain identifier"},
+		{name: "build id that climbs out as a file name", h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `{"build":{"id":"../../escape"}}`)
+		}}, inputs: map[string]string{"download": "true"}, want: "not a plain identifier"},
+		{name: "message with commands and the token encoded", h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"error_message":"bad\n::warning::pwned %s %s %s","tracking_id":"t\n::error::x"}`,
+				url.QueryEscape(testToken), encoded, strings.ReplaceAll(testToken, "-", `\u002d`))
+		}}, want: "service answered 400"},
+		{name: "redirect to a file", h: &hostile{download: func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
+		}}, inputs: map[string]string{"download": "true"}, want: "not http(s)"},
+		{name: "a zip of 100,001 folders", h: &hostile{download: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/zip")
+			w.Write(manyDirs)
+		}}, inputs: map[string]string{"extract-to": "site"}, want: "more than 100000: refused as a possible zip bomb"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := map[string]string{"token": testToken, "api-url": tc.h.start(t), "project-id": "4711", "file": "api/openapi.yaml"}
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			start := time.Now()
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+			if run.code == 0 {
+				t.Fatalf("the run succeeded:\n%s", run.stdout)
+			}
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("failed after %s, want within a few seconds", took)
+			}
+			errs := annotations(run.stdout, "error")
+			if len(errs) == 0 || !strings.Contains(errs[len(errs)-1], tc.want) {
+				t.Errorf("error %q does not say %q", errs, tc.want)
+			}
+			for _, line := range strings.Split(run.stdout+run.stderr, "\n") {
+				for _, cmd := range []string{"::warning::pwned", "::stop-commands", "::set-output", "::error::x"} {
+					if strings.HasPrefix(line, cmd) {
+						t.Errorf("the service started a line of the log: %q", line)
+					}
+				}
+			}
+			var log strings.Builder // what the runner shows: not the ::add-mask:: commands
+			for _, line := range strings.Split(run.stdout+run.stderr, "\n") {
+				if !strings.HasPrefix(line, "::add-mask::") {
+					log.WriteString(line + "\n")
+				}
+			}
+			for where, text := range map[string]string{"log": log.String(), "summary": run.summary} {
+				for _, form := range []string{url.QueryEscape(testToken), encoded} {
+					if strings.Contains(text, form) {
+						t.Errorf("the token shows encoded in the %s: %s", where, form)
+					}
+				}
+			}
+			if _, err := os.Stat(filepath.Join(run.workspace, "site")); err == nil {
+				t.Error("a site folder was left")
+			}
+			entries, _ := os.ReadDir(run.workspace)
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".part") || strings.Contains(e.Name(), "escape") {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+}
