@@ -284,7 +284,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	if len(vs) != 1 {
 		t.Fatalf("%d stored versions of openapi.yml on main, want 1", len(vs))
 	}
-	golden, err := os.ReadFile("internal/spec/testdata/golden/bookstore.swagger2.yaml.json")
+	golden, err := os.ReadFile("internal/openapi/testdata/golden/bookstore.swagger2.yaml.json")
 	if err != nil {
 		t.Fatal(err)
 	}

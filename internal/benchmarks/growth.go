@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 )
 
 type point struct {
@@ -31,7 +31,7 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 	if o.smoke {
 		base, sizes, zips = "testdata/specs/bookstore.openapi3.json", []float64{1}, []float64{1}
 	}
-	root, err := spec.Load(os.DirFS(filepath.Dir(base)), filepath.Base(base), spec.DefaultLimits)
+	root, err := openapi.Load(os.DirFS(filepath.Dir(base)), filepath.Base(base), openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,22 +66,22 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 // synthesize writes a description of about size MB made of the source's
 // real paths, repeated under new names once they run out, with only the
 // components those paths reach, so that every size is a valid description.
-func synthesize(root *spec.Node, size float64, path string) error {
+func synthesize(root *openapi.Node, size float64, path string) error {
 	paths := root.Get("paths")
 	if paths == nil || len(paths.Fields) == 0 {
 		return fmt.Errorf("no paths to repeat")
 	}
 	target := int(size * 1e6)
-	grownPaths := &spec.Node{Kind: spec.Object}
+	grownPaths := &openapi.Node{Kind: openapi.Object}
 	comps := map[string]bool{} // "#/components/schemas/x" reached so far
 	var order []string
 	total := 0
-	var reach func(n *spec.Node)
-	reach = func(n *spec.Node) {
+	var reach func(n *openapi.Node)
+	reach = func(n *openapi.Node) {
 		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar, "#/") && !comps[r.Scalar] {
 			comps[r.Scalar] = true
 			order = append(order, r.Scalar)
-			if t, err := spec.Resolve(root, r.Scalar[1:]); err == nil {
+			if t, err := openapi.Resolve(root, r.Scalar[1:]); err == nil {
 				total += len(t.AppendJSON(nil))
 				reach(t)
 			}
@@ -99,7 +99,7 @@ func synthesize(root *spec.Node, size float64, path string) error {
 			if copyN > 0 {
 				key = fmt.Sprintf("/copy%d%s", copyN, f.Key)
 			}
-			grownPaths.Fields = append(grownPaths.Fields, spec.Field{Key: key, Value: f.Value})
+			grownPaths.Fields = append(grownPaths.Fields, openapi.Field{Key: key, Value: f.Value})
 			total += len(key) + len(f.Value.AppendJSON(nil)) + 4
 			reach(f.Value)
 			if total >= target {
@@ -109,17 +109,17 @@ func synthesize(root *spec.Node, size float64, path string) error {
 	}
 	// The document: the source's top level with the grown paths and the
 	// reached components, each in its own section, in the source's order.
-	out := &spec.Node{Kind: spec.Object}
+	out := &openapi.Node{Kind: openapi.Object}
 	for _, f := range root.Fields {
 		switch f.Key {
 		case "paths":
-			out.Fields = append(out.Fields, spec.Field{Key: "paths", Value: grownPaths})
+			out.Fields = append(out.Fields, openapi.Field{Key: "paths", Value: grownPaths})
 		case "webhooks", "x-webhooks":
 			// Not paths: left out, with the components only they reach.
 		case "components", "definitions", "parameters", "responses":
 			kept := pick(root, f, comps)
 			if kept != nil {
-				out.Fields = append(out.Fields, spec.Field{Key: f.Key, Value: kept})
+				out.Fields = append(out.Fields, openapi.Field{Key: f.Key, Value: kept})
 			}
 		default:
 			out.Fields = append(out.Fields, f)
@@ -129,13 +129,13 @@ func synthesize(root *spec.Node, size float64, path string) error {
 }
 
 // pick keeps the components of a section that were reached.
-func pick(root *spec.Node, sec spec.Field, reached map[string]bool) *spec.Node {
+func pick(root *openapi.Node, sec openapi.Field, reached map[string]bool) *openapi.Node {
 	prefix := "#/" + sec.Key + "/"
-	keep := &spec.Node{Kind: spec.Object}
+	keep := &openapi.Node{Kind: openapi.Object}
 	if sec.Key == "components" {
 		for _, group := range sec.Value.Fields {
-			if g := pick(root, spec.Field{Key: "components/" + group.Key, Value: group.Value}, reached); g != nil {
-				keep.Fields = append(keep.Fields, spec.Field{Key: group.Key, Value: g})
+			if g := pick(root, openapi.Field{Key: "components/" + group.Key, Value: group.Value}, reached); g != nil {
+				keep.Fields = append(keep.Fields, openapi.Field{Key: group.Key, Value: g})
 			}
 		}
 	} else {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
-	"github.com/docs-publish/docs-publish/internal/spec"
 	"github.com/sethvargo/go-envconfig"
 )
 
@@ -167,7 +167,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 
 // annotationFor points an error at the place in the description it is about.
 func annotationFor(err error) ghaction.Annotation {
-	var se *spec.LoadError
+	var se *openapi.LoadError
 	if errors.As(err, &se) {
 		return ghaction.Annotation{File: se.File, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Title: "docs-publish"}
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -19,7 +19,7 @@ import (
 func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Reporter, res *Result) ([]byte, error) {
 	type loaded struct {
 		content  []byte
-		findings []spec.Finding
+		findings []openapi.Finding
 		err      error
 	}
 	done := make(chan loaded, 1)
@@ -40,7 +40,7 @@ func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, 
 	var errs, warns int
 	for _, f := range res.Findings {
 		rep.Annotate(string(f.Severity), f.Msg, f.File, int(f.Pos.Line), int(f.Pos.Col))
-		if f.Severity == spec.Error {
+		if f.Severity == openapi.Error {
 			errs++
 		} else {
 			warns++
@@ -56,22 +56,22 @@ func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, 
 }
 
 // describe loads, bundles and validates the description.
-func describe(ctx context.Context, cfg *Config, ws *workspace.Workspace) ([]byte, []spec.Finding, error) {
+func describe(ctx context.Context, cfg *Config, ws *workspace.Workspace) ([]byte, []openapi.Finding, error) {
 	name, err := ws.Path(cfg.File)
 	if err != nil {
 		return nil, nil, outsideInput("file", cfg.File, err)
 	}
 	fsys := ws.FS()
-	doc, err := spec.Load(fsys, name, spec.DefaultLimits)
+	doc, err := openapi.Load(fsys, name, openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
 	if cfg.Bundle {
-		if doc, err = spec.Bundle(ctx, doc, spec.BundleOptions{FS: fsys}); err != nil {
+		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: fsys}); err != nil {
 			return nil, nil, loadError(name, err)
 		}
 	}
-	findings := spec.Validate(doc)
+	findings := openapi.Validate(doc)
 	// Compact JSON is about half an indented source and no longer than a
 	// compact one: start there, so the buffer grows once at most.
 	size := 1 << 16
@@ -83,7 +83,7 @@ func describe(ctx context.Context, cfg *Config, ws *workspace.Workspace) ([]byte
 
 // loadError says what to do about a description that cannot be loaded.
 func loadError(name string, err error) error {
-	var le *spec.LoadError
+	var le *openapi.LoadError
 	var wo *workspace.OutsideError
 	var nr *workspace.NotRegularError
 	// The file itself could not be read: an error at no position of it.

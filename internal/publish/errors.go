@@ -13,7 +13,7 @@ import (
 type InputError struct {
 	Input string // the input's name in action.yml
 	Msg   string // what is wrong and what to do
-	Err   error  // the cause, if any: a *spec.LoadError, a *workspace.OutsideError, ...
+	Err   error  // the cause, if any: a *openapi.LoadError, a *workspace.OutsideError, ...
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input, e.Msg) }

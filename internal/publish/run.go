@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
-	"github.com/docs-publish/docs-publish/internal/spec"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -41,7 +41,7 @@ type Result struct {
 	SitePath                        string // relative to the workspace
 	Steps                           []StepTime
 	FailedStep                      Step
-	Findings                        []spec.Finding
+	Findings                        []openapi.Finding
 	BundlePath                      string // relative to the workspace
 	DryRun                          bool
 }

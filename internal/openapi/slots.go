@@ -1,4 +1,4 @@
-package spec
+package openapi
 
 // slot is what a value is, by where it stands in a description. A $ref to
 // another file is lifted into the components of its slot's kind.

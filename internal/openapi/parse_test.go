@@ -1,4 +1,4 @@
-package spec
+package openapi
 
 import (
 	"bytes"
@@ -179,7 +179,7 @@ func TestSamplesGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run go test ./internal/spec -update to create it)", err)
+				t.Fatalf("%v (run go test ./internal/openapi -update to create it)", err)
 			}
 			if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
 				t.Errorf("%s differs from golden (-want +got):\n%s", f, diff)

@@ -1,4 +1,4 @@
-package spec
+package openapi
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func loadAndBundle(t *testing.T, file string) *Node {
 }
 
 // TestBundleGolden compares each fixture's bundle with its golden file
-// (go test ./internal/spec -update rewrites them).
+// (go test ./internal/openapi -update rewrites them).
 func TestBundleGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range bundleCases {
@@ -56,7 +56,7 @@ func TestBundleGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (go test ./internal/spec -update creates it)", err)
+				t.Fatalf("%v (go test ./internal/openapi -update creates it)", err)
 			}
 			if diff := cmp.Diff(string(want), string(got)); diff != "" {
 				t.Errorf("bundle differs from %s (-want +got):\n%s", golden, diff)
