@@ -713,7 +713,7 @@ func TestForkPullRequestWithoutToken(t *testing.T) {
 		code                       int
 		want                       string
 	}{
-		{"pull request", "pull_request", "", 0, "::notice::token is empty on a pull_request event"},
+		{"pull request", "pull_request", "", 0, "::notice title=docs-publish::token is empty on a pull_request event"},
 		{"pull request, strict", "pull_request", "true", 1, "input token: is empty"},
 		{"push", "push", "", 1, "input token: is empty"},
 	}

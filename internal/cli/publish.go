@@ -15,6 +15,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/sethvargo/go-envconfig"
 )
 
@@ -129,7 +130,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		return nil
 	}
 	if err != nil {
-		rep.Error(err.Error(), ghaction.Annotation{})
+		rep.Annotate(report.Error, err.Error(), report.Where{})
 		return ErrReported
 	}
 	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
@@ -159,19 +160,19 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		rep.PrintOutputs()
 	}
 	if err != nil {
-		rep.Error(err.Error(), annotationFor(err))
+		rep.Annotate(report.Error, err.Error(), whereOf(err))
 		return ErrReported
 	}
 	return nil
 }
 
-// annotationFor points an error at the place in the description it is about.
-func annotationFor(err error) ghaction.Annotation {
-	var se *openapi.LoadError
-	if errors.As(err, &se) {
-		return ghaction.Annotation{File: se.File, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Title: "docs-publish"}
+// whereOf points an error at the place in the description it is about.
+func whereOf(err error) report.Where {
+	var le *openapi.LoadError
+	if errors.As(err, &le) {
+		return report.Where{File: le.File, Line: int(le.Pos.Line), Col: int(le.Pos.Col)}
 	}
-	return ghaction.Annotation{Title: "docs-publish"}
+	return report.Where{}
 }
 
 func printJSON(w io.Writer, outs []ghaction.KV) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 const meta = `
@@ -73,7 +74,7 @@ func TestReporterOffGitHubPrintsOutputs(t *testing.T) {
 	r.Infof("using hunter2 now")
 	r.SetOutput("build-id", "12")
 	r.SetOutput("zip-path", "a b.zip")
-	r.Warning("odd name", Annotation{File: "api/x.yaml", Line: 3, Col: 5})
+	r.Annotate(report.Warning, "odd name", report.Where{File: "api/x.yaml", Line: 3, Col: 5})
 	r.PrintOutputs()
 	if out.String() != "build-id=12\nzip-path=a b.zip\n" {
 		t.Errorf("stdout = %q", out.String())
@@ -96,7 +97,7 @@ func TestReporterOnGitHub(t *testing.T) {
 	r := NewReporter(func(k string) string { return env[k] }, &out, &out)
 	r.Mask("hunter2")
 	r.SetOutput("doc-id", "17")
-	r.Error("two\nlines with hunter2", Annotation{File: "a.yaml", Line: 2})
+	r.Annotate(report.Error, "two\nlines with hunter2", report.Where{File: "a.yaml", Line: 2})
 	r.Summary("| doc | 17 |")
 	r.PrintOutputs() // a no-op: the file has them
 	if !strings.Contains(out.String(), "::add-mask::hunter2\n") {
@@ -177,10 +178,10 @@ func FuzzReporterLines(f *testing.F) {
 			end := r.Group("release build " + id)
 			r.Infof("doc %s, read at %s", id, msg)
 			r.Debugf("answer: %s %s", msg, token)
-			r.Error(msg+" "+token, Annotation{File: id, Line: 3, Title: "docs-publish"})
-			r.Warnf("%s", msg)
-			r.Notice(id)
-			r.Annotate("warning", msg, id, 1, 2)
+			r.Annotate(report.Error, msg+" "+token, report.Where{File: id, Line: 3})
+			r.Annotate(report.Warning, msg, report.Where{})
+			r.Annotate(report.Notice, id, report.Where{})
+			r.Annotate(report.Warning, msg, report.Where{File: id, Line: 1, Col: 2})
 			end()
 			r.SetOutput("build-id", id) // refused when it has a line break
 			r.PrintOutputs()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -98,64 +99,52 @@ func (r *Reporter) Debugf(format string, args ...any) {
 	fmt.Fprintln(r.log, "debug: "+OneLine(msg))
 }
 
-// Annotation is a finding attached to a place in a file.
-type Annotation struct {
-	File      string // relative to the workspace
-	Line, Col int
-	Title     string
-}
-
-func (a Annotation) fields() map[string]string {
+// properties are an annotation's workflow-command properties. An
+// annotation not tied to a file is titled with the program's name.
+func properties(at report.Where) map[string]string {
 	m := map[string]string{}
-	if a.File != "" {
-		m["file"] = a.File
+	if at.File == "" {
+		m["title"] = "docs-publish"
+		return m
 	}
-	if a.Line > 0 {
-		m["line"] = fmt.Sprint(a.Line)
+	m["file"] = at.File
+	if at.Line > 0 {
+		m["line"] = fmt.Sprint(at.Line)
 	}
-	if a.Col > 0 {
-		m["col"] = fmt.Sprint(a.Col)
-	}
-	if a.Title != "" {
-		m["title"] = a.Title
+	if at.Col > 0 {
+		m["col"] = fmt.Sprint(at.Col)
 	}
 	return m
 }
 
-func (a Annotation) prefix() string {
+// prefix is where an annotation is about, in front of it off GitHub.
+func prefix(at report.Where) string {
 	switch {
-	case a.File == "":
+	case at.File == "":
 		return ""
-	case a.Line == 0:
-		return a.File + ": "
-	case a.Col == 0:
-		return fmt.Sprintf("%s:%d: ", a.File, a.Line)
+	case at.Line == 0:
+		return at.File + ": "
+	case at.Col == 0:
+		return fmt.Sprintf("%s:%d: ", at.File, at.Line)
 	}
-	return fmt.Sprintf("%s:%d:%d: ", a.File, a.Line, a.Col)
+	return fmt.Sprintf("%s:%d:%d: ", at.File, at.Line, at.Col)
 }
 
-// Error reports an error annotation.
-func (r *Reporter) Error(msg string, at Annotation) { r.annotate("error", msg, at) }
-
-// Warning reports a warning annotation.
-func (r *Reporter) Warning(msg string, at Annotation) { r.annotate("warning", msg, at) }
-
-// Notice reports a notice annotation not tied to a file.
-func (r *Reporter) Notice(msg string) { r.annotate("notice", msg, Annotation{}) }
-
-func (r *Reporter) annotate(level, msg string, at Annotation) {
+// Annotate reports msg at level: on GitHub an annotation (on the file's line
+// in a pull request, when it has a place), elsewhere a line on stderr.
+func (r *Reporter) Annotate(level report.Level, msg string, at report.Where) {
 	msg = r.Scrub(msg)
-	at.File, at.Title = r.Scrub(at.File), r.Scrub(at.Title)
+	at.File = r.Scrub(at.File)
 	if r.gh == nil {
-		fmt.Fprintf(r.log, "%s%s: %s\n", OneLine(at.prefix()), level, OneLine(msg))
+		fmt.Fprintf(r.log, "%s%s: %s\n", OneLine(prefix(at)), level, OneLine(msg))
 		return
 	}
-	// go-githubactions escapes %, CR and LF in the message itself.
-	a := r.gh.WithFieldsMap(at.fields())
+	// go-githubactions escapes line breaks in the message and properties.
+	a := r.gh.WithFieldsMap(properties(at))
 	switch level {
-	case "error":
+	case report.Error:
 		a.Errorf("%s", msg)
-	case "warning":
+	case report.Warning:
 		a.Warningf("%s", msg)
 	default:
 		a.Noticef("%s", msg)
@@ -220,14 +209,3 @@ func (r *Reporter) Summary(markdown string) {
 
 // HasSummary reports whether a job summary file is being written.
 func (r *Reporter) HasSummary() bool { return r.files }
-
-// Warnf reports a warning annotation not tied to a file.
-func (r *Reporter) Warnf(format string, args ...any) {
-	r.Warning(fmt.Sprintf(format, args...), Annotation{})
-}
-
-// Annotate reports a finding at a place in a file: level is "error",
-// "warning" or "notice".
-func (r *Reporter) Annotate(level, msg, file string, line, col int) {
-	r.annotate(level, msg, Annotation{File: file, Line: line, Col: col})
-}

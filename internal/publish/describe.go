@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -16,7 +17,7 @@ import (
 // fail-on-warnings, stop the run before its first request. It gives up when
 // ctx ends, wherever it is: parsing a large file cannot be interrupted, so
 // it runs aside and is left to finish on its own.
-func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Reporter, res *Result) ([]byte, error) {
+func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep report.Reporter, res *Result) ([]byte, error) {
 	type loaded struct {
 		content  []byte
 		findings []openapi.Finding
@@ -39,7 +40,7 @@ func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, 
 	res.Findings = l.findings
 	var errs, warns int
 	for _, f := range res.Findings {
-		rep.Annotate(string(f.Severity), f.Msg, f.File, int(f.Pos.Line), int(f.Pos.Col))
+		rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
 		if f.Severity == openapi.Error {
 			errs++
 		} else {
@@ -113,6 +114,14 @@ func outsideInput(input, value string, err error) error {
 	return &InputError{Input: input, Err: err, Msg: err.Error()}
 }
 
+// levelOf is the annotation level of a finding's severity.
+func levelOf(s openapi.Severity) report.Level {
+	if s == openapi.Error {
+		return report.Error
+	}
+	return report.Warning
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -121,7 +130,7 @@ func plural(n int, word string) string {
 }
 
 // dryRun says what a run would publish, and sends nothing.
-func dryRun(cfg Config, p *plan, rep Reporter) error {
+func dryRun(cfg Config, p *plan, rep report.Reporter) error {
 	end := rep.Group("dry run")
 	defer end()
 	doc := "the project's only doc"

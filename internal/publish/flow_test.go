@@ -22,6 +22,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 // recorder is a Reporter that keeps everything the flow reports.
@@ -40,10 +41,8 @@ func (r *recorder) add(format string, args ...any) {
 func (r *recorder) Group(title string) func()         { r.add("== %s", title); return func() {} }
 func (r *recorder) Infof(format string, args ...any)  { r.add(format, args...) }
 func (r *recorder) Debugf(format string, args ...any) { r.add("debug: "+format, args...) }
-func (r *recorder) Warnf(format string, args ...any)  { r.add("warning: "+format, args...) }
-func (r *recorder) Notice(msg string)                 { r.add("notice: %s", msg) }
-func (r *recorder) Annotate(level, msg, file string, line, col int) {
-	r.add("%s: %s:%d:%d: %s", level, file, line, col, msg)
+func (r *recorder) Annotate(level report.Level, msg string, at report.Where) {
+	r.add("%s: %s:%d:%d: %s", level, at.File, at.Line, at.Col, msg)
 }
 
 func (r *recorder) SetOutput(name, value string) error {

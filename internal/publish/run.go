@@ -12,21 +12,9 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
-
-// Reporter is what the flow needs of the outside world's log and outputs.
-type Reporter interface {
-	Group(title string) (end func())
-	Infof(format string, args ...any)
-	Debugf(format string, args ...any)
-	Warnf(format string, args ...any)
-	// Annotate reports a finding at a place in a file (level "error" or
-	// "warning"; file relative to the workspace).
-	Annotate(level, msg, file string, line, col int)
-	Notice(msg string)
-	SetOutput(name, value string) error
-}
 
 // Result is what a run did, step by step; on failure, as far as it got.
 type Result struct {
@@ -68,12 +56,12 @@ type Options struct {
 // docs are listed before the file is written (listing changes nothing), so
 // a doc-id that cannot work, or a token the service refuses, fails the run
 // before it has written anything.
-func Run(ctx context.Context, cfg Config, rep Reporter, opts Options) (*Result, error) {
+func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*Result, error) {
 	if cfg.Token == "" && isPullRequest(cfg.EventName) && !cfg.FailOnMissingToken {
 		// Pull requests from forks get no secrets. Check the description,
 		// publish nothing, and say why instead of failing the check.
 		cfg.DryRun = true
-		rep.Notice("token is empty on a " + cfg.EventName + " event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.")
+		rep.Annotate(report.Notice, "token is empty on a "+cfg.EventName+" event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.", report.Where{})
 	}
 	res := &Result{DryRun: cfg.DryRun}
 	// timeout bounds the whole run, loading the description included.
@@ -167,7 +155,7 @@ func required(input string) error {
 
 // prepare checks every input and loads the description: all that can fail
 // before the first request. A dry run needs nothing of the service.
-func prepare(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Reporter, res *Result) (*plan, error) {
+func prepare(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep report.Reporter, res *Result) (*plan, error) {
 	if cfg.File == "" {
 		return nil, required("file")
 	}
@@ -192,7 +180,7 @@ func prepare(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep Repo
 	if p.fileName == "" {
 		p.fileName = defaultFileName(cfg.File)
 	} else if !strings.HasSuffix(p.fileName, ".yml") {
-		rep.Warnf("file-name %q does not end in .yml: the service names every OpenAPI file with .yml, even with JSON content", p.fileName)
+		rep.Annotate(report.Warning, fmt.Sprintf("file-name %q does not end in .yml: the service names every OpenAPI file with .yml, even with JSON content", p.fileName), report.Where{})
 	}
 	if err := checkSegment("file-name", p.fileName); err != nil {
 		return nil, err
@@ -272,7 +260,7 @@ type flow struct {
 	cfg           Config
 	plan          *plan
 	ws            *workspace.Workspace
-	rep           Reporter
+	rep           report.Reporter
 	client        *docsapi.Client
 	res           *Result
 	step          Step // the step under way
