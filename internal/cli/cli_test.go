@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,7 +131,7 @@ func TestDefaultsComeFromActionYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cfg.SetLive || cfg.Download || cfg.Timeout != 10*time.Minute || cfg.BuildTimeout != 5*time.Minute || cfg.MaxDownload != 1<<30 {
+	if !cfg.SetLive || cfg.Download || cfg.Timeout != publish.Duration(10*time.Minute) || cfg.BuildTimeout != publish.Duration(5*time.Minute) || cfg.MaxDownload != 1<<30 {
 		t.Errorf("defaults from action.yml not applied: %+v", cfg)
 	}
 	changed := bytes.Replace(action, []byte("default: \"true\""), []byte("default: \"false\""), 1)
@@ -140,7 +141,7 @@ func TestDefaultsComeFromActionYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg2.SetLive || cfg2.Timeout != 3*time.Minute {
+	if cfg2.SetLive || cfg2.Timeout != publish.Duration(3*time.Minute) {
 		t.Errorf("changed defaults not followed: set-live %v, timeout %s", cfg2.SetLive, cfg2.Timeout)
 	}
 }
@@ -242,5 +243,34 @@ func TestDemo(t *testing.T) {
 	}
 	if _, err := os.Stat(env["GITHUB_OUTPUT"]); err == nil {
 		t.Error("demo wrote to the caller's GITHUB_OUTPUT")
+	}
+}
+
+// TestBadValuesNameTheirInput: a value its kind cannot read is an error that
+// names the input and keeps the decoder's typed error as its cause.
+func TestBadValuesNameTheirInput(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	meta, _ := ghaction.ParseMetadata(action)
+	cases := map[string]string{
+		"set-live": "yes please", "download": "maybe", "wait-for-build": "perhaps",
+		"timeout": "soon", "request-timeout": "-1s", "build-timeout": "5", "max-download-size": "lots",
+	}
+	for input, value := range cases {
+		t.Run(input, func(t *testing.T) {
+			t.Parallel()
+			look := &ghaction.Lookuper{Meta: meta, Getenv: func(k string) string {
+				if k == ghaction.RunnerVar(input) {
+					return value
+				}
+				return ""
+			}}
+			_, err := loadConfig(context.Background(), Env{Getenv: func(string) string { return "" }}, meta, look)
+			var ie *publish.InputError
+			var ve *publish.ValueError
+			if !errors.As(err, &ie) || ie.Input != input || !errors.As(err, &ve) || ve.Value != value {
+				t.Errorf("error %v: want an *InputError for %s caused by a *ValueError for %q", err, input, value)
+			}
+		})
 	}
 }

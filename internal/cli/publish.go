@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strings"
 	"time"
 
@@ -79,7 +78,13 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *ghaction.Lookuper) (publish.Config, error) {
 	var cfg publish.Config
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &cfg, Lookuper: look}); err != nil {
-		return cfg, configError(err, look)
+		// go-envconfig reads the fields one by one and stops at the first
+		// value it cannot decode: the input it looked up last.
+		var ve *publish.ValueError
+		if errors.As(err, &ve) {
+			return cfg, &publish.InputError{Input: look.LastInput(), Msg: ve.Error(), Err: ve}
+		}
+		return cfg, err
 	}
 	cfg.Workspace = env.Getenv("GITHUB_WORKSPACE")
 	if cfg.Workspace == "" {
@@ -95,32 +100,6 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	cfg.RunID = env.Getenv("GITHUB_RUN_ID")
 	cfg.EventName = env.Getenv("GITHUB_EVENT_NAME")
 	return cfg, nil
-}
-
-// configError turns go-envconfig's decoding errors, which speak of Go
-// fields ("SetLive: ..."), into errors that name the input and say what to
-// write. Required inputs are checked by the flow, not here.
-func configError(err error, look *ghaction.Lookuper) error {
-	field, _, _ := strings.Cut(err.Error(), ":")
-	f, ok := reflect.TypeOf(publish.Config{}).FieldByName(field)
-	if !ok {
-		return err
-	}
-	key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-	name := ghaction.InputName(key)
-	val, _ := look.Lookup(key)
-	what := "a valid value"
-	switch f.Type.Kind() {
-	case reflect.Bool:
-		what = "true or false"
-	case reflect.Int64:
-		if f.Type == reflect.TypeOf(time.Duration(0)) {
-			what = "a duration such as 90s, 10m or 1h"
-		} else {
-			what = "a size such as 1GiB or 500MiB"
-		}
-	}
-	return &publish.InputError{Input: name, Msg: fmt.Sprintf("%q is not valid: use %s", val, what)}
 }
 
 func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {

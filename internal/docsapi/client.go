@@ -49,13 +49,15 @@ type Client struct {
 	now    func() time.Time
 }
 
-// New returns a client for the service at apiURL, which may carry a path
-// prefix (https://host/v1).
-func New(apiURL, token string, opts Options) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(apiURL, "/"))
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("api-url %q is not an http(s) address such as https://api.example.com/v1", apiURL)
+// New returns a client for the service at base, an http(s) address that may
+// carry a path prefix (https://host/v1); the caller has checked it.
+func New(base *url.URL, token string, opts Options) (*Client, error) {
+	if base == nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
+		return nil, fmt.Errorf("docsapi: %v is not an http(s) address", base)
 	}
+	u := *base
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = 60 * time.Second
 	}
@@ -66,7 +68,7 @@ func New(apiURL, token string, opts Options) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient(opts.RequestTimeout)
 	}
-	return &Client{base: u, token: token, redact: redact.New(token), opts: opts, hc: hc, now: time.Now}, nil
+	return &Client{base: &u, token: token, redact: redact.New(token), opts: opts, hc: hc, now: time.Now}, nil
 }
 
 // NewHTTPClient returns the client docs-publish sends requests with: bounded

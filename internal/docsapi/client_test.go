@@ -27,9 +27,18 @@ import (
 
 const token = "s3cr3t-token-value"
 
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 func newClient(t *testing.T, base string) *Client {
 	t.Helper()
-	c, err := New(base, token, Options{FirstRetry: 5 * time.Millisecond})
+	c, err := New(mustURL(t, base), token, Options{FirstRetry: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +424,7 @@ func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
 	t.Parallel()
 	srv, calls := faultServer(t)
 	d := &refusingDialer{refuse: 2}
-	c, err := New(srv.URL, token, Options{HTTPClient: d.client(), FirstRetry: time.Millisecond})
+	c, err := New(mustURL(t, srv.URL), token, Options{HTTPClient: d.client(), FirstRetry: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +491,7 @@ func TestBodyFaultsWaitLikeOtherFaults(t *testing.T) {
 		io.WriteString(w, `{"docs":[]}`)
 	}))
 	defer srv.Close()
-	c, err := New(srv.URL, token, Options{FirstRetry: 200 * time.Millisecond})
+	c, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +588,7 @@ func TestRedirectFromHTTPSToHTTPIsRefused(t *testing.T) {
 	defer tlsSrv.Close()
 	hc := tlsSrv.Client()
 	hc.CheckRedirect = checkRedirect
-	c, err := New(tlsSrv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+	c, err := New(mustURL(t, tlsSrv.URL), token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,7 +634,7 @@ func TestWrittenReleaseIsNeverResent(t *testing.T) {
 			t.Parallel()
 			srv, calls := faultServer(t)
 			hc := &http.Client{Transport: writeThenFail{next: &http.Transport{}, err: tc.err}}
-			c, err := New(srv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+			c, err := New(mustURL(t, srv.URL), token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -661,7 +670,7 @@ func TestTLSAlertFailsFast(t *testing.T) {
 	hc := srv.Client()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := New(srv.URL, token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
+	c, err := New(mustURL(t, srv.URL), token, Options{HTTPClient: hc, FirstRetry: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -681,7 +690,7 @@ func TestEscapedTokenNeverShown(t *testing.T) {
 		w.WriteHeader(400)
 		io.WriteString(w, `{"error_message":"token abc\/def+ghi== revoked","tracking_id":"abc\u002fdef+ghi=="}`)
 	})
-	c, err := New(srv.URL, tok, Options{FirstRetry: time.Millisecond})
+	c, err := New(mustURL(t, srv.URL), tok, Options{FirstRetry: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,11 @@ type Lookuper struct {
 	Meta   *Metadata
 	Flags  map[string]string // by input name
 	Getenv func(string) string
+	last   string // the input looked up last
 }
+
+// LastInput is the name of the input looked up last.
+func (l *Lookuper) LastInput() string { return l.last }
 
 // InputName maps an envconfig key to its input name: PROJECT_ID → project-id.
 func InputName(key string) string {
@@ -37,6 +41,7 @@ func EnvVar(input string) string {
 // Lookup implements envconfig.Lookuper.
 func (l *Lookuper) Lookup(key string) (string, bool) {
 	name := InputName(key)
+	l.last = name
 	if v := l.Flags[name]; v != "" {
 		return v, true
 	}

@@ -61,7 +61,7 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 	bctx := ctx
 	if f.cfg.BuildTimeout > 0 {
 		var cancel context.CancelFunc
-		bctx, cancel = context.WithTimeout(ctx, f.cfg.BuildTimeout)
+		bctx, cancel = context.WithTimeout(ctx, f.cfg.buildTimeout())
 		defer cancel()
 	}
 	first := f.firstPoll
@@ -105,7 +105,7 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 		// The last answer says more than the deadline: a "not ready", or
 		// a fault the client kept retrying until the time ran out.
 		return &StepError{Step: f.step, Desc: "wait for build " + f.res.BuildID,
-			Err:  fmt.Errorf("the build was not ready within build-timeout (%s); last answer: %w", f.cfg.BuildTimeout, cmp.Or(last, err)),
+			Err:  fmt.Errorf("the build was not ready within build-timeout (%s); last answer: %w", f.cfg.buildTimeout(), cmp.Or(last, err)),
 			Hint: "raise build-timeout for large descriptions, or check the build's state in the web application"}
 	}
 	return err
@@ -171,7 +171,7 @@ func isZipSignature(head []byte) bool {
 
 // waitForBuild polls until the build is ready or has failed.
 func (f *flow) waitForBuild(ctx context.Context) error {
-	f.rep.Infof("waiting for build %s (up to build-timeout %s)", f.res.BuildID, f.cfg.BuildTimeout)
+	f.rep.Infof("waiting for build %s (up to build-timeout %s)", f.res.BuildID, f.cfg.buildTimeout())
 	if err := f.untilBuilt(ctx, f.probe); err != nil {
 		return f.buildError(err)
 	}
@@ -195,7 +195,7 @@ func (f *flow) buildError(err error) error {
 		f.res.BuildState = BuildFailed
 		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: fmt.Sprintf(
 			"the service could not build doc %s. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
-			f.res.DocID, f.plan.fileName, f.cfg.Branch)}
+			f.res.DocID, f.plan.FileName, f.cfg.Branch)}
 	}
 	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(err)}
 }

@@ -17,7 +17,7 @@ import (
 // fail-on-warnings, stop the run before its first request. It gives up when
 // ctx ends, wherever it is: parsing a large file cannot be interrupted, so
 // it runs aside and is left to finish on its own.
-func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, rep report.Reporter, res *Result) ([]byte, error) {
+func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result) ([]byte, error) {
 	type loaded struct {
 		content  []byte
 		findings []openapi.Finding
@@ -25,7 +25,7 @@ func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, 
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		content, findings, err := describe(ctx, cfg, ws)
+		content, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws)
 		done <- loaded{content, findings, err}
 	}()
 	var l loaded
@@ -50,24 +50,20 @@ func loadDescription(ctx context.Context, cfg *Config, ws *workspace.Workspace, 
 	switch {
 	case errs > 0:
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
-	case warns > 0 && cfg.FailOnWarnings:
+	case warns > 0 && bool(cfg.FailOnWarnings):
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
 	}
 	return l.content, nil
 }
 
-// describe loads, bundles and validates the description.
-func describe(ctx context.Context, cfg *Config, ws *workspace.Workspace) ([]byte, []openapi.Finding, error) {
-	name, err := ws.Path(cfg.File)
-	if err != nil {
-		return nil, nil, outsideInput("file", cfg.File, err)
-	}
+// describe loads the description name, bundles it and validates it.
+func describe(ctx context.Context, bundle bool, name string, ws *workspace.Workspace) ([]byte, []openapi.Finding, error) {
 	fsys := ws.FS()
 	doc, err := openapi.Load(fsys, name, openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
-	if cfg.Bundle {
+	if bundle {
 		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: fsys}); err != nil {
 			return nil, nil, loadError(name, err)
 		}
@@ -130,7 +126,7 @@ func plural(n int, word string) string {
 }
 
 // dryRun says what a run would publish, and sends nothing.
-func dryRun(cfg Config, p *plan, rep report.Reporter) error {
+func dryRun(cfg Config, p *Plan, content []byte, rep report.Reporter) error {
 	end := rep.Group("dry run")
 	defer end()
 	doc := "the project's only doc"
@@ -146,10 +142,10 @@ func dryRun(cfg Config, p *plan, rep report.Reporter) error {
 		project = "(no project-id)"
 	}
 	rep.Infof("dry run: nothing was sent to the service")
-	rep.Infof("would write %s (%d bytes of JSON) on branch %s of project %s", p.fileName, len(p.content), branch, project)
+	rep.Infof("would write %s (%d bytes of JSON) on branch %s of project %s", p.FileName, len(content), branch, project)
 	rep.Infof("would release a build under %s with setLive %v", doc, cfg.SetLive)
-	if cfg.Download {
+	if p.Download {
 		rep.Infof("would download the build")
 	}
-	return rep.SetOutput("file-name", p.fileName)
+	return rep.SetOutput("file-name", p.FileName)
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func (f *flow) download(ctx context.Context) error {
-	target := f.plan.zipPath
+	target := f.plan.ZipPath
 	if target == "" {
 		// The default name holds the build id, checked by the client to be
 		// a plain identifier.
@@ -30,14 +30,14 @@ func (f *flow) download(ctx context.Context) error {
 			return err
 		}
 	}
-	if f.plan.sitePath == "" {
+	if f.plan.SitePath == "" {
 		return nil
 	}
-	st, err := f.extract(target, f.plan.sitePath)
+	st, err := f.extract(target, f.plan.SitePath)
 	if err != nil {
-		return &StepError{Step: StepDownload, Desc: "unpack " + target + " into " + f.plan.sitePath, Err: err}
+		return &StepError{Step: StepDownload, Desc: "unpack " + target + " into " + f.plan.SitePath, Err: err}
 	}
-	f.res.SitePath = f.plan.sitePath
+	f.res.SitePath = f.plan.SitePath
 	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
 	return f.rep.SetOutput("site-path", f.res.SitePath)
 }

@@ -107,7 +107,7 @@ func flowConfig(t *testing.T, apiURL string) Config {
 	return Config{
 		Token: testToken, APIURL: apiURL, ProjectID: "4711", File: "api/openapi.yaml",
 		Bundle: true, Branch: "main", SetLive: true, WaitForBuild: true,
-		Timeout: time.Minute, RequestTimeout: 5 * time.Second, BuildTimeout: 20 * time.Second,
+		Timeout: Duration(time.Minute), RequestTimeout: Duration(5 * time.Second), BuildTimeout: Duration(20 * time.Second),
 		MaxDownload: 1 << 30, Workspace: ws,
 	}
 }
@@ -192,7 +192,7 @@ func TestFlowOutcomes(t *testing.T) {
 			cfg:  func(c *Config, emu *emulator.Server) { c.APIURL = emu.URL() + "/v2" },
 			step: StepList, msg: []string{"404", "project 4711 may not exist", "api-url may be wrong", "path prefix"}},
 		{name: "a build that never finishes", emu: func(c *emulator.Config) { c.BuildDelay = time.Hour },
-			cfg:  func(c *Config, _ *emulator.Server) { c.BuildTimeout = 300 * time.Millisecond },
+			cfg:  func(c *Config, _ *emulator.Server) { c.BuildTimeout = Duration(300 * time.Millisecond) },
 			step: StepWait, releases: 1, msg: []string{"not ready within build-timeout (300ms)", "last answer"}},
 	}
 	for _, tc := range cases {
@@ -241,7 +241,7 @@ func TestFailedBuildIsNeverSuccess(t *testing.T) {
 				emu := startEmulator(t, func(c *emulator.Config) { c.Variant = emulator.Variant{Failure: failure, Fields: fields} })
 				cfg := flowConfig(t, emu.URL())
 				cfg.FileName = "other.yml" // not the file the doc renders
-				cfg.BuildTimeout = 500 * time.Millisecond
+				cfg.BuildTimeout = Duration(500 * time.Millisecond)
 				res, rep, err := runFlow(t, cfg, Options{})
 				if err == nil || res.FailedStep != StepWait || res.BuildState == BuildReady {
 					t.Fatalf("a failed build ended in %v at %q, state %q\n%s", err, res.FailedStep, res.BuildState, rep.log())

@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,20 +82,49 @@ func TestChooseDoc(t *testing.T) {
 	}
 }
 
-func TestByteSize(t *testing.T) {
+// TestValueKinds: each kind of input value reads what workflows write, and
+// refuses anything else with a *ValueError that says what to write.
+func TestValueKinds(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]int64{"1GiB": 1 << 30, "500MiB": 500 << 20, "10MB": 10_000_000, "2048": 2048, "1 gib": 1 << 30} {
-		var b ByteSize
-		if err := b.EnvDecode(in); err != nil || int64(b) != want {
-			t.Errorf("%q = %d, %v", in, b, err)
+	type decoder interface{ EnvDecode(string) error }
+	cases := []struct {
+		kind string
+		new  func() decoder
+		ok   map[string]string // value → what it reads as
+		bad  []string
+		want string
+	}{
+		{"bool", func() decoder { return new(Bool) }, map[string]string{"true": "true", "FALSE": "false", " true ": "true"}, []string{"", "yes", "1", "maybe", "on"}, "true or false"},
+		{"duration", func() decoder { return new(Duration) }, map[string]string{"10m": "10m0s", "90s": "1m30s", "0": "0s", "1h30m": "1h30m0s"}, []string{"", "10", "soon", "-1m"}, "a duration such as 90s"},
+		{"size", func() decoder { return new(ByteSize) }, map[string]string{"1GiB": "1GiB", "500MiB": "500MiB", "10MB": "10000000 bytes", "2048": "2048 bytes", "1 gib": "1GiB"}, []string{"", "-1", "lots", "1TB", "0"}, "a size such as 1GiB"},
+	}
+	for _, tc := range cases {
+		for in, want := range tc.ok {
+			d := tc.new()
+			if err := d.EnvDecode(in); err != nil || fmt.Sprint(reflectValue(d)) != want {
+				t.Errorf("%s %q = %v, %v; want %s", tc.kind, in, reflectValue(d), err, want)
+			}
+		}
+		for _, in := range tc.bad {
+			var ve *ValueError
+			if err := tc.new().EnvDecode(in); !errors.As(err, &ve) || ve.Value != in || !strings.Contains(ve.Error(), tc.want) {
+				t.Errorf("%s %q: %v, want a *ValueError saying %q", tc.kind, in, err, tc.want)
+			}
 		}
 	}
-	for _, in := range []string{"", "-1", "lots", "1TB", "0"} {
-		var b ByteSize
-		if err := b.EnvDecode(in); err == nil {
-			t.Errorf("%q accepted as %d", in, b)
-		}
+}
+
+// reflectValue is what a decoder pointer points at.
+func reflectValue(d any) any {
+	switch v := d.(type) {
+	case *Bool:
+		return bool(*v)
+	case *Duration:
+		return *v
+	case *ByteSize:
+		return *v
 	}
+	return d
 }
 
 func TestDefaultCommitMessage(t *testing.T) {

@@ -1,5 +1,15 @@
 package publish
 
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/docsapi"
+)
+
 // Step is one step of a run, as the log, the summary and errors name it.
 type Step string
 
@@ -14,3 +24,110 @@ const (
 )
 
 func (s Step) String() string { return string(s) }
+
+// The steps that talk to the service.
+
+func (f *flow) update(ctx context.Context) error {
+	desc := fmt.Sprintf("update file %s on branch %s", f.plan.FileName, f.cfg.Branch)
+	f.rep.Infof("project %s, file %s, branch %s, %d bytes of JSON", f.cfg.ProjectID, f.plan.FileName, f.cfg.Branch, len(f.content))
+	f.rep.Debugf("commit message: %s", f.plan.CommitMessage)
+	err := f.client.UpdateFile(ctx, f.cfg.ProjectID, f.plan.FileName, docsapi.FileUpdate{
+		Content: f.content, Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
+	})
+	if err != nil {
+		hint := hintFor(err)
+		if h, ok := notFound(err, fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)); ok {
+			hint = h
+		}
+		return &StepError{Step: StepUpdate, Desc: desc, Err: err, Hint: hint}
+	}
+	if err := f.rep.SetOutput("file-name", f.plan.FileName); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (f *flow) listDocs(ctx context.Context) error {
+	desc := "list docs of project " + f.cfg.ProjectID
+	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
+	if err != nil {
+		hint := hintFor(err)
+		if h, ok := notFound(err, fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)); ok {
+			hint = h
+		}
+		return &StepError{Step: StepList, Desc: desc, Err: err, Hint: hint}
+	}
+	d, err := chooseDoc(docs, f.cfg.DocID, f.cfg.ProjectID)
+	if err != nil {
+		return &StepError{Step: StepList, Desc: desc, Err: err}
+	}
+	f.res.DocID = string(d.ID)
+	if d.URL != "" {
+		f.res.DocsURL = d.URL
+		f.rep.Infof("doc %s, read at %s", d.ID, d.URL)
+		if err := f.rep.SetOutput("docs-url", d.URL); err != nil {
+			return err
+		}
+	} else {
+		f.rep.Infof("doc %s", d.ID)
+	}
+	return f.rep.SetOutput("doc-id", f.res.DocID)
+}
+
+// chooseDoc picks the doc to release under: the given doc-id if the project
+// has it, else the project's only doc.
+func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) {
+	var listed []string
+	for _, d := range docs {
+		s := string(d.ID)
+		if label := cmp.Or(d.Domain, d.Name); label != "" {
+			s += " (" + label + ")"
+		}
+		listed = append(listed, s)
+	}
+	list := strings.Join(listed, ", ")
+	if want != "" {
+		if i := slices.IndexFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {
+			return docs[i], nil
+		}
+		if len(docs) == 0 {
+			return docsapi.Doc{}, fmt.Errorf("doc-id %s is not a doc of this project, which has no docs: create a documentation domain and a first build in the web application's publish interface", want)
+		}
+		return docsapi.Doc{}, fmt.Errorf("doc-id %s is not a doc of this project: set doc-id to one of: %s", want, list)
+	}
+	switch len(docs) {
+	case 0:
+		return docsapi.Doc{}, fmt.Errorf("project %s has no docs: create a documentation domain and a first build once in the web application's publish interface, then run again", projectID)
+	case 1:
+		return docs[0], nil
+	}
+	return docsapi.Doc{}, fmt.Errorf("project %s has %d docs and doc-id is empty: set doc-id to one of: %s", projectID, len(docs), list)
+}
+
+func (f *flow) release(ctx context.Context) error {
+	desc := fmt.Sprintf("release build under doc %s", f.res.DocID)
+	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), bool(f.cfg.SetLive))
+	if err != nil {
+		hint := hintFor(err)
+		if h, ok := notFound(err, fmt.Sprintf("doc %s may not exist: check doc-id", f.res.DocID)); ok {
+			hint = h
+		}
+		if docsapi.IsUncertain(err) {
+			hint = fmt.Sprintf("a build may have been started under doc %s; it was not sent again, so that no second build is made. Check the doc's builds in the web application before running again", f.res.DocID)
+		}
+		return &StepError{Step: StepRelease, Desc: desc, Err: err, Hint: hint}
+	}
+	f.res.BuildID, f.res.Live = string(b.ID), bool(f.cfg.SetLive)
+	state := "kept unpublished"
+	if f.cfg.SetLive {
+		state = "made live when it completes"
+	}
+	f.rep.Infof("build %s under doc %s, %s", b.ID, f.res.DocID, state)
+	if b.Status != "" {
+		f.rep.Debugf("build %s status: %s", b.ID, b.Status)
+	}
+	if err := f.rep.SetOutput("build-id", f.res.BuildID); err != nil {
+		return err
+	}
+	return f.rep.SetOutput("live", fmt.Sprint(f.res.Live))
+}

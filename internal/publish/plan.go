@@ -1,0 +1,156 @@
+package publish
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/workspace"
+)
+
+// Plan is what a run will do, worked out from its Config before anything is
+// loaded or sent. Paths are slash paths relative to the workspace.
+type Plan struct {
+	// DryRun: nothing is sent. ForkCheck says why when the user did not ask
+	// for it: a pull request from a fork, which gets no secrets.
+	DryRun, ForkCheck bool
+	APIURL            *url.URL // nil in a dry run
+	File              string   // the description
+	FileName          string   // its name in the service project
+	CommitMessage     string
+	Download          bool
+	ZipPath           string // "" for the default, named after the build id
+	SitePath          string // where to unpack the site, if anywhere
+	BundlePath        string // where to write the uploaded document, if anywhere
+	// Warnings are things that work, but that the user likely did not mean.
+	Warnings []string
+}
+
+// Validate checks a Config as a whole and works out the Plan of its run. It
+// reads the workspace (to check that paths stay inside it) and changes
+// nothing. Every error is an *InputError naming the input and what to do.
+func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
+	p := &Plan{DryRun: bool(cfg.DryRun)}
+	if cfg.Token == "" && isPullRequest(cfg.EventName) && !bool(cfg.FailOnMissingToken) && !p.DryRun {
+		// Pull requests from forks get no secrets. Check the description,
+		// publish nothing, and say why instead of failing the check.
+		p.DryRun, p.ForkCheck = true, true
+	}
+	if cfg.File == "" {
+		return nil, required("file")
+	}
+	file, err := ws.Path(cfg.File)
+	if err != nil {
+		return nil, outsideInput("file", cfg.File, err)
+	}
+	p.File = file
+	if !p.DryRun {
+		if err := checkService(cfg, p); err != nil {
+			return nil, err
+		}
+	}
+	p.FileName = cfg.FileName
+	if p.FileName == "" {
+		p.FileName = defaultFileName(cfg.File)
+	} else if !strings.HasSuffix(p.FileName, ".yml") {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("file-name %q does not end in .yml: the service names every OpenAPI file with .yml, even with JSON content", p.FileName))
+	}
+	if err := checkSegment("file-name", p.FileName); err != nil {
+		return nil, err
+	}
+	p.CommitMessage = cfg.CommitMessage
+	if p.CommitMessage == "" {
+		p.CommitMessage = cfg.defaultCommitMessage(p.FileName)
+	}
+	if err := planOutputs(cfg, ws, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkService checks the inputs that only a run that sends needs.
+func checkService(cfg Config, p *Plan) error {
+	if cfg.Token == "" {
+		return &InputError{Input: "token", Msg: "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+	}
+	if cfg.APIURL == "" {
+		return required("api-url")
+	}
+	u, err := checkAPIURL(cfg.APIURL)
+	if err != nil {
+		return err
+	}
+	p.APIURL = u
+	if cfg.ProjectID == "" {
+		return required("project-id")
+	}
+	if err := checkSegment("project-id", cfg.ProjectID); err != nil {
+		return err
+	}
+	if cfg.Branch == "" {
+		return &InputError{Input: "branch", Msg: "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
+	}
+	if cfg.DocID != "" {
+		return checkSegment("doc-id", cfg.DocID)
+	}
+	return nil
+}
+
+// planOutputs checks the paths the run writes: inside the workspace, also
+// through links, before anything is sent.
+func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
+	p.Download = bool(cfg.Download) || cfg.ExtractTo != "" // extract-to implies download
+	if cfg.ExtractTo != "" {
+		rel, err := writable(ws, "extract-to", cfg.ExtractTo)
+		if err != nil {
+			return err
+		}
+		if rel == "." {
+			return &InputError{Input: "extract-to", Msg: "is the workspace itself: give a new directory inside it, such as site"}
+		}
+		empty, err := ws.IsEmptyOrAbsent(rel)
+		if err != nil {
+			return outsideInput("extract-to", cfg.ExtractTo, err)
+		}
+		if !empty {
+			return &InputError{Input: "extract-to", Msg: fmt.Sprintf("%s exists and is not an empty directory: give a new directory, or remove it in an earlier step", rel)}
+		}
+		p.SitePath = rel
+	}
+	if cfg.DownloadPath != "" && p.Download {
+		rel, err := writable(ws, "download-path", cfg.DownloadPath)
+		if err != nil {
+			return err
+		}
+		p.ZipPath = rel
+	}
+	if cfg.BundlePath != "" {
+		rel, err := writable(ws, "bundle-path", cfg.BundlePath)
+		if err != nil {
+			return err
+		}
+		p.BundlePath = rel
+	}
+	return nil
+}
+
+// writable is the workspace path of an input's value, where writing stays
+// inside the workspace.
+func writable(ws *workspace.Workspace, input, value string) (string, error) {
+	rel, err := ws.Path(value)
+	if err == nil {
+		err = ws.CheckWritable(rel)
+	}
+	if err != nil {
+		return "", outsideInput(input, value, err)
+	}
+	return rel, nil
+}
+
+func required(input string) error {
+	return &InputError{Input: input, Msg: "is required: set it in the step's with: block (off GitHub: --" + input + ")"}
+}
+
+func isPullRequest(event string) bool {
+	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
+}

@@ -1,0 +1,98 @@
+package publish
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/workspace"
+)
+
+// TestValidate: one check of the whole configuration, which says what the
+// run will do and changes nothing of the configuration.
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	base := Config{Token: "t", APIURL: "https://api.example.com/v1", ProjectID: "4711", File: "api/openapi.yaml", Branch: "main"}
+	cases := []struct {
+		name  string
+		edit  func(*Config)
+		input string // the input an error names; "" for success
+		check func(t *testing.T, p *Plan)
+	}{
+		{name: "defaults", check: func(t *testing.T, p *Plan) {
+			if p.DryRun || p.Download || p.FileName != "openapi.yml" || p.File != "api/openapi.yaml" || p.APIURL.Host != "api.example.com" {
+				t.Errorf("plan %+v", p)
+			}
+		}},
+		{name: "extract-to implies download", edit: func(c *Config) { c.ExtractTo = "site" }, check: func(t *testing.T, p *Plan) {
+			if !p.Download || p.SitePath != "site" {
+				t.Errorf("plan %+v", p)
+			}
+		}},
+		{name: "download-path without download is not planned", edit: func(c *Config) { c.DownloadPath = "x.zip" }, check: func(t *testing.T, p *Plan) {
+			if p.Download || p.ZipPath != "" {
+				t.Errorf("plan %+v", p)
+			}
+		}},
+		{name: "a fork's pull request without a token only checks", edit: func(c *Config) { c.Token, c.EventName = "", "pull_request" }, check: func(t *testing.T, p *Plan) {
+			if !p.DryRun || !p.ForkCheck || p.APIURL != nil {
+				t.Errorf("plan %+v", p)
+			}
+		}},
+		{name: "a dry run needs nothing of the service", edit: func(c *Config) { *c = Config{File: "api/openapi.yaml", DryRun: true} }, check: func(t *testing.T, p *Plan) {
+			if !p.DryRun || p.ForkCheck {
+				t.Errorf("plan %+v", p)
+			}
+		}},
+		{name: "a file name not .yml warns", edit: func(c *Config) { c.FileName = "api.json" }, check: func(t *testing.T, p *Plan) {
+			if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "does not end in .yml") {
+				t.Errorf("warnings %q", p.Warnings)
+			}
+		}},
+		{name: "strict about a fork's missing token", edit: func(c *Config) { c.Token, c.EventName, c.FailOnMissingToken = "", "pull_request", true }, input: "token"},
+		{name: "no file", edit: func(c *Config) { c.File = "" }, input: "file"},
+		{name: "file outside", edit: func(c *Config) { c.File = "../x.yaml" }, input: "file"},
+		{name: "api-url over http", edit: func(c *Config) { c.APIURL = "http://api.example.com" }, input: "api-url"},
+		{name: "no project", edit: func(c *Config) { c.ProjectID = "" }, input: "project-id"},
+		{name: "no branch", edit: func(c *Config) { c.Branch = "" }, input: "branch"},
+		{name: "doc-id with ..", edit: func(c *Config) { c.DocID = "../17" }, input: "doc-id"},
+		{name: "extract-to the workspace", edit: func(c *Config) { c.ExtractTo = "." }, input: "extract-to"},
+		{name: "extract-to not empty", edit: func(c *Config) { c.ExtractTo = "api" }, input: "extract-to"},
+		{name: "download-path outside", edit: func(c *Config) { c.Download, c.DownloadPath = true, "../site.zip" }, input: "download-path"},
+		{name: "bundle-path through a link out", edit: func(c *Config) { c.BundlePath = "out/b.json" }, input: "bundle-path"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, "api"), 0o755)
+			os.WriteFile(filepath.Join(dir, "api", "openapi.yaml"), []byte("openapi: 3.0.0\n"), 0o644)
+			os.Symlink(t.TempDir(), filepath.Join(dir, "out"))
+			ws, err := workspace.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			cfg := base
+			if tc.edit != nil {
+				tc.edit(&cfg)
+			}
+			before := cfg
+			p, err := Validate(cfg, ws)
+			if cfg != before {
+				t.Error("Validate changed the configuration")
+			}
+			var ie *InputError
+			switch {
+			case tc.input == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.input != "" && (!errors.As(err, &ie) || ie.Input != tc.input):
+				t.Fatalf("error %v, want one naming input %s", err, tc.input)
+			case tc.check != nil:
+				tc.check(t, p)
+			}
+		})
+	}
+}
