@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -470,5 +471,48 @@ func TestAttacksFromTheService(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryLoadErrorIsReported: every $ref that does not resolve and every
+// referenced file that cannot be read is an annotation at its file, line
+// and column, and a row of the summary's findings, all in one run.
+func TestEveryLoadErrorIsReported(t *testing.T) {
+	t.Parallel()
+	main := "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /books:\n    get:\n      parameters:\n" +
+		"        - $ref: 'common/params.yaml#/limit'\n" + // line 7: a file with a syntax error
+		"        - $ref: 'common/nope.yaml#/offset'\n" + // line 8: no such file
+		"        - $ref: 'common/ok.yaml#/missing'\n" + // line 9: no such pointer
+		"        - $ref: '../../outside.yaml#/x'\n" + // line 10: outside the workspace
+		"      responses:\n        200: {description: ok}\n"
+	files := map[string]string{
+		"api/openapi.yaml":         main,
+		"api/common/params.yaml":   "limit:\n  name: limit\n  in: [query\n", // line 3: unclosed flow sequence
+		"api/common/ok.yaml":       "offset: {name: offset, in: query, type: integer}\n",
+		"api/common/unrelated.txt": "",
+	}
+	emu := startEmulator(t, nil)
+	in := baseInputs(emu)
+	run := runAction(t, in, files)
+	if run.code == 0 {
+		t.Fatalf("exit 0\n%s", run.stdout)
+	}
+	want := []string{
+		"file=api/common/params.yaml,line=",
+		"col=17,file=api/openapi.yaml,line=8",
+		"col=17,file=api/openapi.yaml,line=9",
+		"col=17,file=api/openapi.yaml,line=10",
+	}
+	errs := annotations(run.stdout, "error")
+	for _, w := range want {
+		if !slices.ContainsFunc(errs, func(l string) bool { return strings.Contains(l, w) }) {
+			t.Errorf("no ::error %s in\n%s", w, strings.Join(errs, "\n"))
+		}
+	}
+	if n := strings.Count(run.summary, "| ❌ |"); n != 4 {
+		t.Errorf("%d findings in the summary, want 4:\n%s", n, run.summary)
+	}
+	if n := len(emu.Requests()); n != 0 {
+		t.Errorf("%d requests reached the service", n)
 	}
 }

@@ -43,6 +43,7 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		visited: map[*Node]bool{},
 		ix:      index{},
 		sizes:   map[*Node]int64{},
+		failed:  map[*Node]bool{},
 	}
 	b.mainPath = root.Src.Name
 	b.files[b.mainPath] = root
@@ -54,7 +55,53 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	if err := b.walk(root, at(sDoc), 0); err != nil {
 		return nil, err
 	}
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
 	return root, nil
+}
+
+// LoadErrors are all the load errors of a description: every $ref that does
+// not resolve, every referenced file that cannot be read, at its place.
+type LoadErrors []*LoadError
+
+func (e LoadErrors) Error() string {
+	if len(e) == 1 {
+		return e[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more)", e[0].Error(), len(e)-1)
+}
+
+// Unwrap gives each error, for errors.Is and errors.As.
+func (e LoadErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, le := range e {
+		out[i] = le
+	}
+	return out
+}
+
+// maxLoadErrors bounds the errors one bundling collects.
+const maxLoadErrors = 100
+
+// collect records a $ref that cannot be bundled and lets the walk go on, so
+// that a run reports every broken $ref at once. A limit hit, a cancelled
+// run, or too many errors stop it.
+func (b *bundler) collect(err error) error {
+	if errors.Is(err, errReported) {
+		return nil
+	}
+	var le *LoadError
+	if !errors.As(err, &le) || errors.Is(err, ErrLimit) || len(b.errs) >= maxLoadErrors {
+		return err
+	}
+	var les LoadErrors
+	if errors.As(err, &les) {
+		b.errs = append(b.errs, les...)
+		return nil
+	}
+	b.errs = append(b.errs, le)
+	return nil
 }
 
 // versionOf tells Swagger 2.0 (2) from OpenAPI 3.x (3), and 3.1.
@@ -84,6 +131,8 @@ type bundler struct {
 	sizes    map[*Node]int64 // JSON size of inlined targets
 	inlined  int64           // bytes inlining added
 	walked   int
+	errs     LoadErrors     // $refs that could not be bundled
+	failed   map[*Node]bool // their $ref values
 }
 
 func (b *bundler) fail(n *Node, format string, args ...any) error {
@@ -155,7 +204,11 @@ func (b *bundler) fillTopLevelRefs() error {
 			}
 			key, target, err := b.target(m.Fields[i].Value, ref)
 			if err != nil {
-				return err
+				if err := b.collect(err); err != nil {
+					return err
+				}
+				b.failed[ref] = true // reported once, not again by the walk
+				continue
 			}
 			if key == "" { // a reference inside the description itself
 				continue
@@ -251,9 +304,16 @@ func orRoot(p string) string {
 	return "#" + p
 }
 
-// load reads and parses a file a $ref names, once, within the limits.
+// errReported is a file that could not be loaded, already reported.
+var errReported = errors.New("reported already")
+
+// load reads and parses a file a $ref names, once, within the limits. A
+// file that cannot be loaded is reported at the first $ref to it only.
 func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	if root, ok := b.files[name]; ok {
+		if root == nil {
+			return nil, errReported
+		}
 		return root, nil
 	}
 	if err := b.ctx.Err(); err != nil {
@@ -276,6 +336,7 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	}
 	root, err := parseAny(&Source{Name: name}, data, b.lim)
 	if err != nil {
+		b.files[name] = nil
 		return nil, err
 	}
 	b.files[name] = root
@@ -308,9 +369,9 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 			}
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) {
+		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !b.failed[ref] {
 			if err := b.localize(n, ref, p, depth); err != nil {
-				return err
+				return b.collect(err)
 			}
 		}
 		for i := range n.Fields {

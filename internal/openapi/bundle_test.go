@@ -306,3 +306,35 @@ func TestLoadLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestBundleReportsEveryBrokenRef: bundling goes on past a broken $ref and
+// reports each, once, at its place; a file that cannot be parsed is reported
+// once however many $refs lead to it.
+func TestBundleReportsEveryBrokenRef(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	doc := "openapi: 3.0.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters:\n" +
+		"        - $ref: 'bad.yaml#/p'\n        - $ref: 'bad.yaml#/q'\n        - $ref: 'nope.yaml#/p'\n        - $ref: 'ok.yaml#/none'\n" +
+		"      responses: {'200': {description: ok}}\n"
+	for name, content := range map[string]string{"openapi.yaml": doc, "bad.yaml": "p: [\n", "ok.yaml": "p: {}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys := os.DirFS(dir)
+	root, err := Load(fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	var les LoadErrors
+	if !errors.As(err, &les) || len(les) != 3 {
+		t.Fatalf("error %v: want 3 load errors", err)
+	}
+	want := []string{"bad.yaml:1:1: invalid YAML", "openapi.yaml:9:17: $ref nope.yaml#/p: nope.yaml does not exist", `openapi.yaml:10:17: $ref ok.yaml#/none does not resolve`}
+	for i, w := range want {
+		if !strings.HasPrefix(les[i].Error(), w) {
+			t.Errorf("error %d = %q, want it to start %q", i, les[i], w)
+		}
+	}
+}

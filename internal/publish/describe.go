@@ -21,12 +21,20 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	type loaded struct {
 		content  []byte
 		findings []openapi.Finding
+		loadErrs int // how many of the findings are load errors
 		err      error
 	}
 	done := make(chan loaded, 1)
 	go func() {
 		content, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws)
-		done <- loaded{content, findings, err}
+		// Errors at places in the description are findings like any other:
+		// each is reported where it was written.
+		var les openapi.LoadErrors
+		if errors.As(err, &les) {
+			done <- loaded{findings: loadFindings(les), loadErrs: len(les)}
+			return
+		}
+		done <- loaded{content, findings, 0, err}
 	}()
 	var l loaded
 	select {
@@ -48,6 +56,13 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		}
 	}
 	switch {
+	case l.loadErrs > 0:
+		first := res.Findings[0]
+		more := ""
+		if l.loadErrs > 1 {
+			more = fmt.Sprintf(" (and %d more, see the annotations)", l.loadErrs-1)
+		}
+		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s%s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg, more)}
 	case errs > 0:
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
@@ -78,11 +93,26 @@ func describe(ctx context.Context, bundle bool, name string, ws *workspace.Works
 	return doc.AppendJSON(make([]byte, 0, size)), findings, nil
 }
 
-// loadError says what to do about a description that cannot be loaded.
+// loadFindings are load errors as findings.
+func loadFindings(les openapi.LoadErrors) []openapi.Finding {
+	out := make([]openapi.Finding, len(les))
+	for i, le := range les {
+		out[i] = openapi.Finding{Severity: openapi.Error, Msg: le.Msg, File: le.File, Pos: le.Pos}
+	}
+	return out
+}
+
+// loadError says what to do about a description that cannot be loaded: the
+// file itself (missing, outside, not a file) is an input error; errors at
+// places in it are LoadErrors, reported as findings.
 func loadError(name string, err error) error {
 	var le *openapi.LoadError
 	var wo *workspace.OutsideError
 	var nr *workspace.NotRegularError
+	var les openapi.LoadErrors
+	if errors.As(err, &les) {
+		return les // at places in the description: findings
+	}
 	// The file itself could not be read: an error at no position of it.
 	itself := errors.As(err, &le) && le.File == name && le.Pos.Line == 0
 	switch {
@@ -94,6 +124,8 @@ func loadError(name string, err error) error {
 		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give the path of the description file itself, such as api/openapi.yaml"}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("loading the description: %w", err)
+	case errors.As(err, &le) && le.Pos.Line > 0:
+		return openapi.LoadErrors{le} // at a place: a finding
 	}
 	return &InputError{Input: "file", Msg: err.Error(), Err: err}
 }
