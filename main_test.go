@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -423,24 +422,6 @@ func TestActionDefaults(t *testing.T) {
 		})
 	}
 }
-
-// closedURL is an address where connections are refused: a socket is bound
-// there for the whole test run, so that no other test can take the port,
-// but it never listens.
-var closedURL = func() string {
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err == nil {
-		err = syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}})
-	}
-	var sa syscall.Sockaddr
-	if err == nil {
-		sa, err = syscall.Getsockname(fd)
-	}
-	if err != nil {
-		panic(err)
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
-}()
 
 // TestUnreachableAPIURLFailsFast: with default inputs (a 10-minute
 // timeout), a run against an address where nothing listens gives up after

@@ -31,7 +31,7 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 	if o.smoke {
 		base, sizes, zips = "testdata/specs/bookstore.openapi3.json", []float64{1}, []float64{1}
 	}
-	root, err := openapi.Load(os.DirFS(filepath.Dir(base)), filepath.Base(base), openapi.DefaultLimits)
+	root, err := openapi.Load(context.Background(), os.DirFS(filepath.Dir(base)), filepath.Base(base), openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, err
 	}

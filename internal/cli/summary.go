@@ -66,12 +66,16 @@ func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, 
 		}
 		if len(res.Findings) > 0 {
 			fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(res.Findings))
-			for _, f := range res.Findings {
+			for i, f := range res.Findings {
+				if i == maxSummaryFindings {
+					fmt.Fprintf(&b, "| | | and %d more |\n", len(res.Findings)-i)
+					break
+				}
 				icon := "⚠️"
 				if f.Severity == "error" {
 					icon = "❌"
 				}
-				fmt.Fprintf(&b, "| %s | `%s:%d:%d` | %s |\n", icon, f.File, f.Pos.Line, f.Pos.Col, mdEscape(f.Msg))
+				fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, mdEscape(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), mdEscape(f.Msg))
 			}
 		}
 		rep.Summary(b.String())
@@ -108,6 +112,10 @@ func buildOutcome(state string) string {
 	}
 	return "unknown: the run stopped before the build finished"
 }
+
+// maxSummaryFindings bounds the findings table: GitHub refuses a job summary
+// over 1 MiB.
+const maxSummaryFindings = 500
 
 // mdEscape makes text (from the service, or the description) plain text in
 // Markdown: no links, images, emphasis, code spans or HTML of its own.

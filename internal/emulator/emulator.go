@@ -182,7 +182,7 @@ func StartOn(cfg Config, addr string) (*Server, error) {
 func serve(cfg Config, ln net.Listener, scheme string) *Server {
 	s := New(cfg)
 	s.ln, s.scheme = ln, scheme
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: time.Minute}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}
 	go s.srv.Serve(ln)
 	return s
 }

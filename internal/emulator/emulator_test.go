@@ -609,4 +609,9 @@ func TestEmulatorBoundsWhatItIsSent(t *testing.T) {
 	if n := len(reqs[4].Body); n != maxLoggedBody {
 		t.Errorf("the log keeps %d bytes of a 100 KiB body, want the first %d", n, maxLoggedBody)
 	}
+	for _, r := range reqs {
+		if r.Header.Get("Authorization") != "" {
+			t.Error("the log keeps the token")
+		}
+	}
 }

@@ -219,7 +219,7 @@ func (s *Server) Storage() (string, error) {
 		return "", err
 	}
 	st := &storageHost{ln: ln}
-	st.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	st.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st.mu.Lock()
 		st.auth = append(st.auth, r.Header.Get("Authorization"))
 		st.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Logged on arrival, so a test sees a request whose answer is still
 	// being delayed; the status is filled in when the answer is done.
 	logged := &Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: r.Header.Clone()}
+	logged.Header.Del("Authorization") // the log never keeps a token
 	s.mu.Lock()
 	s.requests = append(s.requests, logged)
 	if len(s.requests) > s.cfg.LogSize {
@@ -37,7 +39,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		logged.Status = rec.status
 		s.mu.Unlock()
 	}()
-	if r.Header.Get("Authorization") != "Bearer "+s.cfg.Token || s.cfg.Token == "" {
+	if !s.authorized(r) {
 		s.fail(rec, r, http.StatusUnauthorized, 1001, "the access token is missing, malformed or revoked")
 		return
 	}
@@ -53,7 +55,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.mu.Lock()
-	logged.Body = body[:min(len(body), maxLoggedBody)]
+	logged.Body = bytes.Clone(body[:min(len(body), maxLoggedBody)]) // not the whole body kept alive
 	s.mu.Unlock()
 	if f := s.takeFault(r); f != nil && s.serveFault(f, rec, r) {
 		if rec.status == 0 {
@@ -62,6 +64,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// authorized checks the bearer token in constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	want := "Bearer " + s.cfg.Token
+	got := r.Header.Get("Authorization")
+	return s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
 type statusRecorder struct {

@@ -65,18 +65,24 @@ func (r *Reporter) Mask(secret string) {
 func (r *Reporter) Scrub(s string) string { return r.secrets.Redact(s) }
 
 // OneLine makes text safe as one line of the log: line breaks escaped as
-// the runner escapes them in workflow commands, so that text from the
-// service can never start a line (and with it a workflow command) of its
-// own.
+// the runner escapes them in workflow commands, and no command of the
+// runner's (or another CI system's) left in it, so that text from the
+// service can never issue one.
 func OneLine(s string) string {
 	if strings.ContainsAny(s, "\r\n") {
 		s = strings.NewReplacer("\r", "%0D", "\n", "%0A").Replace(s)
 	}
-	if strings.HasPrefix(s, "::") || strings.HasPrefix(s, "##") {
-		s = " " + s // never a command of the runner's (or another CI system's)
+	s = defuse(s)
+	// The runner reads a line that starts with :: after leading blanks.
+	if t := strings.TrimLeft(s, " \t\v\f\u00a0\ufeff"); strings.HasPrefix(t, "::") {
+		s = "> " + s
 	}
 	return s
 }
+
+// defuse breaks the commands the runner (and Azure Pipelines) act on
+// anywhere in a line: ##[command] and ##vso[command].
+var defuse = strings.NewReplacer("##[", "## [", "##vso[", "## vso[", "##VSO[", "## VSO[").Replace
 
 // line is msg scrubbed of secrets and made one line.
 func (r *Reporter) line(msg string) string { return OneLine(r.Scrub(msg)) }
@@ -91,7 +97,7 @@ func (r *Reporter) Debugf(format string, args ...any) {
 	if !r.debug {
 		return
 	}
-	msg := r.Scrub(fmt.Sprintf(format, args...))
+	msg := defuse(r.Scrub(fmt.Sprintf(format, args...)))
 	if r.gh != nil {
 		r.gh.Debugf("%s", msg) // go-githubactions escapes the line breaks
 		return
@@ -133,8 +139,8 @@ func prefix(at report.Where) string {
 // Annotate reports msg at level: on GitHub an annotation (on the file's line
 // in a pull request, when it has a place), elsewhere a line on stderr.
 func (r *Reporter) Annotate(level report.Level, msg string, at report.Where) {
-	msg = r.Scrub(msg)
-	at.File = r.Scrub(at.File)
+	msg = defuse(r.Scrub(msg))
+	at.File = defuse(r.Scrub(at.File))
 	if r.gh == nil {
 		fmt.Fprintf(r.log, "%s%s: %s\n", OneLine(prefix(at)), level, OneLine(msg))
 		return
@@ -153,7 +159,7 @@ func (r *Reporter) Annotate(level report.Level, msg string, at report.Where) {
 
 // Group starts a collapsible log group; call the returned func to end it.
 func (r *Reporter) Group(title string) func() {
-	title = r.Scrub(title)
+	title = defuse(r.Scrub(title))
 	if r.gh == nil {
 		fmt.Fprintf(r.log, "== %s\n", OneLine(title))
 		return func() {}
@@ -195,7 +201,7 @@ func (r *Reporter) PrintOutputs() {
 		return
 	}
 	for _, kv := range r.Outputs() {
-		fmt.Fprintf(r.stdout, "%s=%s\n", kv.Name, kv.Value)
+		fmt.Fprintf(r.stdout, "%s=%s\n", kv.Name, defuse(kv.Value)) // plain values are unchanged
 	}
 }
 

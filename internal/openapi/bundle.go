@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -17,8 +16,9 @@ type BundleOptions struct {
 	// the description's own file system (the workspace). A $ref that leaves
 	// it is refused.
 	FS fs.FS
-	// Limits bound the files read and what inlining adds; zero fields take
-	// DefaultLimits.
+	// Limits bound the files read and what inlining adds, for a root that
+	// Load did not read; a root Load read keeps the limits Load was given,
+	// and what its files have spent of them.
 	Limits Limits
 }
 
@@ -32,10 +32,16 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	if root.Src == nil {
 		return nil, errors.New("bundle: the description has no source file")
 	}
+	bud := root.Src.budget
+	if bud == nil {
+		bud = newBudget(ctx, opts.Limits)
+	}
+	bud.ctx = ctx
 	b := &bundler{
 		ctx:     ctx,
 		fsys:    opts.FS,
-		lim:     opts.Limits.withDefaults(),
+		bud:     bud,
+		lim:     bud.lim,
 		main:    root,
 		files:   map[string]*Node{},
 		lifted:  map[string]string{},
@@ -116,6 +122,7 @@ func versionOf(root *Node) (int, bool) {
 type bundler struct {
 	ctx      context.Context
 	fsys     fs.FS
+	bud      *budget
 	lim      Limits
 	main     *Node
 	mainPath string
@@ -129,7 +136,6 @@ type bundler struct {
 	inlining map[string]bool
 	ix       index
 	sizes    map[*Node]int64 // JSON size of inlined targets
-	inlined  int64           // bytes inlining added
 	walked   int
 	errs     LoadErrors     // $refs that could not be bundled
 	failed   map[*Node]bool // their $ref values
@@ -279,20 +285,11 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 // refPath resolves the file part of a $ref written in from: a slash path
 // inside the description's file system, not a hidden file or one in .git.
 func (b *bundler) refPath(ref *Node, from, file string) (string, error) {
-	if path.IsAbs(file) || filepath.IsAbs(file) || filepath.VolumeName(file) != "" {
-		return "", b.failWith(ErrOutside, ref, "$ref %s names an absolute path: refs must be relative paths to files inside the workspace", ref.Scalar)
-	}
-	p := path.Join(path.Dir(from), file)
-	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", b.failWith(ErrOutside, ref, "$ref %s leaves the workspace: refs must name files inside it", ref.Scalar)
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if strings.EqualFold(seg, ".git") {
-			return "", b.failWith(ErrNotAllowed, ref, "$ref %s names a file inside .git, which holds the repository's credentials, not a description: refused", ref.Scalar)
-		}
-	}
-	if base := path.Base(p); strings.HasPrefix(base, ".") {
-		return "", b.failWith(ErrNotAllowed, ref, "$ref %s names a hidden file (%s), where tools keep credentials (.netrc, .env, .git-credentials): refused; give the file a name without a leading dot", ref.Scalar, base)
+	p, err := refFile(from, file)
+	if err != nil {
+		var re *ruleError
+		errors.As(err, &re)
+		return "", b.failWith(re.cause, ref, "$ref %s %s", ref.Scalar, re.why)
 	}
 	return p, nil
 }
@@ -322,6 +319,9 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	if len(b.files) >= b.lim.Files {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar, b.lim.Files)
 	}
+	if err := checkRealPath(b.fsys, name); err != nil {
+		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar, err)
+	}
 	data, err := readFile(b.fsys, name, b.lim.FileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -334,7 +334,7 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
 	}
-	root, err := parseAny(&Source{Name: name}, data, b.lim)
+	root, err := parseAny(&Source{Name: name, budget: b.bud}, data)
 	if err != nil {
 		b.files[name] = nil
 		return nil, err
@@ -423,7 +423,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	}
 	// A copy of the target will be written out where the $ref stood: a
 	// 1 MiB value inlined 8000 times would be 8 GB of JSON.
-	if b.inlined += jsonSize(target, b.sizes); b.inlined > b.lim.ExpandedBytes {
+	if b.bud.expanded += jsonSize(target, b.sizes); b.bud.expanded > b.lim.ExpandedBytes {
 		return b.failWith(ErrLimit, n, "$refs inline more than %s (the limit of docs-publish for what aliases and inlined $refs may add): refer to shared components instead", mib(b.lim.ExpandedBytes))
 	}
 	b.inlining[key] = true
@@ -443,7 +443,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 }
 
 // jsonSize is the size of n written as JSON (roughly: strings unescaped),
-// memoized by node, since inlined values share their parts.
+// memoized by node when memo is not nil, for values that share their parts.
 func jsonSize(n *Node, memo map[*Node]int64) int64 {
 	if s, ok := memo[n]; ok {
 		return s
@@ -465,7 +465,9 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 	default:
 		s = int64(len(n.Scalar))
 	}
-	memo[n] = s
+	if memo != nil {
+		memo[n] = s
+	}
 	return s
 }
 

@@ -28,7 +28,7 @@ var bundleCases = []struct{ dir, main string }{
 func loadAndBundle(t *testing.T, file string) *Node {
 	t.Helper()
 	fsys := os.DirFS(filepath.Dir(file))
-	root, err := Load(fsys, filepath.Base(file), DefaultLimits)
+	root, err := Load(context.Background(), fsys, filepath.Base(file), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func deref(t *testing.T, fsys fs.FS, n *Node, files map[string]*Node, stack map[
 				if err != nil {
 					t.Fatal(err)
 				}
-				root, err = parseAny(&Source{Name: name}, data, DefaultLimits)
+				root, err = parseAny(&Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, data)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +168,7 @@ func deref(t *testing.T, fsys fs.FS, n *Node, files map[string]*Node, stack map[
 func checkSameOperations(t *testing.T, file string) {
 	t.Helper()
 	fsys, name := os.DirFS(filepath.Dir(file)), filepath.Base(file)
-	src, err := Load(fsys, name, DefaultLimits)
+	src, err := Load(context.Background(), fsys, name, DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestBundleErrors(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644)
 			}
 			fsys := os.DirFS(dir)
-			root, err := Load(fsys, "openapi.yaml", DefaultLimits)
+			root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +296,7 @@ func TestLoadLimits(t *testing.T) {
 				}
 			}
 			fsys := os.DirFS(dir)
-			root, err := Load(fsys, main, tc.lim)
+			root, err := Load(context.Background(), fsys, main, tc.lim)
 			if err == nil {
 				_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: tc.lim})
 			}
@@ -322,7 +322,7 @@ func TestBundleReportsEveryBrokenRef(t *testing.T) {
 		}
 	}
 	fsys := os.DirFS(dir)
-	root, err := Load(fsys, "openapi.yaml", DefaultLimits)
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +13,8 @@ import (
 
 // parseJSON is the fast path: most large descriptions are JSON, and a token
 // decoder reads them several times faster than a YAML parser would.
-func parseJSON(src *Source, data []byte, lim Limits) (*Node, error) {
-	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src, maxDepth: lim.Depth}
+func parseJSON(src *Source, data []byte) (*Node, error) {
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src, maxDepth: src.budget.lim.Depth}
 	root, err := p.value(0)
 	if err != nil {
 		return nil, p.wrap(err)
@@ -45,9 +46,17 @@ func (p *jsonParser) posAt(off int64) Pos {
 	return Pos{Line: int32(p.line + 1), Col: int32(off-int64(p.lines[p.line])) + 1}
 }
 
+// stop is the error for work stopped at pos: a limit, or the context.
+func (p *jsonParser) stop(pos Pos, err error) error {
+	if errors.Is(err, ErrLimit) {
+		return &LoadError{File: p.name, Pos: pos, Msg: err.Error(), Err: err}
+	}
+	return err
+}
+
 func (p *jsonParser) wrap(err error) error {
 	var le *LoadError
-	if errors.As(err, &le) {
+	if errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	var se *jsontext.SyntacticError
@@ -82,6 +91,9 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	pos := p.start()
 	if depth > p.maxDepth {
 		return nil, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish)", p.maxDepth), Err: ErrLimit}
+	}
+	if err := p.src.budget.value(); err != nil {
+		return nil, p.stop(pos, err)
 	}
 	tok, err := p.dec.ReadToken()
 	if err != nil {

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 )
@@ -13,6 +14,11 @@ type Limits struct {
 	FileBytes int64
 	// TotalBytes bounds all the files of a description together.
 	TotalBytes int64
+	// Values bounds the values (keys, scalars, mappings, sequences) of all
+	// the files of a description together: what parsing holds in memory.
+	Values int64
+	// DocumentBytes bounds the document written out (the upload).
+	DocumentBytes int64
 	// Files bounds how many files a description may refer to.
 	Files int
 	// ExpandedBytes bounds what YAML aliases and inlined $refs may add to
@@ -29,8 +35,10 @@ type Limits struct {
 // as JSON, 73 MB dereferenced; multi-file descriptions of thousands of
 // files) many times over.
 var DefaultLimits = Limits{
-	FileBytes:        256 << 20,
-	TotalBytes:       512 << 20,
+	FileBytes:        128 << 20,
+	TotalBytes:       256 << 20,
+	Values:           20_000_000,
+	DocumentBytes:    512 << 20,
 	Files:            20_000,
 	ExpandedBytes:    64 << 20,
 	Depth:            1_000,
@@ -42,6 +50,8 @@ func (l Limits) withDefaults() Limits {
 	return Limits{
 		FileBytes:        cmp.Or(l.FileBytes, d.FileBytes),
 		TotalBytes:       cmp.Or(l.TotalBytes, d.TotalBytes),
+		Values:           cmp.Or(l.Values, d.Values),
+		DocumentBytes:    cmp.Or(l.DocumentBytes, d.DocumentBytes),
 		Files:            cmp.Or(l.Files, d.Files),
 		ExpandedBytes:    cmp.Or(l.ExpandedBytes, d.ExpandedBytes),
 		Depth:            cmp.Or(l.Depth, d.Depth),
@@ -59,6 +69,33 @@ var ErrOutside = errors.New("outside the workspace")
 // ErrNotAllowed is the cause of a LoadError for a $ref to a hidden file or a
 // file inside .git: they hold credentials, not descriptions.
 var ErrNotAllowed = errors.New("a file a $ref may not name")
+
+// budget is what one description, all its files together, may still spend,
+// and the context that may stop the work.
+type budget struct {
+	ctx      context.Context
+	lim      Limits
+	values   int64 // values parsed
+	aliased  int64 // values aliases added
+	expanded int64 // bytes of JSON aliases and inlined $refs added
+}
+
+func newBudget(ctx context.Context, lim Limits) *budget {
+	return &budget{ctx: ctx, lim: lim.withDefaults()}
+}
+
+// value counts one parsed value, and now and then checks that the work is
+// still wanted. It returns a limit error or the context's error.
+func (b *budget) value() error {
+	b.values++
+	if b.values > b.lim.Values {
+		return &limitError{fmt.Sprintf("the description holds more than %d values (the limit of docs-publish)", b.lim.Values)}
+	}
+	if b.values%(1<<16) == 0 {
+		return b.ctx.Err()
+	}
+	return nil
+}
 
 // limitError is a limit hit, with ErrLimit as its cause.
 type limitError struct{ msg string }

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,14 +31,19 @@ func (e *LoadError) Error() string {
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // Load reads the description name (a slash path in fsys, which is also how
-// messages name the file) within lim.
-func Load(fsys fs.FS, name string, lim Limits) (*Node, error) {
-	lim = lim.withDefaults()
-	data, err := readFile(fsys, name, lim.FileBytes)
+// messages name the file) within lim, until ctx ends. When fsys can tell
+// where a path leads (RealPather), a link to a hidden file or folder is
+// refused.
+func Load(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Node, error) {
+	bud := newBudget(ctx, lim)
+	if err := checkRealPath(fsys, name); err != nil {
+		return nil, &LoadError{File: name, Msg: err.Error(), Err: err}
+	}
+	data, err := readFile(fsys, name, bud.lim.FileBytes)
 	if err != nil {
 		return nil, &LoadError{File: name, Msg: describeReadError(err), Err: err}
 	}
-	root, err := parseAny(&Source{Name: name}, data, lim)
+	root, err := parseAny(&Source{Name: name, budget: bud}, data)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +83,7 @@ func describeReadError(err error) string {
 
 // Parse reads a description from data.
 func Parse(name string, data []byte) (*Node, error) {
-	root, err := parseAny(&Source{Name: name}, data, DefaultLimits)
+	root, err := parseAny(&Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, data)
 	if err != nil {
 		return nil, err
 	}
@@ -88,20 +94,22 @@ func Parse(name string, data []byte) (*Node, error) {
 // components it refers to. A document that starts with { or [ takes the JSON
 // path; anything else, or JSON-looking YAML that is not valid JSON in a file
 // not named .json, is read as YAML.
-func parseAny(src *Source, data []byte, lim Limits) (*Node, error) {
+func parseAny(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is not content
 	var root *Node
 	var err error
 	if looksLikeJSON(data) {
-		root, err = parseJSON(src, data, lim)
-		if err != nil && !errors.Is(err, ErrLimit) && !strings.EqualFold(path.Ext(name), ".json") {
-			if yroot, yerr := parseYAML(src, data, lim); yerr == nil {
+		before := *src.budget
+		root, err = parseJSON(src, data)
+		if err != nil && !errors.Is(err, ErrLimit) && src.budget.ctx.Err() == nil && !strings.EqualFold(path.Ext(name), ".json") {
+			*src.budget = before // the JSON attempt spent nothing the YAML one keeps
+			if yroot, yerr := parseYAML(src, data); yerr == nil {
 				root, err = yroot, nil
 			}
 		}
 	} else {
-		root, err = parseYAML(src, data, lim)
+		root, err = parseYAML(src, data)
 	}
 	return root, err
 }

@@ -47,6 +47,8 @@ type Source struct {
 	// Name is the file's slash path in the file system it was read from
 	// (relative to the workspace), which is also how messages name it.
 	Name string
+	// budget is shared by all the files of one description.
+	budget *budget
 }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -136,6 +138,35 @@ func (s *slab) node() *Node {
 	n := &s.free[0]
 	s.free = s.free[1:]
 	return n
+}
+
+// Encode writes the document as compact JSON. It refuses, before writing
+// any of it, a document larger than lim.DocumentBytes: aliases and inlined
+// $refs can make a small description a huge document.
+func Encode(root *Node, lim Limits) ([]byte, error) {
+	lim = lim.withDefaults()
+	var memo map[*Node]int64
+	if b := root.budgetOf(); b == nil || b.expanded > 0 {
+		// Values may be shared (aliases, inlining): size each once.
+		memo = map[*Node]int64{}
+	}
+	size := jsonSize(root, memo)
+	if size > lim.DocumentBytes {
+		e := &LoadError{Msg: fmt.Sprintf("the document would be %s of JSON, more than %s (the limit of docs-publish for the document uploaded)", mib(size), mib(lim.DocumentBytes)), Err: &limitError{"document too large"}}
+		if root.Src != nil {
+			e.File = root.Src.Name
+		}
+		return nil, e
+	}
+	return root.AppendJSON(make([]byte, 0, size+size/8+64)), nil
+}
+
+// budgetOf is the budget the node's description was read with, if any.
+func (n *Node) budgetOf() *budget {
+	if n.Src == nil {
+		return nil
+	}
+	return n.Src.budget
 }
 
 // AppendJSON appends the node as compact JSON to b.

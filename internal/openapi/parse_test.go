@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -163,7 +164,7 @@ func TestSamplesGolden(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			n, err := Load(os.DirFS(filepath.Dir(f)), filepath.Base(f), DefaultLimits)
+			n, err := Load(context.Background(), os.DirFS(filepath.Dir(f)), filepath.Base(f), DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +191,7 @@ func TestSamplesGolden(t *testing.T) {
 
 func TestLoadMissingFile(t *testing.T) {
 	t.Parallel()
-	_, err := Load(os.DirFS(t.TempDir()), "specs/nope.yaml", DefaultLimits)
+	_, err := Load(context.Background(), os.DirFS(t.TempDir()), "specs/nope.yaml", DefaultLimits)
 	if err == nil || !strings.Contains(err.Error(), "specs/nope.yaml: does not exist") {
 		t.Fatalf("Load of a missing file = %v", err)
 	}

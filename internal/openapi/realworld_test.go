@@ -53,7 +53,7 @@ func TestLargeRealWorldDescriptions(t *testing.T) {
 	t.Parallel()
 	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
 	fsys := os.DirFS(filepath.Dir(path))
-	root, err := Load(fsys, filepath.Base(path), DefaultLimits)
+	root, err := Load(context.Background(), fsys, filepath.Base(path), DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

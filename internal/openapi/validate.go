@@ -186,7 +186,16 @@ func (v *validator) refs(n *Node, p place) {
 				v.add(Error, ref, "%v", err)
 			case file != "":
 				// Left by bundle: false on purpose: the service resolves
-				// references across the project's files itself.
+				// references across the project's files itself. They are
+				// published as written, so the rules for what a $ref may
+				// name hold for them too.
+				from := ""
+				if ref.Src != nil {
+					from = ref.Src.Name
+				}
+				if _, err := refFile(from, file); err != nil {
+					v.add(Error, ref, "$ref %s %v", ref.Scalar, err)
+				}
 			default:
 				if _, err := v.ix.resolve(v.root, ptr); err != nil {
 					v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)

@@ -17,7 +17,7 @@ import (
 // laughs" document fails instead of eating the runner's memory.
 const maxExpandedNodes = 1_000_000
 
-func parseYAML(src *Source, data []byte, lim Limits) (*Node, error) {
+func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -34,7 +34,7 @@ func parseYAML(src *Source, data []byte, lim Limits) (*Node, error) {
 		}
 		return nil, &LoadError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
 	}
-	c := yamlConverter{name: name, src: src, lim: lim}
+	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget}
 	return c.convert(&doc)
 }
 
@@ -62,8 +62,7 @@ type yamlConverter struct {
 	name      string
 	src       *Source
 	lim       Limits
-	nodes     int   // values produced by expanding aliases
-	expanded  int64 // bytes of JSON those values become
+	bud       *budget // shared by the description's files
 	depth     int
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 	alias     *yaml.Node          // the alias whose expansion is under way
@@ -80,23 +79,29 @@ func (c *yamlConverter) overLimit(y *yaml.Node, format string, args ...any) erro
 // grow counts what an alias expansion adds: a value, and the bytes of its
 // text. An alias to a 1 MiB string used 8000 times is a 1 MiB file that
 // would become 8 GB of JSON.
-func (c *yamlConverter) grow(text string) error {
+func (c *yamlConverter) grow(y *yaml.Node, text string) error {
+	if err := c.bud.value(); err != nil {
+		if errors.Is(err, ErrLimit) {
+			return c.overLimit(y, "%v", err)
+		}
+		return err
+	}
 	if len(c.expanding) == 0 {
 		return nil
 	}
-	c.nodes++
-	c.expanded += int64(len(text)) + 4 // quotes and separators
-	if c.nodes > maxExpandedNodes {
+	c.bud.aliased++
+	c.bud.expanded += int64(len(text)) + 4 // quotes and separators
+	if c.bud.aliased > maxExpandedNodes {
 		return c.overLimit(c.alias, "aliases expand to more than %d values (the limit of docs-publish): the document is an alias bomb, or write the values out", maxExpandedNodes)
 	}
-	if c.expanded > c.lim.ExpandedBytes {
+	if c.bud.expanded > c.lim.ExpandedBytes {
 		return c.overLimit(c.alias, "aliases expand to more than %s (the limit of docs-publish for what aliases and inlined $refs may add): write the values out, or use $ref to a shared component", mib(c.lim.ExpandedBytes))
 	}
 	return nil
 }
 
 func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
-	if err := c.grow(""); err != nil {
+	if err := c.grow(y, ""); err != nil {
 		return nil, err
 	}
 	c.depth++
@@ -159,7 +164,7 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.grow(key); err != nil {
+		if err := c.grow(k, key); err != nil {
 			return nil, err
 		}
 		if seen[key] {
@@ -219,7 +224,7 @@ func kindName(k yaml.Kind) string {
 }
 
 func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
-	if err := c.grow(y.Value); err != nil {
+	if err := c.grow(y, y.Value); err != nil {
 		return nil, err
 	}
 	pos := pos(y)

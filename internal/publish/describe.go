@@ -47,13 +47,18 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	}
 	res.Findings = l.findings
 	var errs, warns int
-	for _, f := range res.Findings {
-		rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
+	for i, f := range res.Findings {
+		if i < maxAnnotated {
+			rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
+		}
 		if f.Severity == openapi.Error {
 			errs++
 		} else {
 			warns++
 		}
+	}
+	if n := len(res.Findings); n > maxAnnotated {
+		rep.Annotate(report.Notice, fmt.Sprintf("%d more findings in the description are not annotated (the first %d are): the job summary lists them", n-maxAnnotated, maxAnnotated), report.Where{})
 	}
 	switch {
 	case l.loadErrs > 0:
@@ -71,10 +76,14 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	return l.content, nil
 }
 
+// maxAnnotated is how many findings become annotations: GitHub shows ten
+// of each level per step, and a page of them helps no one more.
+const maxAnnotated = 50
+
 // describe loads the description name, bundles it and validates it.
 func describe(ctx context.Context, bundle bool, name string, ws *workspace.Workspace) ([]byte, []openapi.Finding, error) {
 	fsys := ws.FS()
-	doc, err := openapi.Load(fsys, name, openapi.DefaultLimits)
+	doc, err := openapi.Load(ctx, fsys, name, openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
@@ -84,13 +93,11 @@ func describe(ctx context.Context, bundle bool, name string, ws *workspace.Works
 		}
 	}
 	findings := openapi.Validate(doc)
-	// Compact JSON is about half an indented source and no longer than a
-	// compact one: start there, so the buffer grows once at most.
-	size := 1 << 16
-	if st, err := ws.Stat(name); err == nil {
-		size += int(st.Size()) / 2
+	content, err := openapi.Encode(doc, openapi.DefaultLimits)
+	if err != nil {
+		return nil, nil, loadError(name, err)
 	}
-	return doc.AppendJSON(make([]byte, 0, size)), findings, nil
+	return content, findings, nil
 }
 
 // loadFindings are load errors as findings.

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -500,24 +499,4 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 	if !strings.Contains(err.Error(), authHint) {
 		t.Errorf("error %q does not say to check the token", err)
 	}
-}
-
-// refusedAddr is a loopback address where connections are refused: a
-// socket is bound there, so that no other test can take the port, but it
-// never listens.
-func refusedAddr(t testing.TB) string {
-	t.Helper()
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Close(fd) })
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }

@@ -74,11 +74,14 @@ func (f *flow) listDocs(ctx context.Context) error {
 	return f.rep.SetOutput("doc-id", f.res.DocID)
 }
 
+// maxListed is how many docs an error lists.
+const maxListed = 20
+
 // chooseDoc picks the doc to release under: the given doc-id if the project
 // has it, else the project's only doc.
 func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) {
 	var listed []string
-	for _, d := range docs {
+	for _, d := range docs[:min(len(docs), maxListed)] {
 		s := string(d.ID)
 		if label := cmp.Or(d.Domain, d.Name); label != "" {
 			s += " (" + label + ")"
@@ -86,6 +89,9 @@ func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) 
 		listed = append(listed, s)
 	}
 	list := strings.Join(listed, ", ")
+	if len(docs) > maxListed {
+		list += fmt.Sprintf(" and %d more", len(docs)-maxListed)
+	}
 	if want != "" {
 		if i := slices.IndexFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {
 			return docs[i], nil

@@ -6,7 +6,9 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/json"
+	"html"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -62,6 +64,8 @@ func New(secrets ...string) *Redactor {
 	return r
 }
 
+var lowerHex = regexp.MustCompile(`%[0-9A-F]{2}`)
+
 // minBase64 is the shortest base64 run worth scrubbing: shorter runs match
 // ordinary text by chance.
 const minBase64 = 8
@@ -72,6 +76,11 @@ func Forms(secret string) []string {
 		strings.ReplaceAll(secret, "/", `\/`)} // as a JSON encoder that escapes slashes writes it
 	if quoted, err := json.Marshal(secret); err == nil {
 		forms = append(forms, string(quoted[1:len(quoted)-1])) // JSON-escaped
+	}
+	forms = append(forms, html.EscapeString(secret)) // as an HTML error page echoes it
+	// Percent-encoding with lower-case hex digits, as some servers write it.
+	for _, esc := range []string{url.QueryEscape(secret), url.PathEscape(secret)} {
+		forms = append(forms, lowerHex.ReplaceAllStringFunc(esc, strings.ToLower))
 	}
 	// In base64 a secret's encoding depends on where it starts within a
 	// group of three bytes. For each of the three alignments, keep the

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,14 +14,16 @@ func TestRedactsEveryForm(t *testing.T) {
 	t.Parallel()
 	r := New(secret)
 	cases := map[string]string{
-		"as written":     "token " + secret + " revoked",
-		"query-escaped":  "GET /x?token=" + url.QueryEscape(secret),
-		"path-escaped":   "/files/" + url.PathEscape(secret),
-		"basic auth":     "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+secret)),
-		"url base64":     base64.URLEncoding.EncodeToString([]byte("a" + secret + "bc")),
-		"raw base64":     base64.RawStdEncoding.EncodeToString([]byte("ab" + secret)),
-		"json blob":      `{"data":"` + base64.StdEncoding.EncodeToString([]byte(`{"t":"`+secret+`"}`)) + `"}`,
-		"twice in a row": secret + secret,
+		"as written":      "token " + secret + " revoked",
+		"query-escaped":   "GET /x?token=" + url.QueryEscape(secret),
+		"path-escaped":    "/files/" + url.PathEscape(secret),
+		"basic auth":      "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+secret)),
+		"url base64":      base64.URLEncoding.EncodeToString([]byte("a" + secret + "bc")),
+		"raw base64":      base64.RawStdEncoding.EncodeToString([]byte("ab" + secret)),
+		"json blob":       `{"data":"` + base64.StdEncoding.EncodeToString([]byte(`{"t":"`+secret+`"}`)) + `"}`,
+		"twice in a row":  secret + secret,
+		"lower-case hex":  "?t=" + strings.ToLower(url.QueryEscape(secret)),
+		"in an HTML page": "<p>token " + html.EscapeString(secret) + " refused</p>",
 	}
 	for name, text := range cases {
 		got := r.Redact(text)

@@ -23,6 +23,12 @@ type Limits struct {
 // DefaultLimits fit any documentation site.
 var DefaultLimits = Limits{MaxEntries: 100_000, MaxBytes: 4 << 30}
 
+// A name longer, or a path deeper, is refused: no site needs one.
+const (
+	maxName  = 1024
+	maxDepth = 64
+)
+
 // Stats is what was extracted.
 type Stats struct {
 	Files, Dirs int
@@ -38,8 +44,31 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits) (Stats, error)
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)
 	}
+	tooMany := func() error {
+		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb", lim.MaxEntries)
+	}
 	if len(zr.File) > lim.MaxEntries {
-		return st, fmt.Errorf("zip holds %d entries, more than %d: refused as a possible zip bomb", len(zr.File), lim.MaxEntries)
+		return st, tooMany()
+	}
+	// Every folder counts, also one an entry's path makes without an entry
+	// of its own: 10 entries with paths 5,000 folders deep are 50,000.
+	made := map[string]bool{".": true}
+	mkdir := func(dir string) error {
+		var missing []string
+		for d := dir; !made[d]; d = path.Dir(d) {
+			missing = append(missing, d)
+		}
+		for i := len(missing) - 1; i >= 0; i-- {
+			if st.Files+st.Dirs >= lim.MaxEntries {
+				return tooMany()
+			}
+			if err := dst.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+				return err
+			}
+			made[missing[i]] = true
+			st.Dirs++
+		}
+		return nil
 	}
 	for _, f := range zr.File {
 		name, err := safeName(f.Name)
@@ -51,13 +80,18 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits) (Stats, error)
 		case mode&os.ModeSymlink != 0:
 			return st, fmt.Errorf("zip entry %q is a symbolic link: refused", f.Name)
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
-			st.Dirs++
-			if err := dst.MkdirAll(name, 0o755); err != nil {
+			if err := mkdir(name); err != nil {
 				return st, fmt.Errorf("zip entry %q: %w", f.Name, err)
 			}
 			continue
 		case !mode.IsRegular():
 			return st, fmt.Errorf("zip entry %q is not a regular file: refused", f.Name)
+		}
+		if err := mkdir(path.Dir(name)); err != nil {
+			return st, fmt.Errorf("zip entry %q: %w", f.Name, err)
+		}
+		if st.Files+st.Dirs >= lim.MaxEntries {
+			return st, tooMany()
 		}
 		st.Files++
 		n, err := writeEntry(f, dst, name, lim.MaxBytes-st.Bytes)
@@ -69,8 +103,12 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits) (Stats, error)
 	return st, nil
 }
 
-// safeName refuses names that would land outside the target folder.
+// safeName refuses names that would land outside the target folder, and
+// names too long or too deep for any site.
 func safeName(name string) (string, error) {
+	if len(name) > maxName || strings.Count(name, "/") > maxDepth {
+		return "", fmt.Errorf("zip entry %.60q… has a path longer than %d bytes or deeper than %d folders: refused", name, maxName, maxDepth)
+	}
 	if name == "" || strings.Contains(name, "\\") || strings.ContainsRune(name, 0) ||
 		path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
 		return "", fmt.Errorf("zip entry %q has an absolute or malformed path: refused", name)
@@ -88,9 +126,6 @@ func safeName(name string) (string, error) {
 }
 
 func writeEntry(f *zip.File, dst *os.Root, name string, budget int64) (int64, error) {
-	if err := dst.MkdirAll(path.Dir(name), 0o755); err != nil {
-		return 0, fmt.Errorf("zip entry %q: %w", f.Name, err)
-	}
 	rc, err := f.Open()
 	if err != nil {
 		return 0, fmt.Errorf("zip entry %q: %w", f.Name, err)

@@ -59,7 +59,7 @@ func TestExtract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Files != 2 || st.Dirs != 1 || st.Bytes != int64(len("<h1>hi</h1>")+1) {
+	if st.Files != 2 || st.Dirs != 1 || st.Bytes != int64(len("<h1>hi</h1>")+1) { // assets/ once, though app.js is in it too
 		t.Errorf("stats %+v", st)
 	}
 	b, _ := os.ReadFile(filepath.Join(parent, "site", "index.html"))
@@ -93,6 +93,9 @@ func TestExtractRefuses(t *testing.T) {
 		{"bomb by size", []entry{{name: "big.txt", body: bomb}}, Limits{MaxEntries: 10, MaxBytes: 1 << 20}, "size limit"},
 		{"bomb by count", []entry{{name: "a", body: "1"}, {name: "b", body: "2"}, {name: "c", body: "3"}}, Limits{MaxEntries: 2, MaxBytes: 1 << 20}, "more than 2"},
 		{"bomb by folders", dirs, Limits{MaxEntries: 4, MaxBytes: 1 << 20}, "more than 4"},
+		{"bomb by implied folders", []entry{{name: strings.Repeat("d/", 20) + "f", body: "x"}}, Limits{MaxEntries: 10, MaxBytes: 1 << 20}, "more than 10"},
+		{"a path too deep", []entry{{name: strings.Repeat("d/", 70) + "f", body: "x"}}, DefaultLimits, "deeper than 64"},
+		{"a name too long", []entry{{name: strings.Repeat("n", 2000), body: "x"}}, DefaultLimits, "longer than 1024"},
 		{"duplicate entry", []entry{{name: "a", body: "1"}, {name: "a", body: "2"}}, DefaultLimits, "twice"},
 	}
 	for _, tc := range cases {

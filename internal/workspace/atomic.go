@@ -28,9 +28,34 @@ type File struct {
 	settled bool
 }
 
+// mkdirAll makes the folders of dir that do not exist, each 0755 and the
+// workspace owner's, as the files written in them are.
+func (w *Workspace) mkdirAll(dir string) error {
+	if dir == "." || dir == "/" {
+		return nil
+	}
+	st, err := w.root.Stat(dir)
+	if err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s is a file, not a folder", dir)
+		}
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := w.mkdirAll(path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := w.root.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return w.settle(dir, 0o755)
+}
+
 // Create starts writing name (a slash path in the workspace).
 func (w *Workspace) Create(name string) (*File, error) {
-	if err := w.root.MkdirAll(path.Dir(name), 0o755); err != nil {
+	if err := w.mkdirAll(path.Dir(name)); err != nil {
 		return nil, w.explain(name, err)
 	}
 	tmp := tempName(name)
@@ -101,7 +126,7 @@ type Dir struct {
 // CreateDir starts writing the folder name, which must not exist or be
 // empty.
 func (w *Workspace) CreateDir(name string) (*Dir, error) {
-	if err := w.root.MkdirAll(path.Dir(name), 0o755); err != nil {
+	if err := w.mkdirAll(path.Dir(name)); err != nil {
 		return nil, w.explain(name, err)
 	}
 	tmp := tempName(name)

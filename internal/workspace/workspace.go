@@ -95,18 +95,47 @@ func (w *Workspace) Path(p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// Join resolves ref, a slash path relative to the folder of from (itself a
-// slash path in the workspace), as a $ref names a file. It refuses an
-// absolute ref and one that climbs out of the workspace.
-func Join(from, ref string) (string, error) {
-	if path.IsAbs(ref) || filepath.IsAbs(ref) || filepath.VolumeName(ref) != "" {
-		return "", &OutsideError{Path: ref}
+// RealPath is where name (a clean slash path in the workspace) leads
+// through symbolic links: the path of the file itself, inside the
+// workspace. A link that leads out is an *OutsideError.
+func (w *Workspace) RealPath(name string) (string, error) {
+	parts := strings.Split(name, "/")
+	resolved := "."
+	for hops := 0; len(parts) > 0; {
+		p := parts[0]
+		parts = parts[1:]
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			if resolved == "." {
+				return "", &OutsideError{Path: name, Link: true}
+			}
+			resolved = path.Dir(resolved)
+			continue
+		}
+		next := path.Join(resolved, p)
+		st, err := w.root.Lstat(next)
+		if err != nil {
+			return "", w.explain(name, err)
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", fmt.Errorf("%s: too many symbolic links", name)
+		}
+		target, err := w.root.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) || path.IsAbs(filepath.ToSlash(target)) {
+			return "", &OutsideError{Path: name, Link: true}
+		}
+		parts = append(strings.Split(filepath.ToSlash(target), "/"), parts...)
 	}
-	p := path.Join(path.Dir(from), ref)
-	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", &OutsideError{Path: ref}
-	}
-	return p, nil
+	return resolved, nil
 }
 
 // explain turns os.Root's refusal of name into an *OutsideError.
@@ -121,6 +150,10 @@ func (w *Workspace) explain(name string, err error) error {
 func (w *Workspace) FS() fs.FS { return regularFS{w} }
 
 type regularFS struct{ w *Workspace }
+
+// RealPath is Workspace.RealPath, so that a reader of the FS can tell where
+// a path leads.
+func (f regularFS) RealPath(name string) (string, error) { return f.w.RealPath(name) }
 
 // Open opens a regular file without blocking: a FIFO or a device is
 // refused, never read.

@@ -1,0 +1,73 @@
+package openapi
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// The rules for the files a $ref may name. A description comes from whoever
+// can open a pull request, and everything it names is read and published:
+// only files inside the description's file system (the workspace), and none
+// that is hidden (a name with a leading dot, as .git, .env, .netrc, .kube:
+// where tools keep credentials), as written or as links lead.
+
+// refFile resolves the file part of a $ref written in from (a slash path)
+// and checks it against the rules, returning the cause and why on refusal.
+func refFile(from, file string) (string, error) {
+	if path.IsAbs(file) || filepath.IsAbs(file) || filepath.VolumeName(file) != "" {
+		return "", &ruleError{ErrOutside, "names an absolute path: refs must be relative paths to files inside the workspace"}
+	}
+	p := path.Join(path.Dir(from), file)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", &ruleError{ErrOutside, "leaves the workspace: refs must name files inside it"}
+	}
+	if h := hidden(p); h != "" {
+		return "", &ruleError{ErrNotAllowed, fmt.Sprintf("names a hidden file or folder (%s), where tools keep credentials: refused; give it a name without a leading dot", h)}
+	}
+	return p, nil
+}
+
+// hidden returns the first segment of p that is hidden, or "".
+func hidden(p string) string {
+	for _, seg := range strings.Split(p, "/") {
+		if len(seg) > 1 && seg[0] == '.' && seg != ".." {
+			return seg
+		}
+	}
+	return ""
+}
+
+// ruleError is a $ref refused by a rule, with the rule's cause.
+type ruleError struct {
+	cause error
+	why   string
+}
+
+func (e *ruleError) Error() string { return e.why }
+func (e *ruleError) Unwrap() error { return e.cause }
+
+// RealPather is a file system that can tell where a path leads through
+// symbolic links (the workspace can).
+type RealPather interface {
+	RealPath(name string) (string, error)
+}
+
+// checkRealPath refuses a path that leads, through links, to a hidden file
+// or folder, when fsys can tell where paths lead.
+func checkRealPath(fsys fs.FS, name string) error {
+	rp, ok := fsys.(RealPather)
+	if !ok {
+		return nil
+	}
+	real, err := rp.RealPath(name)
+	if err != nil || real == name {
+		return nil // reading it says what is wrong
+	}
+	if h := hidden(real); h != "" && hidden(name) == "" {
+		return &ruleError{ErrNotAllowed, fmt.Sprintf("%s leads through a symbolic link to %s, a hidden file or folder (%s) where tools keep credentials: refused", name, real, h)}
+	}
+	return nil
+}

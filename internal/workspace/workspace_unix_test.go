@@ -1,0 +1,97 @@
+//go:build unix
+
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReadsStayInside: links that lead out, and files that are not regular,
+// are refused, and a FIFO is refused at once instead of blocking.
+func TestReadsStayInside(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	must(t, syscall.Mkfifo(filepath.Join(w.Dir(), "fifo"), 0o644))
+	ln, err := net.Listen("unix", filepath.Join(w.Dir(), "sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	device := syscall.Mknod(filepath.Join(w.Dir(), "zero"), syscall.S_IFCHR|0o644, 1<<8|5) == nil // /dev/zero, where allowed
+	cases := []struct {
+		name    string
+		outside bool
+		regular bool // refused as not a regular file
+	}{
+		{"abs-link", true, false},
+		{"rel-link", true, false},
+		{"out/secret", true, false},
+		{"api", false, true},
+		{"fifo", false, true},
+		{"sock", false, true},
+	}
+	if device {
+		cases = append(cases, struct {
+			name    string
+			outside bool
+			regular bool
+		}{"zero", false, true})
+	}
+	for _, tc := range cases {
+		done := make(chan error, 1)
+		go func() {
+			_, err := fs.ReadFile(w.FS(), tc.name)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var oe *OutsideError
+			var nr *NotRegularError
+			if tc.outside != errors.As(err, &oe) || tc.regular != errors.As(err, &nr) {
+				t.Errorf("%s: %v (%T)", tc.name, err, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: reading blocked", tc.name)
+		}
+	}
+	data, err := fs.ReadFile(w.FS(), "inside-link")
+	if err != nil || string(data) != "openapi: 3.0.0\n" {
+		t.Errorf("a link inside the workspace: %q, %v", data, err)
+	}
+}
+
+// TestWrittenFilesBelongToTheWorkspaceOwner: run as root (as a container
+// action is), what is written belongs to the workspace's owner, so the
+// runner's later steps can remove it.
+func TestWrittenFilesBelongToTheWorkspaceOwner(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, as the container runs")
+	}
+	dir := t.TempDir()
+	must(t, os.Chown(dir, 1234, 2345))
+	w, err := Open(dir)
+	must(t, err)
+	defer w.Close()
+	must(t, w.WriteFile("a/b/bundle.json", []byte("{}")))
+	d, err := w.CreateDir("out/site")
+	must(t, err)
+	must(t, d.Root.WriteFile("index.html", nil, 0o644))
+	must(t, d.Commit())
+	for _, p := range []string{"a", "a/b", "a/b/bundle.json", "out", "out/site", "out/site/index.html"} {
+		st, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys := st.Sys().(*syscall.Stat_t); sys.Uid != 1234 || sys.Gid != 2345 {
+			t.Errorf("%s belongs to %d:%d, want 1234:2345", p, sys.Uid, sys.Gid)
+		}
+	}
+}
