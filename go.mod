@@ -9,5 +9,4 @@ require (
 	github.com/sethvargo/go-envconfig v1.4.3
 	github.com/sethvargo/go-githubactions v1.4.0
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/image v0.47.0
 )

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -659,26 +660,29 @@ func TestMatrixOfConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	emu := startEmulator(t, nil)
 	const n = 20
-	results := make(chan actionRun, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			in := baseInputs(emu)
-			in["download"] = "true"
-			results <- runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.openapi3.yaml")})
-		}()
-	}
+	var mu sync.Mutex
 	ids := map[string]bool{}
-	for i := 0; i < n; i++ {
-		run := <-results
-		if run.code != 0 {
-			t.Errorf("a run failed:\n%s", run.stdout)
-			continue
+	// The group returns when its parallel runs have all ended; each run
+	// fails its own subtest (t.Fatal only in the goroutine of its test).
+	t.Run("runs", func(t *testing.T) {
+		for i := range n {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				in := baseInputs(emu)
+				in["download"] = "true"
+				run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.openapi3.yaml")})
+				if run.code != 0 {
+					t.Fatalf("a run failed:\n%s", run.stdout)
+				}
+				if _, err := os.Stat(filepath.Join(run.workspace, run.outputs["zip-path"])); err != nil {
+					t.Errorf("run without its zip: %v", err)
+				}
+				mu.Lock()
+				ids[run.outputs["build-id"]] = true
+				mu.Unlock()
+			})
 		}
-		ids[run.outputs["build-id"]] = true
-		if _, err := os.Stat(filepath.Join(run.workspace, run.outputs["zip-path"])); err != nil {
-			t.Errorf("run without its zip: %v", err)
-		}
-	}
+	})
 	if len(ids) != n || len(emu.Builds()) != n {
 		t.Errorf("%d distinct build ids and %d builds for %d runs", len(ids), len(emu.Builds()), n)
 	}

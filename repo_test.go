@@ -101,8 +101,9 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
-// actionlint finds actionlint: $ACTIONLINT, the PATH, or `go run` of the
-// pinned version through the module proxy.
+// actionlint finds actionlint: $ACTIONLINT, the PATH, or, when the run opts
+// in to the network, `go run` of the pinned version through the module
+// proxy.
 func actionlint(t *testing.T) []string {
 	t.Helper()
 	if p := os.Getenv("ACTIONLINT"); p != "" {
@@ -110,6 +111,9 @@ func actionlint(t *testing.T) []string {
 	}
 	if p, err := exec.LookPath("actionlint"); err == nil {
 		return []string{p}
+	}
+	if os.Getenv("DOCS_PUBLISH_NETWORK_TESTS") != "1" {
+		t.Skip("actionlint is not on the PATH; set DOCS_PUBLISH_NETWORK_TESTS=1 to fetch it through the module proxy")
 	}
 	if _, err := exec.LookPath("go"); err == nil {
 		probe := exec.Command("go", "run", actionlintModule, "-version")
@@ -168,4 +172,39 @@ func TestActionRunsAPrebuiltImage(t *testing.T) {
 			t.Errorf("the self-test job does not %q", want)
 		}
 	}
+}
+
+// TestTestsAreHermetic: the README's test command fetches nothing unless the
+// run opts in. A stand-in npm on the PATH records any call; the large
+// real-world test must skip without calling it.
+func TestTestsAreHermetic(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go test in a child process")
+	}
+	bin := t.TempDir()
+	called := filepath.Join(t.TempDir(), "npm-was-called")
+	npm := "#!/bin/sh\ntouch " + called + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "TestLargeRealWorldDescriptions", "./internal/openapi")
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "DOCS_PUBLISH_NETWORK_TESTS=", "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(called); err == nil {
+		t.Error("go test called npm without DOCS_PUBLISH_NETWORK_TESTS=1")
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }

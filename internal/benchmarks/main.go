@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command benchmarks measures docs-publish side by side with what a user
 // would otherwise run, on the same inputs and machine, and writes
 // BENCHMARKS.md with a plot:
@@ -11,10 +13,12 @@
 //  4. growth: preparation time and memory for synthetic descriptions of
 //     1 to 80 MB, and download memory for zips of 10 to 500 MB.
 //
-// Everything runs on loopback. Run it from the repository root:
+// Everything runs on loopback. The harness is a module of its own (its plot
+// library stays out of the action's go.mod); run it from anywhere in the
+// repository:
 //
-//	go run ./internal/benchmarks            # full run, rewrites BENCHMARKS.md
-//	go run ./internal/benchmarks -smoke     # one quick pass, writes nothing
+//	go -C internal/benchmarks run .            # full run, rewrites BENCHMARKS.md
+//	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
 package main
 
 import (
@@ -43,7 +47,7 @@ func main() {
 	var o options
 	flag.BoolVar(&o.smoke, "smoke", false, "one quick pass on the small sample, no npm peers, no report")
 	flag.StringVar(&o.out, "out", "BENCHMARKS.md", "report to write")
-	flag.StringVar(&o.plot, "plot", "internal/benchmarks/growth.png", "plot to write")
+	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -55,8 +59,12 @@ func main() {
 }
 
 func run(ctx context.Context, o *options) error {
-	if _, err := os.Stat("action.yml"); err != nil {
-		return fmt.Errorf("run from the repository root: %w", err)
+	root, err := repositoryRoot()
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir(root); err != nil {
+		return err
 	}
 	work, err := os.MkdirTemp("", "docs-publish-bench")
 	if err != nil {
@@ -94,7 +102,14 @@ func run(ctx context.Context, o *options) error {
 	text := r.markdown(o)
 	if o.smoke {
 		fmt.Print(text)
-		fmt.Printf("smoke: %d passed, 0 failed\n", r.count())
+		passed, failed := r.checks(o)
+		fmt.Printf("smoke: %d passed, %d failed\n", passed, len(failed))
+		for _, f := range failed {
+			fmt.Printf("  failed: %s\n", f)
+		}
+		if len(failed) > 0 {
+			return fmt.Errorf("%d smoke checks failed", len(failed))
+		}
 		return nil
 	}
 	if err := writePlot(o.plot, r.growth, r.download); err != nil {
@@ -105,6 +120,25 @@ func run(ctx context.Context, o *options) error {
 	}
 	logf("wrote %s and %s in %s", o.out, o.plot, r.took.Round(time.Second))
 	return nil
+}
+
+// repositoryRoot is the folder above the working directory that holds
+// action.yml: the repository the harness measures.
+func repositoryRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "action.yml")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("run inside the repository: no action.yml above the working directory")
+		}
+		dir = parent
+	}
 }
 
 func logf(format string, args ...any) {

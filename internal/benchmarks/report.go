@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -18,13 +20,40 @@ type report struct {
 	download  []point
 }
 
-// count is the number of measurements taken, for the smoke run's summary.
-func (r *report) count() int {
-	n := 2 + len(r.growth) + len(r.download)
-	for _, row := range r.prep {
-		n += len(row.stats)
+// checks judges what a run measured, for the smoke run's summary: each
+// measurement the run was to take must have taken place and given a value
+// (a time and a peak memory above zero). It returns how many passed, and
+// what fell short.
+func (r *report) checks(o *options) (passed int, failed []string) {
+	check := func(ok bool, what string) {
+		if ok {
+			passed++
+		} else {
+			failed = append(failed, what)
+		}
 	}
-	return n
+	measured := func(s stats, runs int) bool { return s.n == runs && s.median > 0 && s.rssMax > 0 }
+	check(measured(r.e2e.dp, o.runs), fmt.Sprintf("end to end: docs-publish, %d of %d runs", r.e2e.dp.n, o.runs))
+	if r.e2e.skipped == "" {
+		check(measured(r.e2e.curl, o.runs), fmt.Sprintf("end to end: curl script, %d of %d runs", r.e2e.curl.n, o.runs))
+	}
+	check(r.startup.n > 0 && r.startup.median > 0, "start-up")
+	check(len(r.prep) > 0, "preparation: no input was measured")
+	for _, row := range r.prep {
+		for _, tool := range row.tools {
+			st, ok := row.stats[tool]
+			check(ok && st.n > 0 && st.median > 0 && row.err[tool] == "", fmt.Sprintf("preparation: %s on %s: %s", tool, row.input.name, row.err[tool]))
+		}
+	}
+	check(len(r.growth) > 0, "growth: no description was measured")
+	for _, p := range r.growth {
+		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB description", p.mb))
+	}
+	check(len(r.download) > 0, "growth: no download was measured")
+	for _, p := range r.download {
+		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB download", p.mb))
+	}
+	return passed, failed
 }
 
 func verdict(ok bool) string {
@@ -38,7 +67,7 @@ func (r *report) markdown(o *options) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# Benchmarks\n\n")
-	w("Written by `go run ./internal/benchmarks` on %s, in %s.\n\n", r.started.UTC().Format("2006-01-02"), r.took.Round(time.Second))
+	w("Written by `go -C internal/benchmarks run .` on %s, in %s.\n\n", r.started.UTC().Format("2006-01-02"), r.took.Round(time.Second))
 	w("Machine: %s.\n\n", r.machine)
 	w("Every figure is a median of several runs; ratios are taken between runs of the same harness run, on the same inputs. Peak memory is the process's maximum resident set size (what `/usr/bin/time -v` reports), read from its resource usage. Everything runs on loopback.\n\n")
 

@@ -10,14 +10,25 @@ import (
 	"testing"
 )
 
+// networkTests is the variable that opts in to tests that fetch from the
+// package registries: go test ./... stays hermetic without it, and CI sets
+// it.
+const networkTests = "DOCS_PUBLISH_NETWORK_TESTS"
+
+// needNetwork skips a test that fetches from a registry unless the run
+// opted in; once opted in, a fetch that fails fails the test.
+func needNetwork(t *testing.T) {
+	t.Helper()
+	if os.Getenv(networkTests) != "1" {
+		t.Skipf("fetches from the package registries: set %s=1 to run it", networkTests)
+	}
+}
+
 // npmFile returns a file of an npm package, fetched with npm pack into a
-// cache the first time; the test is skipped when npm or the registry cannot
-// be had.
+// cache the first time.
 func npmFile(t *testing.T, pkg, version, file string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("large real-world descriptions are skipped with -short")
-	}
+	needNetwork(t)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -28,18 +39,18 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 		return path
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not installed")
+		t.Fatal("npm is not installed")
 	}
 	os.MkdirAll(dir, 0o755)
 	pack := exec.Command("npm", "pack", "--silent", pkg+"@"+version)
 	pack.Dir = dir
 	out, err := pack.Output()
 	if err != nil {
-		t.Skipf("npm pack %s@%s: %v", pkg, version, err)
+		t.Fatalf("npm pack %s@%s: %v", pkg, version, err)
 	}
 	tgz := filepath.Join(dir, string(bytes.TrimSpace(out)))
 	if out, err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/"+file).CombinedOutput(); err != nil {
-		t.Skipf("unpack %s: %v %s", tgz, err, out)
+		t.Fatalf("unpack %s: %v %s", tgz, err, out)
 	}
 	os.Remove(tgz)
 	return path
