@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 )
@@ -430,6 +431,7 @@ func TestActionDefaults(t *testing.T) {
 // timeout.
 func TestUnreachableAPIURLFailsFast(t *testing.T) {
 	t.Parallel()
+	closedURL := closedport.URL(t)
 	in := map[string]string{"token": testToken, "api-url": closedURL, "project-id": "4711", "file": "api/openapi.yaml"}
 	start := time.Now()
 	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
@@ -478,7 +480,7 @@ func TestBadInputs(t *testing.T) {
 		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "file-name and branch must match"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
 		{name: "build fails, waited for", inputs: map[string]string{"file-name": "other.yml"}, want: []string{"wait for build 9007199254740993", "build 9007199254740993 failed", "file-name and branch must match", "this run wrote other.yml on branch main"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
 		{name: "wait-for-build not a boolean", inputs: map[string]string{"wait-for-build": "maybe"}, want: []string{"input wait-for-build", "true or false"}, requests: 0},
-		{name: "nothing listens at api-url", inputs: map[string]string{"api-url": closedURL}, want: []string{"list docs of project 4711", "cannot reach " + closedURL, "connection refused", "4 attempts", "check api-url"}, requests: 0},
+		{name: "nothing listens at api-url", inputs: map[string]string{"api-url": "{closed}"}, want: []string{"list docs of project 4711", "cannot reach {closed}", "connection refused", "4 attempts", "check api-url"}, requests: 0},
 		{name: "wrong path prefix in api-url", inputs: map[string]string{"api-url": "{emulator}/v2"}, want: []string{"404", "api-url may be wrong", "path prefix"}, requests: 1, noWrites: true},
 		{name: "download-path outside the workspace", inputs: map[string]string{"download": "true", "download-path": "../site.zip"}, want: []string{"input download-path", "inside"}, requests: 0},
 	}
@@ -491,8 +493,9 @@ func TestBadInputs(t *testing.T) {
 				}
 			})
 			in := baseInputs(emu)
+			places := strings.NewReplacer("{emulator}", emu.URL(), "{closed}", closedport.URL(t))
 			for k, v := range tc.inputs {
-				in[k] = strings.ReplaceAll(v, "{emulator}", emu.URL())
+				in[k] = places.Replace(v)
 			}
 			files := tc.files
 			if files == nil {
@@ -512,7 +515,7 @@ func TestBadInputs(t *testing.T) {
 				t.Fatalf("no ::error:: annotation\n%s", run.stdout)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(errLine, w) {
+				if w = places.Replace(w); !strings.Contains(errLine, w) {
 					t.Errorf("error %q does not say %q", errLine, w)
 				}
 			}

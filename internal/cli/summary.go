@@ -7,97 +7,112 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
 )
+
+// summary is what the job summary says of a run.
+type summary struct {
+	res    *publish.Result
+	runErr error
+	rows   [][2]string // label, value; rows without a value are left out
+}
+
+func newSummary(cfg publish.Config, res *publish.Result, runErr error, total time.Duration) *summary {
+	s := &summary{res: res, runErr: runErr}
+	s.add("Project", cfg.ProjectID)
+	s.add("File", res.FileName)
+	s.add("Branch", res.Branch)
+	s.add("Commit message", res.CommitMessage)
+	s.add("Doc", res.DocID)
+	s.add("Build", res.BuildID)
+	if res.BuildID != "" {
+		s.add("Live", fmt.Sprint(res.Live))
+		s.add("Build outcome", buildOutcome(res.BuildState))
+	}
+	s.add("Docs URL", res.DocsURL)
+	s.add("Bundle", res.BundlePath)
+	if res.ZipPath != "" {
+		s.add("Zip", res.ZipPath)
+		s.add("Zip size", fmt.Sprintf("%d bytes", res.ZipSize))
+		s.add("Zip sha256", res.ZipSHA256)
+	}
+	s.add("Site", res.SitePath)
+	for _, st := range res.Steps {
+		s.add("Step: "+st.Step.String(), st.Duration.Round(time.Millisecond).String())
+	}
+	s.add("Total", total.Round(time.Millisecond).String())
+	return s
+}
+
+func (s *summary) add(label, value string) {
+	if value != "" {
+		s.rows = append(s.rows, [2]string{label, value})
+	}
+}
+
+// markdown renders the summary for GitHub's job summary.
+func (s *summary) markdown() string {
+	var b strings.Builder
+	switch {
+	case s.runErr != nil:
+		fmt.Fprintf(&b, "### ❌ docs-publish failed at: %s\n\n%s\n\n", s.res.FailedStep, mdEscape(s.runErr.Error()))
+	case s.res.DryRun:
+		b.WriteString("### Dry run: nothing was sent\n\n")
+	default:
+		b.WriteString("### ✅ API docs published\n\n")
+	}
+	if s.res.DocsURL != "" {
+		fmt.Fprintf(&b, "**Docs:** <%s>\n\n", s.res.DocsURL)
+	}
+	b.WriteString("| | |\n|---|---|\n")
+	for _, r := range s.rows {
+		fmt.Fprintf(&b, "| %s | %s |\n", r[0], mdEscape(r[1]))
+	}
+	if fs := s.res.Findings; len(fs) > 0 {
+		fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(fs))
+		for i, f := range fs {
+			if i == maxSummaryFindings {
+				fmt.Fprintf(&b, "| | | and %d more |\n", len(fs)-i)
+				break
+			}
+			icon := "⚠️"
+			if f.Severity == openapi.Error {
+				icon = "❌"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, mdEscape(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), mdEscape(f.Msg))
+		}
+	}
+	return b.String()
+}
+
+// text renders the summary as plain text, for the CLI's stderr.
+func (s *summary) text() string {
+	var b strings.Builder
+	switch {
+	case s.runErr != nil:
+		fmt.Fprintf(&b, "docs-publish failed at: %s\n", s.res.FailedStep)
+	case s.res.DryRun:
+		b.WriteString("docs-publish: dry run, nothing was sent\n")
+	default:
+		b.WriteString("docs-publish: published\n")
+	}
+	for _, r := range s.rows {
+		fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", ghaction.OneLine(r[1]))
+	}
+	return b.String()
+}
 
 // writeSummary writes the job summary on GitHub, or a short plain-text one
 // on stderr elsewhere.
 func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, res *publish.Result, runErr error, total time.Duration) {
-	rows := [][2]string{
-		{"Project", cfg.ProjectID},
-		{"File", res.FileName},
-		{"Branch", res.Branch},
-		{"Commit message", res.CommitMessage},
-		{"Doc", res.DocID},
-		{"Build", res.BuildID},
+	s := newSummary(cfg, res, runErr, total)
+	switch {
+	case rep.HasSummary():
+		rep.Summary(s.markdown())
+	case !rep.OnGitHub():
+		io.WriteString(stderr, rep.Scrub(s.text()))
 	}
-	if res.BuildID != "" {
-		rows = append(rows, [2]string{"Live", fmt.Sprint(res.Live)}, [2]string{"Build outcome", buildOutcome(res.BuildState)})
-	}
-	if res.DocsURL != "" {
-		rows = append(rows, [2]string{"Docs URL", res.DocsURL})
-	}
-	if res.BundlePath != "" {
-		rows = append(rows, [2]string{"Bundle", res.BundlePath})
-	}
-	if res.ZipPath != "" {
-		rows = append(rows,
-			[2]string{"Zip", res.ZipPath},
-			[2]string{"Zip size", fmt.Sprintf("%d bytes", res.ZipSize)},
-			[2]string{"Zip sha256", res.ZipSHA256})
-	}
-	if res.SitePath != "" {
-		rows = append(rows, [2]string{"Site", res.SitePath})
-	}
-	for _, st := range res.Steps {
-		rows = append(rows, [2]string{"Step: " + st.Step.String(), st.Duration.Round(time.Millisecond).String()})
-	}
-	rows = append(rows, [2]string{"Total", total.Round(time.Millisecond).String()})
-
-	if rep.HasSummary() {
-		var b strings.Builder
-		if runErr != nil {
-			fmt.Fprintf(&b, "### ❌ docs-publish failed at: %s\n\n%s\n\n", res.FailedStep, mdEscape(runErr.Error()))
-		} else {
-			b.WriteString("### ✅ API docs published\n\n")
-		}
-		if res.DryRun && runErr == nil {
-			b.Reset()
-			b.WriteString("### Dry run: nothing was sent\n\n")
-		}
-		if res.DocsURL != "" {
-			fmt.Fprintf(&b, "**Docs:** <%s>\n\n", res.DocsURL)
-		}
-		b.WriteString("| | |\n|---|---|\n")
-		for _, r := range rows {
-			if r[1] != "" {
-				fmt.Fprintf(&b, "| %s | %s |\n", r[0], mdEscape(r[1]))
-			}
-		}
-		if len(res.Findings) > 0 {
-			fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(res.Findings))
-			for i, f := range res.Findings {
-				if i == maxSummaryFindings {
-					fmt.Fprintf(&b, "| | | and %d more |\n", len(res.Findings)-i)
-					break
-				}
-				icon := "⚠️"
-				if f.Severity == "error" {
-					icon = "❌"
-				}
-				fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, mdEscape(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), mdEscape(f.Msg))
-			}
-		}
-		rep.Summary(b.String())
-		return
-	}
-	if rep.OnGitHub() {
-		return
-	}
-	var b strings.Builder
-	if runErr != nil {
-		fmt.Fprintf(&b, "docs-publish failed at: %s\n", res.FailedStep)
-	} else if res.DryRun {
-		b.WriteString("docs-publish: dry run, nothing was sent\n")
-	} else {
-		b.WriteString("docs-publish: published\n")
-	}
-	for _, r := range rows {
-		if r[1] != "" {
-			fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", ghaction.OneLine(r[1]))
-		}
-	}
-	io.WriteString(stderr, rep.Scrub(b.String()))
 }
 
 // buildOutcome says what is known of the released build.

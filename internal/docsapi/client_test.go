@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
@@ -442,7 +443,7 @@ func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
 // retrying for the whole timeout, and says which address failed.
 func TestUnreachableFailsFast(t *testing.T) {
 	t.Parallel()
-	closed := "http://" + refusedAddr(t)
+	closed := closedport.URL(t)
 	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
 	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0)
 	untrusted.StartTLS()

@@ -98,70 +98,83 @@ func (s *Server) takeFault(r *http.Request) *Fault {
 
 // serveFault applies f; it reports whether the request is fully handled.
 func (s *Server) serveFault(f *Fault, w http.ResponseWriter, r *http.Request) bool {
-	switch f.Kind {
-	case FaultStatus:
+	serve, ok := faultServers[f.Kind]
+	if !ok {
+		http.Error(w, "unknown fault "+string(f.Kind), http.StatusInternalServerError)
+		return true
+	}
+	return serve(s, f, w, r)
+}
+
+// faultServers serve each kind of fault. Each reports whether it answered
+// the request itself (false: the request goes on to the endpoint).
+var faultServers = map[FaultKind]func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool{
+	FaultStatus: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
 		s.fail(w, r, f.Status, 1500+f.Status, fmt.Sprintf("injected fault: %d", f.Status))
-	case FaultReset:
+		return true
+	},
+	FaultReset: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			if tc, ok := conn.(*net.TCPConn); ok {
 				tc.SetLinger(0) // a reset, not an orderly close
 			}
 			conn.Close()
 		}
-	case FaultDropAfter:
+		return true
+	},
+	FaultDropAfter: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		s.mux.ServeHTTP(discard{}, r)
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			conn.Close()
 		}
-	case FaultSlowHeaders:
+		return true
+	},
+	FaultSlowHeaders: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		select {
 		case <-time.After(f.Delay):
 		case <-r.Context().Done():
 		}
 		return false
-	case FaultCutBody:
-		rec := &bufferWriter{header: http.Header{}}
-		s.mux.ServeHTTP(rec, r)
-		for k, v := range rec.header {
-			w.Header()[k] = v
-		}
+	},
+	FaultCutBody: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
+		body := s.answerAside(w, r)
 		w.Header().Del("Content-Encoding")
-		body := rec.body.String()
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		w.WriteHeader(rec.status)
-		io.WriteString(w, body[:len(body)/2])
-		if fl, ok := w.(http.Flusher); ok {
-			fl.Flush()
-		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body.text)))
+		w.WriteHeader(body.status)
+		io.WriteString(w, body.text[:len(body.text)/2])
+		http.NewResponseController(w).Flush()
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			conn.Close()
 		}
-	case FaultSlowBody:
-		rec := &bufferWriter{header: http.Header{}}
-		s.mux.ServeHTTP(rec, r)
-		for k, v := range rec.header {
-			w.Header()[k] = v
-		}
-		body := rec.body.String()
-		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		w.WriteHeader(rec.status)
-		io.WriteString(w, body[:len(body)/2])
+		return true
+	},
+	FaultSlowBody: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
+		body := s.answerAside(w, r)
+		w.Header().Set("Content-Length", fmt.Sprint(len(body.text)))
+		w.WriteHeader(body.status)
+		io.WriteString(w, body.text[:len(body.text)/2])
 		http.NewResponseController(w).Flush()
 		select {
 		case <-time.After(f.Delay):
-			io.WriteString(w, body[len(body)/2:])
+			io.WriteString(w, body.text[len(body.text)/2:])
 		case <-r.Context().Done():
 		}
-	case FaultMalformedJSON:
+		return true
+	},
+	FaultMalformedJSON: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"docs": [{"id": 17,, "build": {`)
-	case FaultWrongType:
+		return true
+	},
+	FaultWrongType: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<!doctype html><title>Sign in</title><p>Please sign in to continue.</p>")
-	case FaultRedirect:
+		return true
+	},
+	FaultRedirect: func(s *Server, f *Fault, w http.ResponseWriter, r *http.Request) bool {
 		if s.storage == nil {
 			http.Error(w, "no second host: call Storage first", http.StatusInternalServerError)
 			return true
@@ -171,8 +184,25 @@ func (s *Server) serveFault(f *Fault, w http.ResponseWriter, r *http.Request) bo
 			target = "http://" + s.storage.Addr().String() + "/blob/" + r.URL.Query().Get("id") + ".zip"
 		}
 		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+		return true
+	},
+}
+
+// answer is an endpoint's answer, written aside.
+type answer struct {
+	status int
+	text   string
+}
+
+// answerAside lets the endpoint act on r and answer into a buffer, and
+// copies the answer's headers to w: a fault then sends the body its way.
+func (s *Server) answerAside(w http.ResponseWriter, r *http.Request) answer {
+	rec := &bufferWriter{header: http.Header{}}
+	s.mux.ServeHTTP(rec, r)
+	for k, v := range rec.header {
+		w.Header()[k] = v
 	}
-	return true
+	return answer{rec.status, rec.body.String()}
 }
 
 type discard struct{}

@@ -3,6 +3,7 @@ package emulator
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,8 @@ type shared struct {
 
 var methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
+// renderSite renders a stored description as a static site, zipped:
+// collect what the page shows, render it, zip the page and its assets.
 func renderSite(content []byte) ([]byte, error) {
 	v, err := decodeOrdered(content)
 	if err != nil {
@@ -58,114 +61,143 @@ func renderSite(content []byte) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("stored file is not a JSON object")
 	}
-	s := &site{
-		Title:       root.obj("info").str("title"),
-		Version:     root.obj("info").str("version"),
-		Description: root.obj("info").str("description"),
-	}
-	paramPrefix, responsePrefix := "#/parameters/", "#/responses/"
-	params, responses := root.obj("parameters"), root.obj("responses")
-	if ver := root.str("openapi"); ver != "" {
-		s.Format = "OpenAPI " + ver
-		paramPrefix, responsePrefix = "#/components/parameters/", "#/components/responses/"
-		params, responses = root.obj("components").obj("parameters"), root.obj("components").obj("responses")
-	} else {
-		s.Format = "Swagger " + root.str("swagger")
-	}
-	if s.Title == "" {
-		s.Title = "API documentation"
-	}
-
-	usedParams := map[string][]operation{}
-	usedResponses := map[string][]operation{}
-	paths := root.obj("paths")
-	if paths != nil {
-		for _, path := range paths.keys {
-			item := paths.obj(path)
-			for _, m := range methods {
-				op := item.obj(m)
-				if op == nil {
-					continue
-				}
-				o := operation{
-					Anchor: "op-" + slug(m+" "+path), Method: strings.ToUpper(m), Path: path,
-					Summary: op.str("summary"), ID: op.str("operationId"),
-				}
-				for _, list := range []any{item.get("parameters"), op.get("parameters")} {
-					arr, _ := list.([]any)
-					for _, pv := range arr {
-						p, _ := pv.(*object)
-						if p == nil {
-							continue
-						}
-						if ref := p.str("$ref"); strings.HasPrefix(ref, paramPrefix) {
-							key := unescapePointer(strings.TrimPrefix(ref, paramPrefix))
-							target := params.obj(key)
-							o.Params = append(o.Params, param{
-								Name: target.str("name"), In: target.str("in"), Type: typeOf(target),
-								Description: target.str("description"), Required: target.str("required") == "true",
-								Shared: "param-" + slug(key), SharedKey: key,
-							})
-							usedParams[key] = append(usedParams[key], o)
-							continue
-						}
-						o.Params = append(o.Params, param{
-							Name: p.str("name"), In: p.str("in"), Type: typeOf(p),
-							Description: p.str("description"), Required: p.str("required") == "true",
-						})
-					}
-				}
-				if rs := op.obj("responses"); rs != nil {
-					for _, status := range rs.keys {
-						r := rs.obj(status)
-						if ref := r.str("$ref"); strings.HasPrefix(ref, responsePrefix) {
-							key := unescapePointer(strings.TrimPrefix(ref, responsePrefix))
-							o.Responses = append(o.Responses, response{
-								Status: status, Description: responses.obj(key).str("description"),
-								Shared: "response-" + slug(key), SharedKey: key,
-							})
-							usedResponses[key] = append(usedResponses[key], o)
-							continue
-						}
-						o.Responses = append(o.Responses, response{Status: status, Description: r.str("description")})
-					}
-				}
-				s.Operations = append(s.Operations, o)
-			}
-		}
-	}
-	if params != nil {
-		for _, key := range params.keys {
-			p := params.obj(key)
-			s.SharedParams = append(s.SharedParams, shared{
-				Anchor: "param-" + slug(key), Key: key, Name: p.str("name"), In: p.str("in"),
-				Type: typeOf(p), Default: defaultOf(p), Description: p.str("description"),
-				UsedBy: uniqueOps(usedParams[key]),
-			})
-		}
-	}
-	if responses != nil {
-		for _, key := range responses.keys {
-			r := responses.obj(key)
-			sh := shared{Anchor: "response-" + slug(key), Key: key, Description: r.str("description"), UsedBy: uniqueOps(usedResponses[key])}
-			if hs := r.obj("headers"); hs != nil {
-				sh.Headers = hs.keys
-			}
-			s.SharedResponses = append(s.SharedResponses, sh)
-		}
-	}
-
 	var page bytes.Buffer
-	if err := pageTemplate.Execute(&page, s); err != nil {
+	if err := pageTemplate.Execute(&page, collect(root)); err != nil {
 		return nil, err
 	}
+	return zipSite([]siteFile{{"index.html", page.Bytes()}, {"assets/style.css", []byte(styleCSS)}, {"assets/app.js", []byte(appJS)}})
+}
+
+// collector gathers what the page shows of a description.
+type collector struct {
+	site                        *site
+	paramPrefix, responsePrefix string  // where shared components are referred to
+	params, responses           *object // the shared components
+	usedParams, usedResponses   map[string][]operation
+}
+
+// collect gathers the site's model: the description's operations, and its
+// shared parameters and responses with the operations that use them.
+func collect(root *object) *site {
+	c := &collector{
+		site: &site{
+			Title:       cmp.Or(root.obj("info").str("title"), "API documentation"),
+			Version:     root.obj("info").str("version"),
+			Description: root.obj("info").str("description"),
+			Format:      "Swagger " + root.str("swagger"),
+		},
+		paramPrefix: "#/parameters/", responsePrefix: "#/responses/",
+		params: root.obj("parameters"), responses: root.obj("responses"),
+		usedParams: map[string][]operation{}, usedResponses: map[string][]operation{},
+	}
+	if ver := root.str("openapi"); ver != "" {
+		c.site.Format = "OpenAPI " + ver
+		c.paramPrefix, c.responsePrefix = "#/components/parameters/", "#/components/responses/"
+		c.params, c.responses = root.obj("components").obj("parameters"), root.obj("components").obj("responses")
+	}
+	paths := root.obj("paths")
+	for _, path := range keysOf(paths) {
+		item := paths.obj(path)
+		for _, m := range methods {
+			if op := item.obj(m); op != nil {
+				c.site.Operations = append(c.site.Operations, c.operation(path, m, item, op))
+			}
+		}
+	}
+	c.sharedComponents()
+	return c.site
+}
+
+func keysOf(o *object) []string {
+	if o == nil {
+		return nil
+	}
+	return o.keys
+}
+
+// operation gathers one operation: its parameters and responses, shared
+// ones linked to their component.
+func (c *collector) operation(path, method string, item, op *object) operation {
+	o := operation{
+		Anchor: "op-" + slug(method+" "+path), Method: strings.ToUpper(method), Path: path,
+		Summary: op.str("summary"), ID: op.str("operationId"),
+	}
+	for _, list := range []any{item.get("parameters"), op.get("parameters")} {
+		arr, _ := list.([]any)
+		for _, pv := range arr {
+			if p, _ := pv.(*object); p != nil {
+				o.Params = append(o.Params, c.param(p, o))
+			}
+		}
+	}
+	rs := op.obj("responses")
+	for _, status := range keysOf(rs) {
+		o.Responses = append(o.Responses, c.response(status, rs.obj(status), o))
+	}
+	return o
+}
+
+func (c *collector) param(p *object, o operation) param {
+	if ref := p.str("$ref"); strings.HasPrefix(ref, c.paramPrefix) {
+		key := unescapePointer(strings.TrimPrefix(ref, c.paramPrefix))
+		target := c.params.obj(key)
+		c.usedParams[key] = append(c.usedParams[key], o)
+		return param{
+			Name: target.str("name"), In: target.str("in"), Type: typeOf(target),
+			Description: target.str("description"), Required: target.str("required") == "true",
+			Shared: "param-" + slug(key), SharedKey: key,
+		}
+	}
+	return param{
+		Name: p.str("name"), In: p.str("in"), Type: typeOf(p),
+		Description: p.str("description"), Required: p.str("required") == "true",
+	}
+}
+
+func (c *collector) response(status string, r *object, o operation) response {
+	if ref := r.str("$ref"); strings.HasPrefix(ref, c.responsePrefix) {
+		key := unescapePointer(strings.TrimPrefix(ref, c.responsePrefix))
+		c.usedResponses[key] = append(c.usedResponses[key], o)
+		return response{
+			Status: status, Description: c.responses.obj(key).str("description"),
+			Shared: "response-" + slug(key), SharedKey: key,
+		}
+	}
+	return response{Status: status, Description: r.str("description")}
+}
+
+// sharedComponents lists the shared parameters and responses, each with
+// the operations that use it.
+func (c *collector) sharedComponents() {
+	for _, key := range keysOf(c.params) {
+		p := c.params.obj(key)
+		c.site.SharedParams = append(c.site.SharedParams, shared{
+			Anchor: "param-" + slug(key), Key: key, Name: p.str("name"), In: p.str("in"),
+			Type: typeOf(p), Default: defaultOf(p), Description: p.str("description"),
+			UsedBy: uniqueOps(c.usedParams[key]),
+		})
+	}
+	for _, key := range keysOf(c.responses) {
+		r := c.responses.obj(key)
+		sh := shared{Anchor: "response-" + slug(key), Key: key, Description: r.str("description"), UsedBy: uniqueOps(c.usedResponses[key])}
+		sh.Headers = keysOf(r.obj("headers"))
+		c.site.SharedResponses = append(c.site.SharedResponses, sh)
+	}
+}
+
+// siteFile is a file of the rendered site.
+type siteFile struct {
+	name string
+	data []byte
+}
+
+// zipSite zips the site's files, in their order and with a fixed time, so
+// that a build of the same description is the same zip.
+func zipSite(files []siteFile) ([]byte, error) {
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	stamp := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{"index.html", page.Bytes()}, {"assets/style.css", []byte(styleCSS)}, {"assets/app.js", []byte(appJS)}} {
+	for _, f := range files {
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: stamp})
 		if err != nil {
 			return nil, err

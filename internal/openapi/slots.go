@@ -54,124 +54,63 @@ func skipKey(p place, k string) bool {
 	return false
 }
 
+// children is where each key leads from a slot, for slots whose keys differ.
+var children = map[slot]map[string]place{
+	sDoc: {
+		"paths": at(sPaths), "components": at(sComponents), "webhooks": named(sPathItem),
+		"parameters": named(sParam), "responses": named(sResponse), "definitions": named(sSchema),
+	},
+	sComponents: {
+		"schemas": named(sSchema), "parameters": named(sParam), "responses": named(sResponse),
+		"headers": named(sHeader), "requestBodies": named(sRequestBody), "examples": named(sExample),
+		"securitySchemes": named(sSecurityScheme), "links": named(sLink), "callbacks": named(sCallback),
+		"pathItems": named(sPathItem),
+	},
+	sPathItem: {
+		"parameters": at(sParamList),
+		"get":        at(sOperation), "put": at(sOperation), "post": at(sOperation), "delete": at(sOperation),
+		"options": at(sOperation), "head": at(sOperation), "patch": at(sOperation), "trace": at(sOperation),
+	},
+	sOperation: {
+		"parameters": at(sParamList), "responses": at(sResponses), "requestBody": at(sRequestBody),
+		"callbacks": named(sCallback),
+	},
+	sParam:       {"schema": at(sSchema), "items": at(sSchema), "content": at(sMediaMap)},
+	sHeader:      {"schema": at(sSchema), "items": at(sSchema), "content": at(sMediaMap)},
+	sResponse:    {"schema": at(sSchema), "headers": named(sHeader), "content": at(sMediaMap), "links": named(sLink)},
+	sRequestBody: {"content": at(sMediaMap)},
+	sMedia:       {"schema": at(sSchema), "examples": named(sExample)},
+	sSchema: {
+		"properties": named(sSchema), "patternProperties": named(sSchema), "definitions": named(sSchema),
+		"$defs": named(sSchema), "dependentSchemas": named(sSchema),
+		"items": at(sSchema), "additionalProperties": at(sSchema), "not": at(sSchema), "if": at(sSchema),
+		"then": at(sSchema), "else": at(sSchema), "contains": at(sSchema), "propertyNames": at(sSchema),
+		"unevaluatedItems": at(sSchema), "unevaluatedProperties": at(sSchema), "additionalItems": at(sSchema),
+		"allOf": at(sSchemaList), "anyOf": at(sSchemaList), "oneOf": at(sSchemaList), "prefixItems": at(sSchemaList),
+	},
+}
+
+// everyChild is the place of every key's value (or item) of a slot whose
+// keys are names: paths, status codes, media types.
+var everyChild = map[slot]place{
+	sPaths: at(sPathItem), sCallback: at(sPathItem), sParamList: at(sParam),
+	sResponses: at(sResponse), sMediaMap: at(sMedia), sSchemaList: at(sSchema),
+}
+
 // child is the place of the value under key k (or of an array item, k == "")
 // in a value at p.
 func child(p place, k string, v3 bool) place {
 	if p.s == sNamed {
 		return at(p.elem)
 	}
-	switch p.s {
-	case sDoc:
-		switch k {
-		case "paths":
-			return at(sPaths)
-		case "components":
-			return at(sComponents)
-		case "webhooks":
-			return named(sPathItem)
-		case "parameters":
-			return named(sParam)
-		case "responses":
-			return named(sResponse)
-		case "definitions":
-			return named(sSchema)
-		}
-	case sComponents:
-		switch k {
-		case "schemas":
-			return named(sSchema)
-		case "parameters":
-			return named(sParam)
-		case "responses":
-			return named(sResponse)
-		case "headers":
-			return named(sHeader)
-		case "requestBodies":
-			return named(sRequestBody)
-		case "examples":
-			return named(sExample)
-		case "securitySchemes":
-			return named(sSecurityScheme)
-		case "links":
-			return named(sLink)
-		case "callbacks":
-			return named(sCallback)
-		case "pathItems":
-			return named(sPathItem)
-		}
-	case sPaths, sCallback:
-		return at(sPathItem)
-	case sPathItem:
-		if k == "parameters" {
-			return at(sParamList)
-		}
-		for _, m := range methods {
-			if k == m {
-				return at(sOperation)
-			}
-		}
-	case sOperation:
-		switch k {
-		case "parameters":
-			return at(sParamList)
-		case "responses":
-			return at(sResponses)
-		case "requestBody":
-			return at(sRequestBody)
-		case "callbacks":
-			return named(sCallback)
-		}
-	case sParamList:
-		return at(sParam)
-	case sParam, sHeader:
-		switch k {
-		case "schema", "items":
-			return at(sSchema)
-		case "content":
-			return at(sMediaMap)
-		case "examples":
-			if v3 {
-				return named(sExample)
-			}
-		}
-	case sResponses:
-		return at(sResponse)
-	case sResponse:
-		switch k {
-		case "schema":
-			return at(sSchema)
-		case "headers":
-			return named(sHeader)
-		case "content":
-			return at(sMediaMap)
-		case "links":
-			return named(sLink)
-		}
-	case sRequestBody:
-		if k == "content" {
-			return at(sMediaMap)
-		}
-	case sMediaMap:
-		return at(sMedia)
-	case sMedia:
-		switch k {
-		case "schema":
-			return at(sSchema)
-		case "examples":
-			return named(sExample)
-		}
-	case sSchema:
-		switch k {
-		case "properties", "patternProperties", "definitions", "$defs", "dependentSchemas":
-			return named(sSchema)
-		case "items", "additionalProperties", "not", "if", "then", "else", "contains",
-			"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems":
-			return at(sSchema)
-		case "allOf", "anyOf", "oneOf", "prefixItems":
-			return at(sSchemaList)
-		}
-	case sSchemaList:
-		return at(sSchema)
+	if c, ok := everyChild[p.s]; ok {
+		return c
+	}
+	if k == "examples" && v3 && (p.s == sParam || p.s == sHeader) {
+		return named(sExample) // Swagger 2.0's examples are data
+	}
+	if c, ok := children[p.s][k]; ok {
+		return c
 	}
 	return at(sOther)
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -135,7 +136,7 @@ func requestsTo(emu *emulator.Server, path string) int {
 // branches that decide how a run ends.
 func TestFlowOutcomes(t *testing.T) {
 	t.Parallel()
-	closed := "http://" + refusedAddr(t)
+	closed := closedport.URL(t)
 	cases := []struct {
 		name     string
 		emu      func(*emulator.Config)
