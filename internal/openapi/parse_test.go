@@ -30,7 +30,7 @@ func TestParseConvertsToJSON(t *testing.T) {
 		{"float literal kept", "a.yaml", "openapi: 3.0.0\na: 1.0\nb: 12.50\nc: 1e3\nd: .5\ne: -2.\n",
 			`{"openapi":"3.0.0","a":1.0,"b":12.50,"c":1e3,"d":0.5,"e":-2.0}`},
 		{"integers exact at any size", "a.yaml", "openapi: 3.0.0\na: 9007199254740993\nb: 123456789012345678901234567890\nc: 0x1F\nd: 0o17\ne: +5\nf: 1_000\n",
-			`{"openapi":"3.0.0","a":9007199254740993,"b":123456789012345678901234567890,"c":31,"d":15,"e":5,"f":1000}`},
+			`{"openapi":"3.0.0","a":9007199254740993,"b":123456789012345678901234567890,"c":31,"d":15,"e":5,"f":"1_000"}`},
 		{"booleans and nulls", "a.yaml", "openapi: 3.0.0\na: true\nb: False\nc: ~\nd: null\ne:\n",
 			`{"openapi":"3.0.0","a":true,"b":false,"c":null,"d":null,"e":null}`},
 		{"quoted numbers stay strings", "a.yaml", "openapi: \"3.0.0\"\na: \"200\"\nb: '1.0'\n",
@@ -72,8 +72,8 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"duplicate YAML key", "d.yaml", "openapi: 3.0.0\npaths: {}\npaths: {}\n", 3, `duplicate key "paths"`},
 		{"duplicate JSON key", "d.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n \"a\": 2}", 3, "duplicate key"},
-		{"infinity", "i.yaml", "openapi: 3.0.0\nmax: .inf\n", 2, ".inf has no JSON form"},
-		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "no JSON form"},
+		{"infinity", "i.yaml", "openapi: 3.0.0\nmax: .inf\n", 2, ".inf is a number JSON cannot hold"},
+		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "JSON cannot hold"},
 		{"recursive alias", "r.yaml", "openapi: 3.0.0\na: &x {b: *x}\n", 2, "inside its own anchor"},
 		{"unknown alias", "a.yaml", "openapi: 3.0.0\nx: *nowhere\n", 2, "refers to no anchor"},
 		{"invalid JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": }", 2, "invalid JSON"},
@@ -222,4 +222,29 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip changed the document:\n%s\n%s", out, got)
 		}
 	})
+}
+
+// TestSlashEscape: YAML 1.2's \/ in a double-quoted scalar reads as /;
+// elsewhere a \/ is text and stays; positions after it are as written.
+func TestSlashEscape(t *testing.T) {
+	t.Parallel()
+	doc := "openapi: 3.0.0\n" +
+		"a: \"x\\/y\" # a comment with \\/ in it\n" +
+		"b: 'single \\/ stays'\n" +
+		"c: plain \\/ stays \"and this\\/ too\"\n" +
+		"d: |\n  block \"\\/\" stays\n" +
+		"e: [\"one\\/two\", \"three\\/\"]\n" +
+		"f: \"multi\n  line \\/ too\"\n" +
+		"g: {k: \"\\/\\/\", n: 7}\n"
+	n, err := Parse("s.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"openapi":"3.0.0","a":"x/y","b":"single \\/ stays","c":"plain \\/ stays \"and this\\/ too\"","d":"block \"\\/\" stays\n","e":["one/two","three/"],"f":"multi line / too","g":{"k":"//","n":7}}`
+	if got := string(n.AppendJSON(nil)); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if p := n.Get("g").Get("n").Pos; p.Line != 10 || p.Col != 19 {
+		t.Errorf("g.n at %v, want 10:19 as written", p)
+	}
 }

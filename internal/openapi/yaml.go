@@ -19,6 +19,7 @@ const maxExpandedNodes = 1_000_000
 
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
+	data, shifts := unescapeSlashes(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -34,7 +35,7 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 		}
 		return nil, &LoadError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
 	}
-	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget}
+	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
 	return c.convert(&doc)
 }
 
@@ -66,14 +67,20 @@ type yamlConverter struct {
 	depth     int
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 	alias     *yaml.Node          // the alias whose expansion is under way
+	shifts    map[int][]int       // where \/ became / (see unescapeSlashes)
+}
+
+// pos is where y was written, in the file as written.
+func (c *yamlConverter) pos(y *yaml.Node) Pos {
+	return Pos{Line: int32(y.Line), Col: int32(writtenCol(c.shifts, y.Line, y.Column))}
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
-	return &LoadError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...)}
+	return &LoadError{File: c.name, Pos: c.pos(y), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (c *yamlConverter) overLimit(y *yaml.Node, format string, args ...any) error {
-	return &LoadError{File: c.name, Pos: pos(y), Msg: fmt.Sprintf(format, args...), Err: ErrLimit}
+	return &LoadError{File: c.name, Pos: c.pos(y), Msg: fmt.Sprintf(format, args...), Err: ErrLimit}
 }
 
 // grow counts what an alias expansion adds: a value, and the bytes of its
@@ -135,7 +142,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	case yaml.ScalarNode:
 		return c.scalar(y)
 	case yaml.SequenceNode:
-		n := &Node{Kind: Array, Pos: pos(y), Src: c.src, Items: make([]*Node, 0, len(y.Content))}
+		n := &Node{Kind: Array, Pos: c.pos(y), Src: c.src, Items: make([]*Node, 0, len(y.Content))}
 		for _, it := range y.Content {
 			v, err := c.convert(it)
 			if err != nil {
@@ -151,7 +158,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 }
 
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
-	n := &Node{Kind: Object, Pos: pos(y), Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
+	n := &Node{Kind: Object, Pos: c.pos(y), Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
 	seen := make(map[string]bool, len(y.Content)/2)
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
@@ -175,7 +182,7 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Fields = append(n.Fields, Field{Key: key, KeyPos: pos(k), Value: val})
+		n.Fields = append(n.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
 	}
 	// Merge keys (<<): explicit keys win, then earlier merged maps over later.
 	for _, m := range merges {
@@ -209,7 +216,11 @@ func (c *yamlConverter) key(k *yaml.Node) (string, error) {
 	if k.Kind != yaml.ScalarNode {
 		return "", c.fail(k, "a mapping key must be a plain value, not a %s", kindName(k.Kind))
 	}
-	// Every key is text in JSON: 200: becomes "200", true: becomes "true".
+	// Every key is text in JSON: 200: becomes "200", true: becomes "true",
+	// and a plain key is the text of the value it reads as (0x1F: is "31").
+	if k.Style == 0 {
+		return plainKey(k.Value), nil
+	}
 	return k.Value, nil
 }
 
@@ -227,7 +238,15 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 	if err := c.grow(y, y.Value); err != nil {
 		return nil, err
 	}
-	pos := pos(y)
+	pos := c.pos(y)
+	if y.Style == 0 { // plain and untagged: as the service reads it
+		kind, lit, err := plainScalar(y.Value)
+		if err != nil {
+			return nil, c.fail(y, "%v", err)
+		}
+		return &Node{Kind: kind, Scalar: lit, Pos: pos, Src: c.src}, nil
+	}
+	// Quoted, block, or explicitly tagged: the tag decides.
 	switch y.ShortTag() {
 	case "!!null":
 		return &Node{Kind: Null, Scalar: "null", Pos: pos, Src: c.src}, nil
@@ -267,8 +286,6 @@ func intLiteral(s string) (string, error) {
 	}
 	return v.String(), nil
 }
-
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 // floatLiteral keeps a float's literal (1.0 stays 1.0) when JSON allows it,
 // and rewrites YAML-only forms (.5, 1., +2.5, 1_000.5).
