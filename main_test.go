@@ -571,7 +571,7 @@ func annotations(stdout, level string) []string {
 // bundling, validation findings as annotations, dry run.
 func TestSpecPipeline(t *testing.T) {
 	t.Parallel()
-	brokenParams := "limit:\n  name: limit\n  in: query\n  type: integer\n  default: many\noffset:\n  name: offset\n  in: query\n  type: integer\nx/trace~id:\n  name: X-Trace-Id\n  in: header\n  type: string\n"
+	brokenParams := "limit:\n  name: limit\n  in: query\n  type: int\n  default: many\noffset:\n  name: offset\n  in: query\n  type: integer\nx/trace~id:\n  name: X-Trace-Id\n  in: header\n  type: string\n"
 	unusedParam := "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\nparameters:\n  spare: {name: spare, in: query, type: string}\n"
 	cases := []struct {
 		name      string
@@ -604,7 +604,7 @@ func TestSpecPipeline(t *testing.T) {
 				f["api/common/parameters.yml"] = brokenParams
 				return f
 			}(),
-			code: 1, errorAt: "col=12,file=api/common/parameters.yml,line=5"},
+			code: 1, errorAt: "col=9,file=api/common/parameters.yml,line=4"},
 		{name: "warnings do not stop the run", inputs: map[string]string{"file": "api/a.yaml"}, files: map[string]string{"api/a.yaml": unusedParam}, requests: true, warningAt: "col=10,file=api/a.yaml,line=9"},
 		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 1, warningAt: "col=10,file=api/a.yaml,line=9"},
 		{name: "dry run sends nothing and writes the bundle", inputs: map[string]string{"file": "api/swagger.yaml", "dry-run": "true", "bundle-path": "build/bundle.json", "token": "", "api-url": "", "project-id": ""},

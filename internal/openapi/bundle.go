@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -50,10 +52,15 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		ix:      index{},
 		sizes:   map[*Node]int64{},
 		failed:  map[*Node]bool{},
+		orig:    map[*Node]string{},
 	}
 	b.mainPath = root.Src.Name
 	b.files[b.mainPath] = root
 	b.version, b.minor31 = versionOf(root)
+	b.fmt = formatOf(root)
+	if err := b.fillSections(); err != nil {
+		return nil, err
+	}
 	b.reserveNames()
 	if err := b.fillTopLevelRefs(); err != nil {
 		return nil, err
@@ -110,7 +117,23 @@ func (b *bundler) collect(err error) error {
 	return nil
 }
 
-// versionOf tells Swagger 2.0 (2) from OpenAPI 3.x (3), and 3.1.
+// format is a description's format: Swagger 2.0, or OpenAPI 3.minor.
+type format struct {
+	major, minor int
+}
+
+// formatOf reads a description's format from its swagger or openapi key.
+func formatOf(root *Node) format {
+	if root.Get("swagger") != nil {
+		return format{2, 0}
+	}
+	v := strings.TrimPrefix(root.Get("openapi").Str(), "3.")
+	minor, _, _ := strings.Cut(v, ".")
+	n, _ := strconv.Atoi(minor)
+	return format{3, n}
+}
+
+// versionOf tells Swagger 2.0 (2) from OpenAPI 3.x (3), and 3.1 or later.
 func versionOf(root *Node) (int, bool) {
 	if root.Get("swagger") != nil {
 		return 2, false
@@ -128,6 +151,7 @@ type bundler struct {
 	mainPath string
 	version  int
 	minor31  bool
+	fmt      format
 	files    map[string]*Node           // by slash path
 	read     int64                      // bytes of all files read
 	lifted   map[string]string          // target key → local $ref
@@ -139,6 +163,25 @@ type bundler struct {
 	walked   int
 	errs     LoadErrors     // $refs that could not be bundled
 	failed   map[*Node]bool // their $ref values
+	orig     map[*Node]string
+}
+
+// refText is what a $ref said as written: the bundler rewrites refs to
+// local ones, and a ref followed later must still lead where its author
+// meant, from the file it was written in.
+func (b *bundler) refText(ref *Node) string {
+	if s, ok := b.orig[ref]; ok {
+		return s
+	}
+	return ref.Scalar
+}
+
+// rewrite points a $ref (or a discriminator mapping's value) at local.
+func (b *bundler) rewrite(ref *Node, local string) {
+	if _, ok := b.orig[ref]; !ok {
+		b.orig[ref] = ref.Scalar
+	}
+	ref.Scalar = local
 }
 
 func (b *bundler) fail(n *Node, format string, args ...any) error {
@@ -154,10 +197,56 @@ func (b *bundler) failWith(cause error, n *Node, format string, args ...any) err
 	return e
 }
 
+// componentSlots are the kinds of component a description may hold.
+var componentSlots = []slot{sSchema, sParam, sResponse, sHeader, sRequestBody, sExample, sSecurityScheme, sLink, sCallback, sPathItem, sMedia}
+
+// fillSections replaces a components section given whole as a $ref to
+// another file (components: {parameters: {$ref: ./params.yaml}}) with that
+// file's content, before anything is lifted into it: lifting into the $ref
+// and then inlining it would write some keys twice.
+func (b *bundler) fillSections() error {
+	secs := [][]string{{"components"}}
+	for _, s := range componentSlots {
+		if sec := section(s, b.fmt); sec != nil {
+			secs = append(secs, sec)
+		}
+	}
+	for _, sec := range secs {
+		m := b.sectionNode(sec, false)
+		ref, ok := refOf(m)
+		if !ok || isRemote(ref.Scalar) {
+			continue
+		}
+		key, target, err := b.target(m, ref)
+		if err != nil {
+			if err := b.collect(err); err != nil {
+				return err
+			}
+			b.failed[ref] = true
+			continue
+		}
+		if key == "" {
+			continue // a section that refers into this very file: left as it is
+		}
+		if target.Kind != Object {
+			b.errs = append(b.errs, &LoadError{File: ref.Src.Name, Pos: ref.Pos, Msg: fmt.Sprintf("$ref %s names a %s, not a mapping of %s", ref.Scalar, target.Kind, sec[len(sec)-1])})
+			b.failed[ref] = true
+			continue
+		}
+		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src, Fields: withSiblings(target.Fields, m.Fields)}
+		// A $ref elsewhere to one of these components, by the file's path,
+		// is a $ref to its place in the section.
+		for _, f := range target.Fields {
+			b.lifted[key+"/"+escapeToken(f.Key)] = "#/" + strings.Join(sec, "/") + "/" + escapeToken(f.Key)
+		}
+	}
+	return nil
+}
+
 // reserveNames records the components the description defines itself.
 func (b *bundler) reserveNames() {
-	for _, s := range []slot{sSchema, sParam, sResponse, sHeader, sRequestBody, sExample, sSecurityScheme, sLink, sCallback, sPathItem} {
-		sec := section(s, b.version, b.minor31)
+	for _, s := range componentSlots {
+		sec := section(s, b.fmt)
 		if sec == nil {
 			continue
 		}
@@ -194,8 +283,8 @@ func (b *bundler) sectionNode(sec []string, create bool) *Node {
 // another file with the target's content: Swagger 2.0 forbids a bare $ref
 // there, and the entry's own name is the one users chose.
 func (b *bundler) fillTopLevelRefs() error {
-	for _, s := range []slot{sSchema, sParam, sResponse, sHeader, sRequestBody, sExample, sSecurityScheme, sLink, sCallback, sPathItem} {
-		sec := section(s, b.version, b.minor31)
+	for _, s := range componentSlots {
+		sec := section(s, b.fmt)
 		if sec == nil {
 			continue // this version has no section for it (the root is none)
 		}
@@ -233,7 +322,7 @@ func (b *bundler) fillTopLevelRefs() error {
 // target resolves the $ref of n. key is "" for a reference within the main
 // description; otherwise it identifies the external target.
 func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
-	file, pointer, err := splitRef(ref.Scalar)
+	file, pointer, err := splitRef(b.refText(ref))
 	if err != nil {
 		return "", nil, b.fail(ref, "%v", err)
 	}
@@ -248,28 +337,34 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		}
 	}
 	first := ref
-	for hops := 0; ; hops++ {
+	var chain []string // the targets followed, to name a cycle
+	for {
 		if name == b.mainPath {
 			if file != "" || first != ref {
-				first.Scalar = "#" + pointer // the main file named by path
+				b.rewrite(first, "#"+pointer) // the main file named by path
 			}
 			return "", nil, nil
 		}
+		here := name + "#" + pointer
+		if slices.Contains(chain, here) {
+			return "", nil, b.fail(first, "$ref %s leads into a cycle of $refs that only refer to each other: %s → %s", b.refText(first), strings.Join(chain, " → "), here)
+		}
+		chain = append(chain, here)
 		root, err := b.load(name, ref)
 		if err != nil {
 			return "", nil, err
 		}
 		t, err := b.ix.resolve(root, pointer)
 		if err != nil {
-			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s", ref.Scalar, name, err, orRoot(pointer))
+			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s", b.refText(ref), name, err, orRoot(pointer))
 		}
 		// A target that is itself only a reference is followed, so that
 		// the lifted component is the content, not a reference to it.
 		next, ok := refOf(t)
-		if !ok || len(t.Fields) != 1 || isRemote(next.Scalar) || hops > 32 {
-			return name + "#" + pointer, t, nil
+		if !ok || len(t.Fields) != 1 || isRemote(b.refText(next)) {
+			return here, t, nil
 		}
-		nf, np, err := splitRef(next.Scalar)
+		nf, np, err := splitRef(b.refText(next))
 		if err != nil {
 			return "", nil, b.fail(next, "%v", err)
 		}
@@ -299,6 +394,17 @@ func orRoot(p string) string {
 		return "the file's top"
 	}
 	return "#" + p
+}
+
+// isDescriptionFile reports whether a file a $ref names is YAML or JSON, by
+// its extension (or its lack of one); any other file (a code sample, a
+// Markdown text) is text.
+func isDescriptionFile(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".yaml", ".yml", ".json", "":
+		return true
+	}
+	return false
 }
 
 // errReported is a file that could not be loaded, already reported.
@@ -334,7 +440,18 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
 	}
-	root, err := parseAny(&Source{Name: name, budget: b.bud}, data)
+	src := &Source{Name: name, budget: b.bud}
+	if !isDescriptionFile(name) {
+		// Code samples, Markdown, text: the file's text, exactly as
+		// written, is the value.
+		if err := b.bud.value(); err != nil {
+			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar, err)
+		}
+		root := &Node{Kind: String, Scalar: string(data), Pos: Pos{Line: 1, Col: 1}, Src: src}
+		b.files[name] = root
+		return root, nil
+	}
+	root, err := parseAny(src, data)
 	if err != nil {
 		b.files[name] = nil
 		return nil, err
@@ -370,21 +487,94 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 		}
 	case Object:
 		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !b.failed[ref] {
-			if err := b.localize(n, ref, p, depth); err != nil {
+			var err error
+			if p.s == sData {
+				err = b.dataRef(n, ref, depth)
+			} else {
+				err = b.localize(n, ref, p, depth)
+			}
+			if err != nil {
 				return b.collect(err)
 			}
 		}
+		if p.s == sSchema {
+			if err := b.mappings(n, depth); err != nil {
+				return err
+			}
+		}
 		for i := range n.Fields {
-			k := n.Fields[i].Key
-			if k == "$ref" || skipKey(p, k) {
+			if n.Fields[i].Key == "$ref" {
 				continue
 			}
-			if err := b.walk(n.Fields[i].Value, child(p, k, b.version == 3), depth+1); err != nil {
+			if err := b.walk(n.Fields[i].Value, child(p, n.Fields[i].Key, b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// dataRef inlines, in data (an example, a default, an enum), a $ref to
+// another file that resolves, as the service never receives that file.
+// Anything else stays as written: a "$ref" in an example may be its text.
+func (b *bundler) dataRef(n, ref *Node, depth int) error {
+	file, _, err := splitRef(b.refText(ref))
+	if err != nil || file == "" {
+		return nil
+	}
+	key, target, err := b.target(n, ref)
+	switch {
+	case errors.Is(err, ErrLimit), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case err != nil || key == "":
+		return nil
+	}
+	return b.inline(n, key, target, at(sData), depth)
+}
+
+// mappings rewrites a discriminator's mapping values that name another file
+// as the $refs they are: the schema is lifted (once, with the oneOf $ref
+// that names it too) and the value points at it. A value that is a schema's
+// name stays.
+func (b *bundler) mappings(schema *Node, depth int) error {
+	d := schema.Get("discriminator")
+	m := d.Get("mapping")
+	if m == nil || m.Kind != Object {
+		return nil
+	}
+	sec := section(sSchema, b.fmt)
+	for _, f := range m.Fields {
+		v := f.Value
+		if v.Kind != String || !looksLikeRef(v.Scalar) || isRemote(v.Scalar) || b.failed[v] {
+			continue
+		}
+		key, target, err := b.target(d, v)
+		if err != nil {
+			if err := b.collect(err); err != nil {
+				return err
+			}
+			b.failed[v] = true
+			continue
+		}
+		if key == "" {
+			continue
+		}
+		if local, ok := b.lifted[key]; ok {
+			b.rewrite(v, local)
+			continue
+		}
+		b.rewrite(v, b.lift(key, target, sec))
+		if err := b.walk(target, at(sSchema), depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// looksLikeRef tells a discriminator mapping's value that is a reference
+// (#/components/schemas/Cat, ./Cat.yaml) from a schema's name (Cat).
+func looksLikeRef(v string) bool {
+	return strings.ContainsAny(v, "#/") || isDescriptionFile(v) && path.Ext(v) != ""
 }
 
 // localize points the reference in n at a component of the main document,
@@ -396,20 +586,26 @@ func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 		return err
 	}
 	if local, ok := b.lifted[key]; ok {
-		ref.Scalar = local
+		b.rewrite(ref, local)
 		return nil
 	}
-	sec := section(p.s, b.version, b.minor31)
+	sec := section(p.s, b.fmt)
 	if sec == nil {
 		return b.inline(n, key, target, p, depth)
 	}
+	b.rewrite(ref, b.lift(key, target, sec))
+	return b.walk(target, at(p.s), depth+1)
+}
+
+// lift puts an external target into the components section sec under a
+// name of its own, and returns the local $ref to it.
+func (b *bundler) lift(key string, target *Node, sec []string) string {
 	name := b.pickName(sec, key)
 	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
 	b.lifted[key] = local
-	ref.Scalar = local
 	m := b.sectionNode(sec, true)
 	m.Fields = append(m.Fields, Field{Key: name, Value: target})
-	return b.walk(target, at(p.s), depth+1)
+	return local
 }
 
 // inline replaces a reference with a copy of its target where components
@@ -428,18 +624,31 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	}
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
-	var siblings []Field
-	for _, f := range n.Fields {
-		if f.Key != "$ref" {
-			siblings = append(siblings, f)
-		}
-	}
 	cp := *target
-	cp.Fields = append(append([]Field(nil), target.Fields...), siblings...)
+	cp.Fields = withSiblings(target.Fields, n.Fields)
 	cp.Items = append([]*Node(nil), target.Items...)
 	*n = cp
 	delete(b.visited, n)
 	return b.walk(n, p, depth)
+}
+
+// withSiblings is a target's fields with the siblings of the $ref that
+// named it: a sibling replaces the target's field of the same key (the
+// author's word where the $ref stands), and any other is added. The result
+// never holds a key twice.
+func withSiblings(fields, siblings []Field) []Field {
+	out := append([]Field(nil), fields...)
+	for _, s := range siblings {
+		if s.Key == "$ref" {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(f Field) bool { return f.Key == s.Key }); i >= 0 {
+			out[i] = s
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // jsonSize is the size of n written as JSON (roughly: strings unescaped),

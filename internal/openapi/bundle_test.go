@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
+	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,6 +21,14 @@ var bundleCases = []struct{ dir, main string }{
 	{"circular", "openapi.yaml"},
 	{"clash", "openapi.yaml"},
 	{"openapi31", "openapi.yaml"},
+	{"openapi32", "openapi.yaml"},
+	{"discriminator", "openapi.yaml"},
+	{"components-ref", "openapi.yaml"},
+	{"example-refs", "swagger.yaml"},
+	{"text-refs", "openapi.yaml"},
+	{"ref-rewrite", "swagger.yaml"},
+	{"header-siblings", "swagger.yaml"},
+	{"pct20", "openapi.yaml"},
 }
 
 // loadAndBundle loads the description at file and bundles it, with the
@@ -47,7 +55,11 @@ func TestBundleGolden(t *testing.T) {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("..", "..", "testdata", "bundle", tc.dir)
-			got := pretty(loadAndBundle(t, filepath.Join(dir, tc.main)).AppendJSON(nil))
+			raw := loadAndBundle(t, filepath.Join(dir, tc.main)).AppendJSON(nil)
+			if err := noDuplicateKeys(raw); err != nil {
+				t.Errorf("the bundle is not JSON without duplicate keys: %v", err)
+			}
+			got := pretty(raw)
 			golden := filepath.Join(dir, "bundle.golden.json")
 			if *update {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
@@ -66,6 +78,19 @@ func TestBundleGolden(t *testing.T) {
 				t.Error("a second bundle of the same input differs")
 			}
 		})
+	}
+}
+
+// noDuplicateKeys reads JSON as a strict reader does: an object that holds
+// a key twice is an error.
+func noDuplicateKeys(b []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(b)) // refuses duplicate names
+	for {
+		if _, err := dec.ReadToken(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
 	}
 }
 
@@ -101,67 +126,6 @@ func TestBundleKeepsSharedComponentsShared(t *testing.T) {
 	}
 }
 
-// deref expands every reference below n, from the file n was read in, into
-// a copy; a reference already being expanded becomes "<cycle>". It is the
-// reference against which bundles are checked, written independently of the
-// bundler: it knows nothing of components.
-func deref(t *testing.T, fsys fs.FS, n *Node, files map[string]*Node, stack map[string]bool) *Node {
-	t.Helper()
-	switch n.Kind {
-	case Array:
-		cp := &Node{Kind: Array}
-		for _, it := range n.Items {
-			cp.Items = append(cp.Items, deref(t, fsys, it, files, stack))
-		}
-		return cp
-	case Object:
-		if r := n.Get("$ref"); r != nil && r.Kind == String && !isRemote(r.Scalar) {
-			file, pointer, _ := strings.Cut(r.Scalar, "#")
-			pointer = strings.ReplaceAll(pointer, "%7B", "{")
-			pointer = strings.ReplaceAll(pointer, "%7D", "}")
-			name := n.Src.Name
-			if file != "" {
-				name = path.Join(path.Dir(name), file)
-			}
-			key := name + "#" + pointer
-			if stack[key] {
-				return &Node{Kind: String, Scalar: "<cycle>"}
-			}
-			root := files[name]
-			if root == nil {
-				data, err := fs.ReadFile(fsys, name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				root, err = parseAny(&Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, data)
-				if err != nil {
-					t.Fatal(err)
-				}
-				files[name] = root
-			}
-			target, err := Resolve(root, pointer)
-			if err != nil {
-				t.Fatalf("%s: %v", r.Scalar, err)
-			}
-			stack[key] = true
-			out := deref(t, fsys, target, files, stack)
-			delete(stack, key)
-			for _, f := range n.Fields {
-				if f.Key != "$ref" && out.Kind == Object {
-					out.Fields = append(out.Fields, Field{Key: f.Key, Value: deref(t, fsys, f.Value, files, stack)})
-				}
-			}
-			return out
-		}
-		cp := &Node{Kind: Object}
-		for _, f := range n.Fields {
-			cp.Fields = append(cp.Fields, Field{Key: f.Key, Value: deref(t, fsys, f.Value, files, stack)})
-		}
-		return cp
-	}
-	return n
-}
-
 // checkSameOperations: the bundle with all references resolved has the same
 // operations, parameters and responses as the source with all references
 // resolved.
@@ -172,13 +136,13 @@ func checkSameOperations(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := deref(t, fsys, src.Get("paths"), map[string]*Node{name: src}, map[string]bool{})
+	want := newDereferencer(t, fsys, src).node(src.Get("paths"))
 
 	bundled := loadAndBundle(t, file)
 	// The bundle is one document: resolve it against itself only.
 	bundled.Src = &Source{Name: "bundle.json"}
 	setSrc(bundled, bundled.Src)
-	got := deref(t, fsys, bundled.Get("paths"), map[string]*Node{"bundle.json": bundled}, map[string]bool{})
+	got := newDereferencer(t, fsys, bundled).node(bundled.Get("paths"))
 	if a, b := string(want.AppendJSON(nil)), string(got.AppendJSON(nil)); a != b {
 		t.Errorf("resolved paths differ:\nsource: %.2000s\nbundle: %.2000s", a, b)
 	}
@@ -221,6 +185,9 @@ func TestBundleErrors(t *testing.T) {
 		{"missing file", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: nope.yaml#/x\n"}, "openapi.yaml:6:17: $ref nope.yaml#/x: nope.yaml does not exist"},
 		{"missing pointer", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/limit\n", "p.yaml": "offset: {}\n"}, `p.yaml has no "limit"`},
 		{"broken referenced file", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/limit\n", "p.yaml": "limit: [\n"}, "p.yaml:"},
+		{"array index with a leading zero", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/list/01\n", "p.yaml": "list: [{name: a}, {name: b}]\n"}, `p.yaml has no item "01"`},
+		{"array index with a sign", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/list/+1\n", "p.yaml": "list: [{name: a}, {name: b}]\n"}, `p.yaml has no item "+1"`},
+		{"a cycle of files that are only $refs", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: a.yaml\n", "a.yaml": "$ref: b.yaml\n", "b.yaml": "$ref: a.yaml\n"}, "leads into a cycle of $refs that only refer to each other: a.yaml# → b.yaml# → a.yaml#"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -14,6 +15,11 @@ func splitRef(ref string) (file, pointer string, err error) {
 	pointer, err = url.PathUnescape(frag)
 	if err != nil {
 		return "", "", fmt.Errorf("$ref %q has a malformed fragment", ref)
+	}
+	// The file part is a URI reference too: my%20schemas.yaml names
+	// "my schemas.yaml".
+	if file, err = url.PathUnescape(file); err != nil {
+		return "", "", fmt.Errorf("$ref %q has a malformed file part", ref)
 	}
 	if pointer != "" && !strings.HasPrefix(pointer, "/") {
 		return "", "", fmt.Errorf("$ref %q: the part after # must be a JSON pointer starting with /", ref)
@@ -68,8 +74,9 @@ func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 			}
 			n = next
 		case Array:
+			// RFC 6901: an index is 0, or digits without a leading zero.
 			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Items) {
+			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Items) {
 				return nil, fmt.Errorf("no item %q", tok)
 			}
 			n = n.Items[i]
@@ -79,6 +86,8 @@ func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 	}
 	return n, nil
 }
+
+var arrayIndex = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
 // refOf returns the $ref of an object that has one.
 func refOf(n *Node) (*Node, bool) {

@@ -26,6 +26,7 @@ const (
 	sCallback
 	sSecurityScheme
 	sNamed // a map of names; its values are of the slot in elem
+	sData  // an example, a default, an enum: data, where a $ref may be text
 )
 
 // place is a slot, with the element slot of a named map.
@@ -40,16 +41,18 @@ func at(s slot) place    { return place{s: s} }
 var methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 // skipKey says a key holds data, not description: a "$ref" key inside an
-// example is the example's text. Extensions (x-...) are walked: a local
-// reference inside one must be rewritten like any other.
-// Under responses, "default" is the default response, not data.
+// example may be the example's text. Extensions (x-...) are description:
+// a local reference inside one must be rewritten like any other. Under
+// responses, "default" is the default response, not data.
 func skipKey(p place, k string) bool {
-	if p.s == sResponses || p.s == sNamed || p.s == sPaths {
+	if p.s == sResponses || p.s == sNamed || p.s == sPaths || p.s == sData {
 		return false
 	}
 	switch k {
 	case "example", "default", "enum", "const", "x-example", "x-examples":
 		return true
+	case "examples":
+		return p.s == sResponse // Swagger 2.0: media type → example
 	}
 	return false
 }
@@ -64,12 +67,13 @@ var children = map[slot]map[string]place{
 		"schemas": named(sSchema), "parameters": named(sParam), "responses": named(sResponse),
 		"headers": named(sHeader), "requestBodies": named(sRequestBody), "examples": named(sExample),
 		"securitySchemes": named(sSecurityScheme), "links": named(sLink), "callbacks": named(sCallback),
-		"pathItems": named(sPathItem),
+		"pathItems": named(sPathItem), "mediaTypes": named(sMedia),
 	},
 	sPathItem: {
 		"parameters": at(sParamList),
 		"get":        at(sOperation), "put": at(sOperation), "post": at(sOperation), "delete": at(sOperation),
 		"options": at(sOperation), "head": at(sOperation), "patch": at(sOperation), "trace": at(sOperation),
+		"query": at(sOperation), "additionalOperations": named(sOperation), // OpenAPI 3.2
 	},
 	sOperation: {
 		"parameters": at(sParamList), "responses": at(sResponses), "requestBody": at(sRequestBody),
@@ -95,6 +99,7 @@ var children = map[slot]map[string]place{
 var everyChild = map[slot]place{
 	sPaths: at(sPathItem), sCallback: at(sPathItem), sParamList: at(sParam),
 	sResponses: at(sResponse), sMediaMap: at(sMedia), sSchemaList: at(sSchema),
+	sData: at(sData),
 }
 
 // child is the place of the value under key k (or of an array item, k == "")
@@ -102,6 +107,9 @@ var everyChild = map[slot]place{
 func child(p place, k string, v3 bool) place {
 	if p.s == sNamed {
 		return at(p.elem)
+	}
+	if skipKey(p, k) {
+		return at(sData)
 	}
 	if c, ok := everyChild[p.s]; ok {
 		return c
@@ -115,10 +123,10 @@ func child(p place, k string, v3 bool) place {
 	return at(sOther)
 }
 
-// section is where a component of slot s lives, or "" when this version of
-// the format has no place for it (the target is then inlined).
-func section(s slot, version int, minor31 bool) []string {
-	if version == 2 {
+// section is where a component of slot s lives, or nil when this format
+// has no place for it (the target is then inlined).
+func section(s slot, f format) []string {
+	if f.major == 2 {
 		switch s {
 		case sParam:
 			return []string{"parameters"}
@@ -134,8 +142,11 @@ func section(s slot, version int, minor31 bool) []string {
 		sRequestBody: "requestBodies", sExample: "examples", sSecurityScheme: "securitySchemes",
 		sLink: "links", sCallback: "callbacks",
 	}[s]
-	if s == sPathItem && minor31 {
+	switch {
+	case s == sPathItem && f.minor >= 1:
 		name = "pathItems"
+	case s == sMedia && f.minor >= 2:
+		name = "mediaTypes" // OpenAPI 3.2
 	}
 	if name == "" {
 		return nil

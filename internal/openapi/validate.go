@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"math/big"
+	"mime"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,6 +37,7 @@ func (f Finding) String() string {
 func Validate(root *Node) []Finding {
 	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}}
 	v.version, v.minor31 = versionOf(root)
+	v.fmt = formatOf(root)
 	v.structure()
 	v.refs(root, at(sDoc))
 	v.parameters()
@@ -48,6 +50,7 @@ type validator struct {
 	root     *Node
 	version  int
 	minor31  bool
+	fmt      format
 	findings []Finding
 	checked  map[*Node]bool
 	ix       index
@@ -67,7 +70,7 @@ func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
 	v.findings = append(v.findings, f)
 }
 
-var versions = regexp.MustCompile(`^3\.[01]\.\d+(-.+)?$`)
+var versions = regexp.MustCompile(`^3\.[012]\.\d+(-.+)?$`)
 
 func (v *validator) structure() {
 	r := v.root
@@ -76,7 +79,7 @@ func (v *validator) structure() {
 			v.add(Error, s, `swagger must be "2.0" (a string): this is the only Swagger version`)
 		}
 	} else if o := r.Get("openapi"); o.Kind != String || !versions.MatchString(o.Scalar) {
-		v.add(Error, o, "openapi must be a 3.0.x or 3.1.x version string, such as \"3.0.3\"")
+		v.add(Error, o, "openapi must be a 3.0.x, 3.1.x or 3.2.x version string, such as \"3.0.3\"")
 	}
 	info := r.Get("info")
 	if info == nil || info.Kind != Object {
@@ -140,6 +143,16 @@ func (v *validator) operations() []operation {
 		for _, m := range methods {
 			if op := item.Get(m); op != nil {
 				ops = append(ops, operation{pf.Key, m, item, op})
+			}
+		}
+		if v.fmt.major == 3 && v.fmt.minor >= 2 { // OpenAPI 3.2: QUERY, and any other method
+			if op := item.Get("query"); op != nil {
+				ops = append(ops, operation{pf.Key, "query", item, op})
+			}
+			if more := item.Get("additionalOperations"); more != nil && more.Kind == Object {
+				for _, f := range more.Fields {
+					ops = append(ops, operation{pf.Key, f.Key, item, f.Value})
+				}
 			}
 		}
 	}
@@ -212,7 +225,7 @@ func (v *validator) refs(n *Node, p place) {
 
 // sharedSection returns the shared parameters or responses.
 func (v *validator) sharedSection(s slot) *Node {
-	sec := section(s, v.version, v.minor31)
+	sec := section(s, v.fmt)
 	n := v.root
 	for _, k := range sec {
 		n = n.Get(k)
@@ -294,12 +307,27 @@ func (v *validator) consumesForm(op *Node) bool {
 		return false
 	}
 	for _, it := range c.Items {
-		s := strings.ToLower(it.Str())
-		if strings.HasPrefix(s, "multipart/form-data") || strings.HasPrefix(s, "application/x-www-form-urlencoded") {
+		if isFormMediaType(it.Str()) {
 			return true
 		}
 	}
 	return false
+}
+
+// isFormMediaType reports whether a media type carries form fields: any
+// multipart/* type (multipart/vnd.specific+form-data;version=1.0 too) and
+// application/x-www-form-urlencoded, with suffixes and parameters.
+func isFormMediaType(mt string) bool {
+	t, _, err := mime.ParseMediaType(mt)
+	if err != nil {
+		t, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(mt)), ";")
+	}
+	typ, sub, _ := strings.Cut(t, "/")
+	if typ == "multipart" {
+		return true
+	}
+	base, _, _ := strings.Cut(sub, "+")
+	return typ == "application" && (base == "x-www-form-urlencoded" || strings.HasSuffix(sub, "+x-www-form-urlencoded"))
 }
 
 var validTypes = map[int][]string{
@@ -392,30 +420,33 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 			v.add(Warning, pat, "%s: pattern %q uses ECMA-262 syntax this check cannot read (%v): defaults are not checked against it", what, pat.Scalar, err)
 		}
 	}
+	// A default that does not fit its rules is a warning: other tools
+	// accept it, and the service renders it. OpenAPI 3.1's schemas (JSON
+	// Schema 2020-12) do not require a default to be valid at all.
 	def := r.Get("default")
-	if def == nil {
+	if def == nil || v.fmt.major == 3 && v.fmt.minor >= 1 {
 		return
 	}
 	if typ != "" && !fitsType(def, typ) {
-		v.add(Error, def, "%s: default %s is not of type %s", what, def.AppendJSON(nil), typ)
+		v.add(Warning, def, "%s: default %s is not of type %s", what, def.AppendJSON(nil), typ)
 		return
 	}
 	if def.Kind == String {
 		n := big.NewFloat(float64(len([]rune(def.Scalar))))
 		if minL != nil && n.Cmp(minL) < 0 || maxL != nil && n.Cmp(maxL) > 0 {
-			v.add(Error, def, "%s: default %q breaks its length limits", what, def.Scalar)
+			v.add(Warning, def, "%s: default %q breaks its length limits", what, def.Scalar)
 		}
 		if re != nil && !re.MatchString(def.Scalar) {
-			v.add(Error, def, "%s: default %q does not match pattern %s", what, def.Scalar, re)
+			v.add(Warning, def, "%s: default %q does not match pattern %s", what, def.Scalar, re)
 		}
 	}
 	if d := num(def); d != nil && (lo != nil && d.Cmp(lo) < 0 || hi != nil && d.Cmp(hi) > 0) {
-		v.add(Error, def, "%s: default %s is outside minimum..maximum", what, def.Scalar)
+		v.add(Warning, def, "%s: default %s is outside minimum..maximum", what, def.Scalar)
 	}
 	if enum := r.Get("enum"); enum != nil && enum.Kind == Array {
 		want := string(def.AppendJSON(nil))
 		if !slices.ContainsFunc(enum.Items, func(e *Node) bool { return string(e.AppendJSON(nil)) == want }) {
-			v.add(Error, def, "%s: default %s is not one of its enum values", what, want)
+			v.add(Warning, def, "%s: default %s is not one of its enum values", what, want)
 		}
 	}
 }
@@ -523,7 +554,7 @@ func (v *validator) unused() {
 		if shared == nil {
 			continue
 		}
-		prefix := "#/" + strings.Join(section(s, v.version, v.minor31), "/") + "/"
+		prefix := "#/" + strings.Join(section(s, v.fmt), "/") + "/"
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
 		for _, f := range shared.Fields {
 			if !used[prefix+escapeToken(f.Key)] {

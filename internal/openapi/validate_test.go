@@ -3,6 +3,7 @@ package openapi
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,8 @@ func TestValidateFindings(t *testing.T) {
 		line int
 	}{
 		{"swagger version", "swagger: \"3.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, `swagger must be "2.0"`, 1},
-		{"openapi version", "openapi: 3.2\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, "3.0.x or 3.1.x", 1},
+		{"openapi version", "openapi: 3.2\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, "3.0.x, 3.1.x or 3.2.x", 1},
+		{"openapi 4", "openapi: 4.0.0\ninfo: {title: T, version: \"1\"}\npaths: {}\n", Error, "3.0.x, 3.1.x or 3.2.x", 1},
 		{"no info title", "openapi: 3.0.3\ninfo: {version: \"1\"}\npaths: {}\n", Error, "info.title is missing", 2},
 		{"no paths", v3head, Error, "paths is missing", 1},
 		{"path without slash", v3head + "paths:\n  x: {}\n", Error, `path "x" must start with /`, 4},
@@ -40,14 +42,14 @@ func TestValidateFindings(t *testing.T) {
 		{"path param not in template", v2head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: id, in: path, required: true, type: string}\n      responses:\n        200: {description: ok}\n", Error, "not in the path template of GET /x", 7},
 		{"bad type", op2(idParam+"        - {name: q, in: query, type: int}\n", ""), Error, `type "int" is not one of`, 8},
 		{"no type", op2(idParam+"        - {name: q, in: query}\n", ""), Error, "has no type", 8},
-		{"default of wrong type", op2(idParam+"        - {name: limit, in: query, type: integer, default: twenty}\n", ""), Error, "default \"twenty\" is not of type integer", 8},
-		{"default not an integer", op2(idParam+"        - {name: limit, in: query, type: integer, default: 2.5}\n", ""), Error, "is not of type integer", 8},
+		{"default of wrong type", op2(idParam+"        - {name: limit, in: query, type: integer, default: twenty}\n", ""), Warning, "default \"twenty\" is not of type integer", 8},
+		{"default not an integer", op2(idParam+"        - {name: limit, in: query, type: integer, default: 2.5}\n", ""), Warning, "is not of type integer", 8},
 		{"minLength above maxLength", op2(idParam+"        - {name: q, in: query, type: string, minLength: 5, maxLength: 2}\n", ""), Error, "minLength 5 is greater than maxLength 2", 8},
 		{"minimum above maximum", op2(idParam+"        - {name: q, in: query, type: integer, minimum: 10, maximum: 1}\n", ""), Error, "minimum 10 is greater than maximum 1", 8},
-		{"default out of range", op2(idParam+"        - {name: q, in: query, type: integer, minimum: 1, maximum: 100, default: 500}\n", ""), Error, "outside minimum..maximum", 8},
-		{"default too long", op2(idParam+"        - {name: q, in: query, type: string, maxLength: 3, default: abcdef}\n", ""), Error, "breaks its length limits", 8},
-		{"default not in enum", op2(idParam+"        - {name: q, in: query, type: string, enum: [a, b], default: c}\n", ""), Error, "not one of its enum values", 8},
-		{"default does not match pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^[0-9]+$', default: abc}\n", ""), Error, "does not match pattern", 8},
+		{"default out of range", op2(idParam+"        - {name: q, in: query, type: integer, minimum: 1, maximum: 100, default: 500}\n", ""), Warning, "outside minimum..maximum", 8},
+		{"default too long", op2(idParam+"        - {name: q, in: query, type: string, maxLength: 3, default: abcdef}\n", ""), Warning, "breaks its length limits", 8},
+		{"default not in enum", op2(idParam+"        - {name: q, in: query, type: string, enum: [a, b], default: c}\n", ""), Warning, "not one of its enum values", 8},
+		{"default does not match pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^[0-9]+$', default: abc}\n", ""), Warning, "does not match pattern", 8},
 		{"ECMA-only pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^(?=a)a$', default: a}\n", ""), Warning, "ECMA-262 syntax", 8},
 		{"formData without form consumes", op2(idParam+"        - {name: f, in: formData, type: string}\n", ""), Error, "does not consume multipart/form-data", 8},
 		{"same parameter twice", op2(idParam+"        - {name: q, in: query, type: string}\n        - {name: q, in: query, type: string}\n", ""), Warning, "lists parameter q in query twice", 9},
@@ -78,6 +80,37 @@ func TestValidateFindings(t *testing.T) {
 			}
 			t.Errorf("no %s saying %q; got %v", tc.sev, tc.msg, findings)
 		})
+	}
+}
+
+// TestValidateNoFalseAlarms: what other tools accept, and the service
+// renders, is no error.
+func TestValidateNoFalseAlarms(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, doc string }{
+		{"a 3.1 default that does not fit its schema", "openapi: 3.1.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: limit, in: query, schema: {type: integer, default: \"20\"}}\n      responses:\n        '200': {description: ok}\n"},
+		{"formData with a vendor multipart type", v2head + "paths:\n  /x:\n    post:\n      consumes: ['multipart/vnd.specific+form-data;version=1.0']\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
+		{"formData with form-urlencoded and a charset", v2head + "consumes: ['application/x-www-form-urlencoded; charset=utf-8']\npaths:\n  /x:\n    post:\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
+		{"OpenAPI 3.2 with a QUERY operation and a media type component", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    query:\n      responses:\n        '200': {description: ok}\n    additionalOperations:\n      LINK:\n        responses:\n          '204': {description: linked}\ncomponents:\n  mediaTypes:\n    json: {schema: {type: object}}\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root, err := Parse("d.yaml", []byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range Validate(root) {
+				if f.Severity == Error {
+					t.Errorf("error: %s", f)
+				}
+			}
+		})
+	}
+	// OpenAPI 3.2's QUERY operations are checked like others.
+	root, _ := Parse("d.yaml", []byte("openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    query:\n      parameters:\n        - {in: query, schema: {type: string}}\n"))
+	if fs := Validate(root); !slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Msg, "has no name") }) {
+		t.Errorf("a QUERY operation's parameters were not checked: %v", fs)
 	}
 }
 
