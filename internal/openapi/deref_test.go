@@ -20,7 +20,13 @@ type dereferencer struct {
 	fsys  fs.FS
 	files map[string]*Node // by slash path; the root's own file included
 	stack map[string]bool
+	nodes int // made so far, against maxDerefNodes
 }
+
+// maxDerefNodes bounds an expansion: with every $ref expanded, a large
+// description that uses its components many times over is many times its
+// size. Past the bound, what is left is compared as written (marked).
+const maxDerefNodes = 2_000_000
 
 func newDereferencer(t *testing.T, fsys fs.FS, root *Node) *dereferencer {
 	return &dereferencer{t: t, fsys: fsys, files: map[string]*Node{root.Src.Name: root}, stack: map[string]bool{}}
@@ -88,6 +94,9 @@ func (d *dereferencer) target(from, ref string) (*Node, string, string, bool) {
 
 // node expands n, which was read from its Src's file.
 func (d *dereferencer) node(n *Node) *Node {
+	if d.nodes++; d.nodes > maxDerefNodes {
+		return &Node{Kind: String, Scalar: "<too large to expand>"}
+	}
 	switch n.Kind {
 	case Array:
 		cp := &Node{Kind: Array}
