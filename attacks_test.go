@@ -237,7 +237,7 @@ func TestAttacksFromADescription(t *testing.T) {
 			// The workspace's path is known only inside the run: build the
 			// files there.
 			start := time.Now()
-			run := runActionWith(t, "push", in, nil, func(ws string) {
+			run := runActionWith(t, "push", in, nil, func(ws string, _ map[string]string) {
 				files = tc.files(ws)
 				for name, content := range files {
 					p := filepath.Join(ws, name)
@@ -312,7 +312,7 @@ func TestTimeoutCoversLoading(t *testing.T) {
 	in := baseInputs(emu)
 	in["timeout"] = "2s"
 	var start time.Time
-	run := runActionWith(t, "push", in, map[string]string{"api/openapi.yaml": b.String()}, func(string) { start = time.Now() })
+	run := runActionWith(t, "push", in, map[string]string{"api/openapi.yaml": b.String()}, func(string, map[string]string) { start = time.Now() })
 	took := time.Since(start)
 	if run.code == 0 {
 		t.Fatal("the run finished: the description loaded within the timeout, make it larger")

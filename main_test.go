@@ -93,8 +93,8 @@ func runActionWithEvent(t *testing.T, event string, inputs map[string]string, fi
 }
 
 // runActionWith is runActionWithEvent with setup called on the workspace
-// once files are written, before the run.
-func runActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string)) actionRun {
+// once files are written, before the run; it may add to the environment.
+func runActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string, env map[string]string)) actionRun {
 	t.Helper()
 	cmd, ws, outFile, stdout := startActionWith(t, event, inputs, files, setup)
 	err := cmd.Wait()
@@ -124,7 +124,7 @@ func startActionWithEvent(t *testing.T, event string, inputs map[string]string, 
 	return startActionWith(t, event, inputs, files, nil)
 }
 
-func startActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string)) (*exec.Cmd, string, string, *bytes.Buffer) {
+func startActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string, env map[string]string)) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
 	meta, err := ghaction.ParseMetadata(actionYAML)
 	if err != nil {
@@ -138,8 +138,9 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 			t.Fatal(err)
 		}
 	}
+	extra := map[string]string{}
 	if setup != nil {
-		setup(ws)
+		setup(ws, extra)
 	}
 	cmdDir := t.TempDir()
 	outFile, sumFile := filepath.Join(cmdDir, "output"), filepath.Join(cmdDir, "summary")
@@ -151,6 +152,9 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 		env = append(env, k+"="+v)
 	}
 	env = append(env, "GITHUB_EVENT_NAME="+event)
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
 	for _, in := range meta.Inputs {
 		v, given := inputs[in.Name]
 		if !given {
@@ -242,7 +246,9 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	in := baseInputs(emu)
 	in["extract-to"] = "site" // implies download
 	in["bundle-path"] = "out/bundle.json"
-	run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+	in["base-file"] = "api/base.yaml" // the same description: no API changes
+	sample := readSample(t, "bookstore.swagger2.yaml")
+	run := runAction(t, in, map[string]string{"api/openapi.yaml": sample, "api/base.yaml": sample})
 	if run.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", run.code, run.stdout, run.stderr)
 	}
@@ -270,6 +276,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	want := map[string]string{
 		"build-id": "9007199254740993", "doc-id": "17", "file-name": "openapi.yml", "live": "true",
 		"zip-path": "docs-build-9007199254740993.zip", "docs-url": "https://docs.bookstore.example/",
+		"breaking-changes": "0", "api-changes": "0",
 	}
 	for k, v := range want {
 		if run.outputs[k] != v {

@@ -99,7 +99,22 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	cfg.ServerURL = env.Getenv("GITHUB_SERVER_URL")
 	cfg.RunID = env.Getenv("GITHUB_RUN_ID")
 	cfg.EventName = env.Getenv("GITHUB_EVENT_NAME")
+	cfg.GitHubAPIURL = env.Getenv("GITHUB_API_URL")
+	if cfg.GitHubAPIURL == "" && cfg.Repository != "" {
+		cfg.GitHubAPIURL = "https://api.github.com"
+	}
 	return cfg, nil
+}
+
+// readChange fills in what the event says of the change under way. An
+// event payload that cannot be read only costs the comparison its base.
+func readChange(env Env, cfg *publish.Config, rep report.Reporter) {
+	ch, err := ghaction.ReadChange(env.Getenv)
+	if err != nil {
+		rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
+		return
+	}
+	cfg.PullRequest, cfg.BaseSHA, cfg.FromFork = ch.PullRequest, ch.BaseSHA, ch.FromFork
 }
 
 func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
@@ -114,8 +129,10 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	}
 	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
 	// Mask the token before anything else can print it.
-	if tok, ok := look.Lookup("TOKEN"); ok {
-		rep.Mask(tok)
+	for _, secret := range []string{"TOKEN", "GITHUB_TOKEN"} {
+		if tok, ok := look.Lookup(secret); ok {
+			rep.Mask(tok)
+		}
 	}
 	start := time.Now()
 	cfg, err := loadConfig(ctx, env, meta, look)
@@ -123,6 +140,9 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		cfg.Workspace = opts.workspace
 	}
 	var res *publish.Result
+	if err == nil && cfg.Compare {
+		readChange(env, &cfg, rep)
+	}
 	if err == nil {
 		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version})
 	}

@@ -3,23 +3,27 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 // summary is what the job summary says of a run.
 type summary struct {
+	file   string // the description, as the file input names it
 	res    *publish.Result
 	runErr error
 	rows   [][2]string // label, value; rows without a value are left out
 }
 
 func newSummary(cfg publish.Config, res *publish.Result, runErr error, total time.Duration) *summary {
-	s := &summary{res: res, runErr: runErr}
+	s := &summary{file: cfg.File, res: res, runErr: runErr}
 	s.add("Project", cfg.ProjectID)
 	s.add("File", res.FileName)
 	s.add("Branch", res.Branch)
@@ -38,6 +42,7 @@ func newSummary(cfg publish.Config, res *publish.Result, runErr error, total tim
 		s.add("Zip sha256", res.ZipSHA256)
 	}
 	s.add("Site", res.SitePath)
+	s.add("API changes", changesRow(res.Changes))
 	for _, st := range res.Steps {
 		s.add("Step: "+st.Step.String(), st.Duration.Round(time.Millisecond).String())
 	}
@@ -56,7 +61,7 @@ func (s *summary) markdown() string {
 	var b strings.Builder
 	switch {
 	case s.runErr != nil:
-		fmt.Fprintf(&b, "### ❌ docs-publish failed at: %s\n\n%s\n\n", s.res.FailedStep, mdEscape(s.runErr.Error()))
+		fmt.Fprintf(&b, "### ❌ docs-publish failed at: %s\n\n%s\n\n", s.res.FailedStep, report.EscapeMarkdown(s.runErr.Error()))
 	case s.res.DryRun:
 		b.WriteString("### Dry run: nothing was sent\n\n")
 	default:
@@ -67,7 +72,14 @@ func (s *summary) markdown() string {
 	}
 	b.WriteString("| | |\n|---|---|\n")
 	for _, r := range s.rows {
-		fmt.Fprintf(&b, "| %s | %s |\n", r[0], mdEscape(r[1]))
+		fmt.Fprintf(&b, "| %s | %s |\n", r[0], report.EscapeMarkdown(r[1]))
+	}
+	if c := s.res.Changes; c != nil {
+		b.WriteString("\n#### API changes\n\n")
+		b.WriteString(publish.ChangesMarkdown(c, s.file))
+		if u, err := url.Parse(c.CommentURL); err == nil && u.Scheme == "https" && !strings.ContainsAny(c.CommentURL, " <>") {
+			fmt.Fprintf(&b, "\nOn the pull request: <%s>\n", c.CommentURL)
+		}
 	}
 	if fs := s.res.Findings; len(fs) > 0 {
 		fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(fs))
@@ -80,7 +92,7 @@ func (s *summary) markdown() string {
 			if f.Severity == openapi.Error {
 				icon = "❌"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, mdEscape(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), mdEscape(f.Msg))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, report.EscapeMarkdown(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), report.EscapeMarkdown(f.Msg))
 		}
 	}
 	return b.String()
@@ -132,10 +144,17 @@ func buildOutcome(state string) string {
 // over 1 MiB.
 const maxSummaryFindings = 500
 
-// mdEscape makes text (from the service, or the description) plain text in
-// Markdown: no links, images, emphasis, code spans or HTML of its own.
-var mdEscape = strings.NewReplacer(
-	"\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
-	"!", `\!`, "#", `\#`, "~", `\~`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
-	"\r", "", "\n", "<br>",
-).Replace
+// changesRow is the comparison with the base in a few words.
+func changesRow(c *publish.Comparison) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.New:
+		return "the description is new at " + c.Base
+	case c.Report == nil:
+		return "not compared: " + c.Skipped
+	}
+	r := c.Report
+	return fmt.Sprintf("%d breaking, %d warnings, %d other, against %s",
+		r.Count(apidiff.Breaking), r.Count(apidiff.Warning), r.Count(apidiff.Info), c.Base)
+}

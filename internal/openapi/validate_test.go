@@ -1,11 +1,13 @@
 package openapi
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 const v2head = "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\n"
@@ -140,5 +142,40 @@ func TestFindingsPointIntoReferencedFiles(t *testing.T) {
 	fs := Validate(b)
 	if len(fs) != 1 || fs[0].File != "common/params.yaml" || fs[0].Pos.Line != 6 || fs[0].Pos.Col != 12 {
 		t.Fatalf("findings %v, want one at common/params.yaml:6:12", fs)
+	}
+}
+
+func TestOperationIsWhereItWasWritten(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"api/openapi.yaml":     {Data: []byte("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    $ref: ./paths/books.yaml\n  /authors:\n    get:\n      responses: {'200': {description: ok}}\n")},
+		"api/paths/books.yaml": {Data: []byte("get:\n  responses: {'200': {description: ok}}\npost:\n  responses: {'201': {description: ok}}\n")},
+	}
+	ctx := context.Background()
+	doc, err := Load(ctx, fsys, "api/openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err = Bundle(ctx, doc, BundleOptions{FS: fsys}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path, method, file string
+		line               int32
+	}{
+		{"/books", "POST", "api/paths/books.yaml", 3},
+		{"/books", "get", "api/paths/books.yaml", 1},
+		{"/authors", "GET", "api/openapi.yaml", 7},
+		{"/authors", "DELETE", "", 0},
+		{"/nowhere", "GET", "", 0},
+	}
+	for _, tc := range cases {
+		op := Operation(doc, tc.path, tc.method)
+		switch {
+		case tc.file == "" && op != nil:
+			t.Errorf("%s %s found at %v", tc.method, tc.path, op.KeyPos)
+		case tc.file != "" && (op == nil || op.Value.Src == nil || op.Value.Src.Name != tc.file || op.KeyPos.Line != tc.line):
+			t.Errorf("%s %s: %+v, want %s:%d", tc.method, tc.path, op, tc.file, tc.line)
+		}
 	}
 }

@@ -30,6 +30,12 @@ type Config struct {
 	WaitForBuild       Bool     `env:"WAIT_FOR_BUILD"`
 	BuildTimeout       Duration `env:"BUILD_TIMEOUT"`
 	MaxDownload        ByteSize `env:"MAX_DOWNLOAD_SIZE"`
+	Compare            Bool     `env:"COMPARE"`
+	BaseFile           string   `env:"BASE_FILE"`
+	GitHubToken        string   `env:"GITHUB_TOKEN"`
+	Comment            Bool     `env:"COMMENT"`
+	FailOnBreaking     Bool     `env:"FAIL_ON_BREAKING"`
+	BreakingIgnore     string   `env:"BREAKING_IGNORE"`
 
 	// Workspace is the directory the description's files and every path
 	// written stay in (GITHUB_WORKSPACE, --workspace, or the working
@@ -39,6 +45,14 @@ type Config struct {
 	Repository, SHA, ServerURL, RunID string
 	// EventName is the event that started the workflow (GITHUB_EVENT_NAME).
 	EventName string
+	// What the event says of the change, for the comparison with its base:
+	// the pull request's number (0 for other events), the commit to compare
+	// with ("" for none), and whether the pull request comes from a fork.
+	PullRequest int
+	BaseSHA     string
+	FromFork    bool
+	// GitHubAPIURL is GitHub's REST API (GITHUB_API_URL).
+	GitHubAPIURL string
 }
 
 // timeout and the like as time.Duration.

@@ -17,16 +17,16 @@ import (
 // fail-on-warnings, stop the run before its first request. It gives up when
 // ctx ends, wherever it is: parsing a large file cannot be interrupted, so
 // it runs aside and is left to finish on its own.
-func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result) ([]byte, error) {
+func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result) (*described, error) {
 	type loaded struct {
-		content  []byte
+		d        *described
 		findings []openapi.Finding
 		loadErrs int // how many of the findings are load errors
 		err      error
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		content, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws)
+		d, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws.FS())
 		// Errors at places in the description are findings like any other:
 		// each is reported where it was written.
 		var les openapi.LoadErrors
@@ -34,7 +34,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 			done <- loaded{findings: loadFindings(les), loadErrs: len(les)}
 			return
 		}
-		done <- loaded{content, findings, 0, err}
+		done <- loaded{d, findings, 0, err}
 	}()
 	var l loaded
 	select {
@@ -73,16 +73,24 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	case warns > 0 && bool(cfg.FailOnWarnings):
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
 	}
-	return l.content, nil
+	return l.d, nil
 }
 
 // maxAnnotated is how many findings become annotations: GitHub shows ten
 // of each level per step, and a page of them helps no one more.
 const maxAnnotated = 50
 
-// describe loads the description name, bundles it and validates it.
-func describe(ctx context.Context, bundle bool, name string, ws *workspace.Workspace) ([]byte, []openapi.Finding, error) {
-	fsys := ws.FS()
+// described is a description as it is published: its tree, which knows
+// where each value was written, and the JSON that is uploaded.
+type described struct {
+	doc     *openapi.Node
+	content []byte
+	bundled bool
+}
+
+// describe loads the description name from fsys, bundles it and validates
+// it.
+func describe(ctx context.Context, bundle bool, name string, fsys fs.FS) (*described, []openapi.Finding, error) {
 	doc, err := openapi.Load(ctx, fsys, name, openapi.DefaultLimits)
 	if err != nil {
 		return nil, nil, loadError(name, err)
@@ -97,7 +105,7 @@ func describe(ctx context.Context, bundle bool, name string, ws *workspace.Works
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
-	return content, findings, nil
+	return &described{doc: doc, content: content, bundled: bundle}, findings, nil
 }
 
 // loadFindings are load errors as findings.

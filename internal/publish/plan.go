@@ -22,6 +22,11 @@ type Plan struct {
 	ZipPath           string // "" for the default, named after the build id
 	SitePath          string // where to unpack the site, if anywhere
 	BundlePath        string // where to write the uploaded document, if anywhere
+	// Compare: report what the change does to the API, against BaseFile
+	// when it is set, else against the event's base commit; IgnoreFile lists
+	// agreed breaking changes.
+	Compare              bool
+	BaseFile, IgnoreFile string
 	// Warnings are things that work, but that the user likely did not mean.
 	Warnings []string
 }
@@ -65,7 +70,40 @@ func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 	if err := planOutputs(cfg, ws, p); err != nil {
 		return nil, err
 	}
+	if err := planCompare(cfg, ws, p); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// planCompare checks the inputs of the comparison with the base.
+func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
+	p.Compare = bool(cfg.Compare)
+	if !p.Compare {
+		for _, in := range []struct {
+			name string
+			set  bool
+		}{{"base-file", cfg.BaseFile != ""}, {"breaking-ignore", cfg.BreakingIgnore != ""}, {"fail-on-breaking", bool(cfg.FailOnBreaking)}} {
+			if in.set {
+				p.Warnings = append(p.Warnings, in.name+" is set, but compare is false: nothing is compared")
+			}
+		}
+		return nil
+	}
+	for _, in := range []struct {
+		name, value string
+		to          *string
+	}{{"base-file", cfg.BaseFile, &p.BaseFile}, {"breaking-ignore", cfg.BreakingIgnore, &p.IgnoreFile}} {
+		if in.value == "" {
+			continue
+		}
+		rel, err := ws.Path(in.value)
+		if err != nil {
+			return outsideInput(in.name, in.value, err)
+		}
+		*in.to = rel
+	}
+	return nil
 }
 
 // checkService checks the inputs that only a run that sends needs.

@@ -29,6 +29,9 @@ type Result struct {
 	Findings                        []openapi.Finding
 	BundlePath                      string // relative to the workspace
 	DryRun                          bool
+	// Changes is what the change does to the API against its base; nil when
+	// the comparison is off, or the run stopped before it.
+	Changes *Comparison
 }
 
 // StepTime is how long a step took.
@@ -74,6 +77,15 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 		}
 		return res, err
 	}
+	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
+	// The comparison with the base needs no docs token: it runs in a dry run
+	// and for a fork's pull request too, and before anything is published,
+	// so that fail-on-breaking can stop the run.
+	if f.plan.Compare {
+		if err := f.take(ctx, StepCompare, f.compare); err != nil {
+			return res, err
+		}
+	}
 	if f.plan.DryRun {
 		return res, dryRun(cfg, f.plan, f.content, rep)
 	}
@@ -84,7 +96,6 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	if err != nil {
 		return res, err
 	}
-	f.firstPoll, f.progressEvery = opts.FirstRetry, opts.ProgressEvery
 	return res, f.run(ctx)
 }
 
@@ -108,9 +119,10 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	for _, w := range p.Warnings {
 		rep.Annotate(report.Warning, w, report.Where{})
 	}
-	if f.content, err = loadDescription(ctx, cfg, p, ws, rep, res); err != nil {
+	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, res); err != nil {
 		return f, err
 	}
+	f.content = f.head.content
 	if p.BundlePath != "" {
 		if err := ws.WriteFile(p.BundlePath, f.content); err != nil {
 			return f, outsideInput("bundle-path", cfg.BundlePath, err)
@@ -127,6 +139,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 type flow struct {
 	cfg           Config
 	plan          *Plan
+	head          *described
 	content       []byte // the description as JSON
 	ws            *workspace.Workspace
 	rep           report.Reporter
@@ -135,6 +148,30 @@ type flow struct {
 	step          Step // the step under way
 	firstPoll     time.Duration
 	progressEvery time.Duration
+	userAgent     string
+}
+
+// take runs one step: in a log group of its own, timed, and named as the
+// failed step when it fails.
+func (f *flow) take(ctx context.Context, st Step, run func(context.Context) error) error {
+	f.step = st
+	end := f.rep.Group(st.String())
+	start := time.Now()
+	err := run(ctx)
+	took := time.Since(start)
+	f.res.Steps = append(f.res.Steps, StepTime{st, took})
+	if err == nil {
+		f.rep.Infof("%s: done in %s", st, took.Round(time.Millisecond))
+	}
+	end()
+	if err != nil {
+		f.res.FailedStep = st
+		if ctx.Err() != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("%w (%v)", err, ctx.Err())
+		}
+		return err
+	}
+	return nil
 }
 
 // run takes the steps that talk to the service, in order.
@@ -151,21 +188,7 @@ func (f *flow) run(ctx context.Context) error {
 		steps = append(steps, stepRun{StepWait, f.waitForBuild})
 	}
 	for _, st := range steps {
-		f.step = st.step
-		end := f.rep.Group(st.step.String())
-		start := time.Now()
-		err := st.run(ctx)
-		took := time.Since(start)
-		f.res.Steps = append(f.res.Steps, StepTime{st.step, took})
-		if err == nil {
-			f.rep.Infof("%s: done in %s", st.step, took.Round(time.Millisecond))
-		}
-		end()
-		if err != nil {
-			f.res.FailedStep = st.step
-			if ctx.Err() != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-				err = fmt.Errorf("%w (%v)", err, ctx.Err())
-			}
+		if err := f.take(ctx, st.step, st.run); err != nil {
 			return err
 		}
 	}

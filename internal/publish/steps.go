@@ -16,6 +16,7 @@ type Step string
 // The steps, in the order a run takes them.
 const (
 	StepCheck    Step = "check inputs"
+	StepCompare  Step = "compare with base"
 	StepList     Step = "list docs"
 	StepUpdate   Step = "update file"
 	StepRelease  Step = "release build"

@@ -4,6 +4,8 @@
 // record it).
 package report
 
+import "strings"
+
 // Level is how serious an annotation is.
 type Level string
 
@@ -34,3 +36,12 @@ type Reporter interface {
 	// SetOutput records an output of the step.
 	SetOutput(name, value string) error
 }
+
+// EscapeMarkdown makes text (from the service, or the description) plain
+// text in Markdown: no links, images, emphasis, code spans or HTML of its
+// own, and one line.
+var EscapeMarkdown = strings.NewReplacer(
+	"\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"!", `\!`, "#", `\#`, "~", `\~`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
+	"\r", "", "\n", "<br>",
+).Replace

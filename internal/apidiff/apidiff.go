@@ -1,0 +1,240 @@
+package apidiff
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/oasdiff/checker"
+	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/load"
+)
+
+// Level is how a change affects the API's clients.
+type Level int
+
+// The levels, from the least to the most serious.
+const (
+	Info     Level = iota // safe for clients: an addition, a relaxed rule
+	Warning               // may affect some clients
+	Breaking              // breaks clients written against the base
+)
+
+func (l Level) String() string {
+	switch l {
+	case Breaking:
+		return "breaking"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// Change is one change between the base and the head.
+type Change struct {
+	ID        string // the check that found it, such as "api-path-removed-without-deprecation"
+	Level     Level
+	Operation string // the HTTP method in upper case; "" for a change to no one operation
+	Path      string // the path template the operation is under; "" when none
+	Text      string // what changed, in English
+}
+
+// Report is what the head's change does to the API, most serious first.
+type Report struct {
+	Changes []Change
+	// Accepted are breaking changes and warnings that an ignore file lists as
+	// agreed; they are not in Changes.
+	Accepted []Change
+
+	found []checker.Change // Changes as the library gave them, for Accept
+}
+
+// Count is how many changes of level l the report holds.
+func (r *Report) Count(l Level) int {
+	n := 0
+	for _, c := range r.Changes {
+		if c.Level == l {
+			n++
+		}
+	}
+	return n
+}
+
+// Side is a version of the description that could not be read.
+type Side string
+
+// The two sides of a comparison.
+const (
+	Base Side = "base"
+	Head Side = "head"
+)
+
+// ReadError is a side that kin-openapi could not read, although it was
+// loaded, bundled and validated: a construct that the comparison does not
+// support (a remote $ref, for one).
+type ReadError struct {
+	Side Side
+	Err  error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("the %s description cannot be compared: %v", e.Side, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// errCheckPanicked is a comparison that the library gave up on.
+var errCheckPanicked = errors.New("the comparison failed inside the API diff library")
+
+// Compare reports what changed from base to head: two API descriptions as
+// JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
+func Compare(base, head []byte) (rep *Report, err error) {
+	s1, err := read(base)
+	if err != nil {
+		return nil, &ReadError{Base, err}
+	}
+	s2, err := read(head)
+	if err != nil {
+		return nil, &ReadError{Head, err}
+	}
+	// The descriptions are untrusted input: a panic in a library over an
+	// unusual one is an error of this comparison, not the end of the run.
+	defer func() {
+		if p := recover(); p != nil {
+			rep, err = nil, fmt.Errorf("%w: %v", errCheckPanicked, p)
+		}
+	}()
+	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(),
+		&load.SpecInfo{Url: "base", Spec: s1}, &load.SpecInfo{Url: "head", Spec: s2})
+	if err != nil {
+		return nil, err
+	}
+	if sources == nil {
+		// CheckBackwardCompatibility dereferences it on a removed path.
+		sources = &diff.OperationsSourcesMap{}
+	}
+	found := checker.CheckBackwardCompatibilityUntilLevel(
+		checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
+	rep = &Report{found: found}
+	for _, c := range found {
+		rep.Changes = append(rep.Changes, Change{
+			ID: c.GetId(), Level: levelOf(c.GetLevel()),
+			Operation: c.GetOperation(), Path: c.GetPath(),
+			Text: c.GetUncolorizedText(localizer),
+		})
+	}
+	rep.sort()
+	return rep, nil
+}
+
+var localizer = checker.NewDefaultLocalizer()
+
+// read loads one side. Only the document itself is read: a $ref to
+// anything else (a file, a URL) is refused, whatever kin-openapi's defaults.
+func read(data []byte) (*openapi3.T, error) {
+	var head struct {
+		Swagger string `json:"swagger"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, err
+	}
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("$ref %s leaves the document: only local $refs can be compared", u.Redacted())
+	}
+	if head.Swagger != "" {
+		var doc2 openapi2.T
+		if err := json.Unmarshal(data, &doc2); err != nil {
+			return nil, err
+		}
+		doc3, err := openapi2conv.ToV3(&doc2)
+		if err != nil {
+			return nil, err
+		}
+		if err := loader.ResolveRefsIn(doc3, nil); err != nil {
+			return nil, err
+		}
+		return doc3, nil
+	}
+	return loader.LoadFromData(data)
+}
+
+func levelOf(l checker.Level) Level {
+	switch {
+	case l >= checker.ERR:
+		return Breaking
+	case l == checker.WARN:
+		return Warning
+	}
+	return Info
+}
+
+// sort puts the most serious first, then by path, operation and check,
+// keeping found in step with Changes.
+func (r *Report) sort() {
+	order := make([]int, len(r.Changes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := r.Changes[i], r.Changes[j]
+		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
+	})
+	changes, found := make([]Change, len(order)), make([]checker.Change, len(order))
+	for k, i := range order {
+		changes[k], found[k] = r.Changes[i], r.found[i]
+	}
+	r.Changes, r.found = changes, found
+}
+
+// Accept moves the breaking changes and warnings that an ignore file lists
+// out of r.Changes into r.Accepted. The file is oasdiff's ignore file: one
+// accepted change a line, in any case: for a change to an operation, its
+// method and path and its text ("GET /books api path removed without
+// deprecation"); for a change to components, security or info, that word
+// and its text. Matching is the library's own.
+func (r *Report) Accept(ignore io.Reader) error {
+	var lines []string
+	sc := bufio.NewScanner(ignore)
+	for sc.Scan() {
+		lines = append(lines, strings.ToLower(sc.Text()))
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	var changes []Change
+	var found []checker.Change
+	for i, c := range r.Changes {
+		if c.Level > Info && slices.ContainsFunc(lines, func(line string) bool {
+			return r.found[i].MatchIgnore(ignoredPath(line), line, localizer)
+		}) {
+			r.Accepted = append(r.Accepted, c)
+			continue
+		}
+		changes, found = append(changes, c), append(found, r.found[i])
+	}
+	r.Changes, r.found = changes, found
+	return nil
+}
+
+// ignoredPath is the path an ignore line is about: its first word that
+// starts with a slash, as oasdiff reads it; "" when there is none.
+func ignoredPath(line string) string {
+	for _, w := range strings.Fields(line) {
+		if strings.HasPrefix(w, "/") {
+			return w
+		}
+	}
+	return ""
+}

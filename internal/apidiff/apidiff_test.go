@@ -1,0 +1,197 @@
+package apidiff
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden reports")
+
+// bundled is a description as a run publishes it: loaded, bundled and
+// encoded from the folder dir, whose only .yaml or .json at its top is the
+// description.
+func bundled(t *testing.T, dir string) []byte {
+	t.Helper()
+	fsys := os.DirFS(dir)
+	names, err := fs.Glob(fsys, "*.*")
+	if err != nil || len(names) != 1 {
+		t.Fatalf("%s: want one description at the top, have %v (%v)", dir, names, err)
+	}
+	ctx := context.Background()
+	doc, err := openapi.Load(ctx, fsys, names[0], openapi.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: fsys}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := openapi.Encode(doc, openapi.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// text is a report as a golden file holds it: one change a line.
+func text(r *Report) string {
+	var b strings.Builder
+	for _, c := range r.Changes {
+		fmt.Fprintf(&b, "%s\t%s %s\t%s\t%s\n", c.Level, c.Operation, c.Path, c.ID, c.Text)
+	}
+	return b.String()
+}
+
+// TestGoldenReports compares each pair under testdata/apidiff (base/ and
+// head/, bundled as a run bundles them) with its golden report
+// (go test ./internal/apidiff -update rewrites them).
+func TestGoldenReports(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..", "testdata", "apidiff")
+	cases, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What each pair must show whatever else the library reports: a test
+	// of our reading of the levels, not only of a file we wrote.
+	want := map[string]struct {
+		breaking bool
+		ids      []string
+	}{
+		"removed-operation":           {true, []string{"api-removed-without-deprecation"}},
+		"required-parameter-added":    {true, []string{"new-required-request-parameter"}},
+		"enum-value-removed":          {true, []string{"request-parameter-enum-value-removed"}},
+		"type-changed":                {true, []string{"response-property-type-changed"}},
+		"response-removed":            {true, []string{"response-success-status-removed"}},
+		"new-optional-parameter":      {false, []string{"new-optional-request-parameter"}},
+		"shared-parameter-multi-file": {true, []string{"request-parameter-became-required"}},
+		"swagger2":                    {true, []string{"api-removed-without-deprecation"}},
+		"openapi31":                   {true, []string{"response-property-became-optional", "endpoint-added"}},
+		"no-changes":                  {false, nil},
+	}
+	for _, c := range cases {
+		name := c.Name()
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(root, name)
+			rep, err := Compare(bundled(t, filepath.Join(dir, "base")), bundled(t, filepath.Join(dir, "head")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := text(rep)
+			golden := filepath.Join(dir, "report.golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantText, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test ./internal/apidiff -update creates it)", err)
+			}
+			if d := cmp.Diff(string(wantText), got); d != "" {
+				t.Errorf("report (-golden +got):\n%s", d)
+			}
+			w, ok := want[name]
+			if !ok {
+				t.Fatalf("no expectation for %s: add it to the table", name)
+			}
+			if (rep.Count(Breaking) > 0) != w.breaking {
+				t.Errorf("%d breaking changes, want breaking %v:\n%s", rep.Count(Breaking), w.breaking, got)
+			}
+			for _, id := range w.ids {
+				if !strings.Contains(got, "\t"+id+"\t") {
+					t.Errorf("no %s change in:\n%s", id, got)
+				}
+			}
+			if name == "no-changes" && len(rep.Changes) != 0 {
+				t.Errorf("changes between identical descriptions:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestAcceptMovesListedBreaksAside(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "testdata", "apidiff", "swagger2")
+	base, head := bundled(t, filepath.Join(dir, "base")), bundled(t, filepath.Join(dir, "head"))
+	cases := []struct {
+		name   string
+		ignore string
+		gone   string // the check id that must have moved to Accepted; "" for none
+	}{
+		{"the removed operation, as written by oasdiff", "POST /books api removed without deprecation\n", "api-removed-without-deprecation"},
+		{"in other case, among other words", "# agreed in #42\npost /BOOKS API removed without deprecation (release 2.0)\n", "api-removed-without-deprecation"},
+		{"another path", "POST /authors api removed without deprecation\n", ""},
+		{"another method", "GET /books api removed without deprecation\n", ""},
+		{"no path", "api removed without deprecation\n", ""},
+		{"empty", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Compare(base, head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := len(rep.Changes)
+			if err := rep.Accept(strings.NewReader(tc.ignore)); err != nil {
+				t.Fatal(err)
+			}
+			var accepted []string
+			for _, c := range rep.Accepted {
+				accepted = append(accepted, c.ID)
+			}
+			if tc.gone == "" && len(accepted) > 0 {
+				t.Errorf("accepted %v", accepted)
+			}
+			if tc.gone != "" && (len(accepted) != 1 || accepted[0] != tc.gone) {
+				t.Errorf("accepted %v, want [%s]", accepted, tc.gone)
+			}
+			if len(rep.Changes)+len(rep.Accepted) != before {
+				t.Errorf("%d changes and %d accepted, from %d", len(rep.Changes), len(rep.Accepted), before)
+			}
+			for _, c := range rep.Changes {
+				if c.ID == tc.gone {
+					t.Errorf("%s is still among the changes", c.ID)
+				}
+			}
+		})
+	}
+}
+
+func TestUnreadableSides(t *testing.T) {
+	t.Parallel()
+	good := []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`)
+	cases := []struct {
+		name       string
+		base, head string
+		side       Side
+	}{
+		{"base is not JSON", "{", string(good), Base},
+		{"head is not JSON", string(good), "[1,", Head},
+		{"a remote $ref in the head", string(good),
+			`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"$ref":"https://example.com/paths.json#/a"}}}`, Head},
+		{"a file $ref in the base",
+			`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"$ref":"/etc/passwd"}}}`, string(good), Base},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Compare([]byte(tc.base), []byte(tc.head))
+			var re *ReadError
+			if !errors.As(err, &re) || re.Side != tc.side {
+				t.Fatalf("err %v, want a ReadError on the %s", err, tc.side)
+			}
+		})
+	}
+}

@@ -1,0 +1,120 @@
+package githubapi
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// CommentAction is what StickyComment did.
+type CommentAction int
+
+// What StickyComment can do.
+const (
+	CommentNone      CommentAction = iota // no comment was there, and none was asked for
+	CommentCreated                        // a new comment
+	CommentUpdated                        // the comment of an earlier run, rewritten
+	CommentUnchanged                      // the comment of an earlier run already says it
+)
+
+func (a CommentAction) String() string {
+	return [...]string{"none", "created", "updated", "unchanged"}[a]
+}
+
+// maxCommentPages bounds the pages of comments read looking for the sticky
+// one: 30 pages of 100.
+const maxCommentPages = 30
+
+// comment is an issue comment as the API gives it.
+type comment struct {
+	ID      int64  `json:"id"`
+	Body    string `json:"body"`
+	HTMLURL string `json:"html_url"`
+	User    struct {
+		Type string `json:"type"`
+	} `json:"user"`
+}
+
+// StickyComment keeps one comment on pull request number, found by marker
+// (a hidden line that names it, such as an HTML comment): it rewrites the
+// comment an earlier run left, and creates one only when create is true
+// (so that a pull request without anything to say gets no comment, while
+// one that had something to say is told when it no longer has). It returns
+// what it did and the comment's address.
+func (c *Client) StickyComment(ctx context.Context, number int, marker, body string, create bool) (CommentAction, string, error) {
+	body = marker + "\n" + body
+	existing, err := c.findComment(ctx, number, marker)
+	if err != nil {
+		return CommentNone, "", err
+	}
+	switch {
+	case existing == nil && !create:
+		return CommentNone, "", nil
+	case existing != nil && existing.Body == body:
+		return CommentUnchanged, existing.HTMLURL, nil
+	}
+	var out comment
+	act, r := CommentCreated, request{method: http.MethodPost, path: c.repoPath("issues", strconv.Itoa(number), "comments")}
+	if existing != nil {
+		act, r = CommentUpdated, request{method: http.MethodPatch, path: c.repoPath("issues", "comments", strconv.FormatInt(existing.ID, 10))}
+	}
+	r.body = map[string]string{"body": body}
+	if _, err := c.getJSON(ctx, r, &out); err != nil {
+		return CommentNone, "", err
+	}
+	return act, out.HTMLURL, nil
+}
+
+// findComment is the oldest comment that starts with marker, preferring one
+// written by a bot (as the workflow's GITHUB_TOKEN writes them) over one a
+// person wrote.
+func (c *Client) findComment(ctx context.Context, number int, marker string) (*comment, error) {
+	var byPerson *comment
+	page := "1"
+	for range maxCommentPages {
+		var list []comment
+		h, err := c.getJSON(ctx, request{method: http.MethodGet, path: c.repoPath("issues", strconv.Itoa(number), "comments"),
+			query: url.Values{"per_page": {"100"}, "page": {page}}}, &list)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list {
+			cm := &list[i]
+			if !strings.HasPrefix(cm.Body, marker+"\n") {
+				continue
+			}
+			if cm.User.Type == "Bot" {
+				return cm, nil
+			}
+			if byPerson == nil {
+				byPerson = cm
+			}
+		}
+		if page = nextPage(h.Get("Link")); page == "" {
+			break
+		}
+	}
+	return byPerson, nil
+}
+
+var nextLink = regexp.MustCompile(`<([^>]*)>\s*;\s*rel="next"`)
+
+// nextPage is the page number of a Link header's next page, or "".
+func nextPage(link string) string {
+	m := nextLink.FindStringSubmatch(link)
+	if m == nil {
+		return ""
+	}
+	u, err := url.Parse(m[1])
+	if err != nil {
+		return ""
+	}
+	p := u.Query().Get("page")
+	if _, err := strconv.Atoi(p); err != nil {
+		return ""
+	}
+	return p
+}

@@ -1,0 +1,279 @@
+package githubapi
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+)
+
+const (
+	repository = "octo/books"
+	token      = "ghs_test_token"
+	sha        = "0123456789abcdef0123456789abcdef01234567"
+)
+
+func client(t *testing.T, apiURL string) *Client {
+	t.Helper()
+	c, err := New(apiURL, token, repository, Options{FirstRetry: time.Millisecond, UserAgent: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestFiles(t *testing.T) {
+	t.Parallel()
+	gh := githubapitest.New(repository, token)
+	defer gh.Close()
+	big := strings.Repeat("x", 3<<20/2) // over the 1 MB the API gives inline
+	gh.AddFile(sha, "api/openapi.yaml", "openapi: 3.0.3\n")
+	gh.AddFile(sha, "api/my schemas/book #1.yaml", "type: object\n")
+	gh.AddFile(sha, "api/big.yaml", big)
+	gh.AddLink(sha, "api/secret.yaml")
+	files := client(t, gh.APIURL()).Files(context.Background(), sha)
+
+	cases := []struct {
+		name, want string
+		err        func(error) bool
+	}{
+		{name: "api/openapi.yaml", want: "openapi: 3.0.3\n"},
+		{name: "api/my schemas/book #1.yaml", want: "type: object\n"},
+		{name: "api/big.yaml", want: big},
+		{name: "api/missing.yaml", err: func(err error) bool { return errors.Is(err, fs.ErrNotExist) }},
+		{name: "api", err: func(err error) bool { var nr *NotRegularError; return errors.As(err, &nr) && nr.Kind == "folder" }},
+		{name: "api/secret.yaml", err: func(err error) bool {
+			var nr *NotRegularError
+			return errors.As(err, &nr) && nr.Kind == "symbolic link"
+		}},
+		{name: "../other/repo.yaml", err: func(err error) bool { return errors.Is(err, fs.ErrInvalid) }},
+	}
+	for _, tc := range cases {
+		got, err := fs.ReadFile(files, tc.name)
+		switch {
+		case tc.err != nil && (err == nil || !tc.err(err)):
+			t.Errorf("%s: error %v, content %d bytes", tc.name, err, len(got))
+		case tc.err == nil && (err != nil || string(got) != tc.want):
+			t.Errorf("%s: %d bytes, %v; want %d bytes", tc.name, len(got), err, len(tc.want))
+		}
+	}
+	var raw, viaRef int
+	for _, r := range gh.Requests() {
+		if !r.Authorized {
+			t.Errorf("%s %s without the token", r.Method, r.Path)
+		}
+		if strings.Contains(r.RawQuery, "ref="+sha) {
+			viaRef++
+		}
+		if r.Accept == "application/vnd.github.raw+json" {
+			raw++
+			if r.Path != "/repos/octo/books/contents/api/big.yaml" {
+				t.Errorf("raw fetch of %s, which came inline", r.Path)
+			}
+		}
+	}
+	if raw != 1 || viaRef != len(gh.Requests()) {
+		t.Errorf("%d raw fetches (want 1), %d of %d requests at the commit", raw, viaRef, len(gh.Requests()))
+	}
+}
+
+func TestFilesAreBounded(t *testing.T) {
+	t.Parallel()
+	gh := githubapitest.New(repository, token)
+	defer gh.Close()
+	gh.AddFile(sha, "a.yaml", "a: 1\n")
+	gh.AddFile(sha, "big.yaml", strings.Repeat("y", 2<<20))
+	files := client(t, gh.APIURL()).Files(context.Background(), sha)
+	files.MaxFiles, files.MaxFileBytes = 3, 1<<20
+	// A file over the size limit opens with its size, for the loader to
+	// refuse, and no more of it is fetched than the limit.
+	f, err := files.Open("big.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.Stat(); st.Size() <= files.MaxFileBytes {
+		t.Errorf("a file over the limit says it is %d bytes", st.Size())
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := fs.ReadFile(files, "a.yaml"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := len(gh.Requests())
+	var tm *TooManyFilesError
+	if _, err := files.Open("a.yaml"); !errors.As(err, &tm) {
+		t.Errorf("a fourth file: %v, want TooManyFilesError", err)
+	}
+	if len(gh.Requests()) != before {
+		t.Error("a file past the limit was fetched")
+	}
+}
+
+func TestTokenGoesToTheAPIHostOnly(t *testing.T) {
+	t.Parallel()
+	var leaked atomic.Bool
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			leaked.Store(true)
+		}
+		w.Write([]byte("openapi: 3.0.3\n"))
+	}))
+	defer elsewhere.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/raw", http.StatusFound)
+	}))
+	defer api.Close()
+	// Both listen on 127.0.0.1: name the API by another loopback name, so
+	// the hosts differ as they do on GitHub.
+	apiURL := strings.Replace(api.URL, "127.0.0.1", "localhost", 1)
+	files := client(t, apiURL).Files(context.Background(), sha)
+	files.raw("api/openapi.yaml")
+	if leaked.Load() {
+		t.Error("the token was sent to another host on a redirect")
+	}
+}
+
+func TestRetriesServerErrorsOnly(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		statuses []int
+		attempts int32
+		ok       bool
+	}{
+		{"a 502, then success", []int{502, 200}, 2, true},
+		{"three 500s", []int{500, 500, 500, 500}, 3, false},
+		{"a 403 is final", []int{403, 200}, 1, false},
+		{"a 404 is final", []int{404, 200}, 1, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				i := n.Add(1) - 1
+				st := tc.statuses[min(int(i), len(tc.statuses)-1)]
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(st)
+				if st == 200 {
+					w.Write([]byte(`[]`))
+				} else {
+					w.Write([]byte(`{"message":"nope"}`))
+				}
+			}))
+			defer srv.Close()
+			_, err := client(t, srv.URL).findComment(context.Background(), 1, "<!-- m -->")
+			if (err == nil) != tc.ok || n.Load() != tc.attempts {
+				t.Errorf("err %v after %d attempts; want ok %v after %d", err, n.Load(), tc.ok, tc.attempts)
+			}
+		})
+	}
+}
+
+func TestStickyComment(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- docs-publish api-changes: api/openapi.yaml -->"
+	gh := githubapi(t)
+	c := client(t, gh.APIURL())
+	ctx := context.Background()
+
+	// Nothing to say and nothing said before: no comment.
+	if act, _, err := c.StickyComment(ctx, 7, marker, "no API changes", false); err != nil || act != CommentNone {
+		t.Fatalf("first run without changes: %v, %v", act, err)
+	}
+	// A person's comment that quotes the marker, and another description's.
+	gh.AddComment(githubapitest.Comment{Number: 7, Body: "> " + marker + "\nwhat is this?", UserType: "User"})
+	gh.AddComment(githubapitest.Comment{Number: 7, Body: "<!-- docs-publish api-changes: other.yaml -->\nx", UserType: "Bot"})
+	if act, _, err := c.StickyComment(ctx, 7, marker, "1 breaking change", true); err != nil || act != CommentCreated {
+		t.Fatalf("first run with changes: %v, %v", act, err)
+	}
+	if act, _, err := c.StickyComment(ctx, 7, marker, "2 breaking changes", true); err != nil || act != CommentUpdated {
+		t.Fatalf("second run: %v, %v", act, err)
+	}
+	if act, _, err := c.StickyComment(ctx, 7, marker, "2 breaking changes", true); err != nil || act != CommentUnchanged {
+		t.Fatalf("third run, same report: %v, %v", act, err)
+	}
+	if act, _, err := c.StickyComment(ctx, 7, marker, "no API changes", false); err != nil || act != CommentUpdated {
+		t.Fatalf("a run whose changes went away: %v, %v", act, err)
+	}
+	var ours []githubapitest.Comment
+	for _, cm := range gh.Comments() {
+		if strings.HasPrefix(cm.Body, marker+"\n") {
+			ours = append(ours, cm)
+		}
+	}
+	if len(ours) != 1 || ours[0].Body != marker+"\nno API changes" {
+		t.Errorf("comments with the marker: %+v", ours)
+	}
+	if n := len(gh.Comments()); n != 3 {
+		t.Errorf("%d comments on the pull request, want 3", n)
+	}
+}
+
+func githubapi(t *testing.T) *githubapitest.Server {
+	t.Helper()
+	gh := githubapitest.New(repository, token)
+	t.Cleanup(gh.Close)
+	return gh
+}
+
+func TestStickyCommentFoundPastTheFirstPage(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- m -->"
+	gh := githubapi(t)
+	gh.PerPage = 2
+	for i := 0; i < 5; i++ {
+		gh.AddComment(githubapitest.Comment{Number: 3, Body: "chatter", UserType: "User"})
+	}
+	id := gh.AddComment(githubapitest.Comment{Number: 3, Body: marker + "\nold", UserType: "Bot"})
+	act, _, err := client(t, gh.APIURL()).StickyComment(context.Background(), 3, marker, "new", false)
+	if err != nil || act != CommentUpdated {
+		t.Fatalf("%v, %v", act, err)
+	}
+	for _, cm := range gh.Comments() {
+		if cm.ID == id && cm.Body != marker+"\nnew" {
+			t.Errorf("the comment on page 3 says %q", cm.Body)
+		}
+	}
+}
+
+func TestCommentRefused(t *testing.T) {
+	t.Parallel()
+	gh := githubapi(t)
+	gh.DenyWrite = true
+	_, _, err := client(t, gh.APIURL()).StickyComment(context.Background(), 7, "<!-- m -->", "x", true)
+	if !IsForbidden(err) {
+		t.Errorf("err %v, want one IsForbidden knows", err)
+	}
+	bad, _ := New(gh.APIURL(), "wrong", repository, Options{FirstRetry: time.Millisecond})
+	_, _, err = bad.StickyComment(context.Background(), 7, "<!-- m -->", "x", true)
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized || IsForbidden(err) {
+		t.Errorf("a wrong token: %v", err)
+	}
+	if strings.Contains(err.Error(), "wrong") {
+		t.Errorf("the error shows the token: %v", err)
+	}
+}
+
+func TestNewRefusesBadArguments(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ api, repo string }{
+		{"https://api.github.com", "no-slash"},
+		{"https://api.github.com", "a/b/c"},
+		{"https://api.github.com", "/b"},
+		{"ftp://example.com", "a/b"},
+		{"", "a/b"},
+	} {
+		if _, err := New(tc.api, token, tc.repo, Options{}); err == nil {
+			t.Errorf("New(%q, %q) accepted", tc.api, tc.repo)
+		}
+	}
+}

@@ -1,0 +1,246 @@
+// Package githubapitest is a stand-in for GitHub's REST API on a loopback
+// port, for tests: a repository's files at commits, and the comments of its
+// pull requests, with every request recorded.
+package githubapitest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Comment is a comment on a pull request.
+type Comment struct {
+	ID       int64
+	Number   int // the pull request's
+	Body     string
+	UserType string // "Bot" or "User"
+}
+
+// Request is what the fake saw of one request.
+type Request struct {
+	Method, Path, RawQuery, Accept string
+	Authorized                     bool
+}
+
+// Server is the fake API. Repository is the only repository it serves
+// ("owner/name"); Token the only token it accepts.
+type Server struct {
+	*httptest.Server
+	Repository string
+	Token      string
+	// DenyWrite answers comment writes 403, as for a token without
+	// pull-requests: write (a fork's pull request).
+	DenyWrite bool
+	// PerPage is the page size of comment lists; zero means the client's.
+	PerPage int
+
+	mu       sync.Mutex
+	files    map[string]map[string]string // sha → path → content
+	links    map[string]map[string]bool   // sha → path → a symbolic link
+	comments []Comment
+	nextID   int64
+	requests []Request
+}
+
+// New starts a fake for repository that accepts token.
+func New(repository, token string) *Server {
+	s := &Server{Repository: repository, Token: token, files: map[string]map[string]string{},
+		links: map[string]map[string]bool{}, nextID: 100}
+	mux := http.NewServeMux()
+	prefix := "/repos/" + repository
+	mux.HandleFunc("GET "+prefix+"/contents/{path...}", s.contents)
+	mux.HandleFunc("GET "+prefix+"/issues/{number}/comments", s.listComments)
+	mux.HandleFunc("POST "+prefix+"/issues/{number}/comments", s.createComment)
+	mux.HandleFunc("PATCH "+prefix+"/issues/comments/{id}", s.updateComment)
+	s.Server = httptest.NewServer(s.record(mux))
+	return s
+}
+
+// AddFile puts a file in commit sha.
+func (s *Server) AddFile(sha, path, content string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.files[sha] == nil {
+		s.files[sha] = map[string]string{}
+	}
+	s.files[sha][path] = content
+}
+
+// AddLink puts a symbolic link in commit sha, which the contents API
+// describes rather than follows when it leads out of the repository.
+func (s *Server) AddLink(sha, path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.links[sha] == nil {
+		s.links[sha] = map[string]bool{}
+	}
+	s.links[sha][path] = true
+}
+
+// AddComment puts a comment on pull request number, as an earlier run or a
+// person left it.
+func (s *Server) AddComment(c Comment) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	c.ID = s.nextID
+	s.comments = append(s.comments, c)
+	return c.ID
+}
+
+// Comments are the comments now, oldest first.
+func (s *Server) Comments() []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.comments)
+}
+
+// Requests are the requests seen, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// APIURL is the address to give as GITHUB_API_URL.
+func (s *Server) APIURL() string { return s.URL }
+
+func (s *Server) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ok := r.Header.Get("Authorization") == "Bearer "+s.Token
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
+			Accept: r.Header.Get("Accept"), Authorized: ok})
+		s.mu.Unlock()
+		if !ok {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// inlineMax is the largest file the contents API gives inline (1 MB).
+const inlineMax = 1 << 20
+
+func (s *Server) contents(w http.ResponseWriter, r *http.Request) {
+	p, sha := r.PathValue("path"), r.URL.Query().Get("ref")
+	s.mu.Lock()
+	files, link := s.files[sha], s.links[sha][p]
+	content, isFile := files[p]
+	var inDir []string
+	for name := range files {
+		if strings.HasPrefix(name, p+"/") {
+			inDir = append(inDir, name)
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case link:
+		writeJSON(w, http.StatusOK, map[string]any{"type": "symlink", "path": p, "target": "/etc/passwd", "size": 11})
+	case isFile && r.Header.Get("Accept") == "application/vnd.github.raw+json":
+		w.Header().Set("Content-Type", "application/vnd.github.raw+json")
+		io.WriteString(w, content)
+	case isFile && len(content) > inlineMax:
+		writeJSON(w, http.StatusOK, map[string]any{"type": "file", "path": p, "size": len(content), "encoding": "none", "content": ""})
+	case isFile:
+		writeJSON(w, http.StatusOK, map[string]any{"type": "file", "path": p, "size": len(content), "encoding": "base64",
+			"content": base64.StdEncoding.EncodeToString([]byte(content))})
+	case len(inDir) > 0:
+		var list []map[string]any
+		for _, name := range inDir {
+			list = append(list, map[string]any{"type": "file", "path": name})
+		}
+		writeJSON(w, http.StatusOK, list)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	}
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	per := s.PerPage
+	if per == 0 {
+		per, _ = strconv.Atoi(r.URL.Query().Get("per_page"))
+	}
+	if per <= 0 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	s.mu.Lock()
+	var mine []Comment
+	for _, c := range s.comments {
+		if c.Number == n {
+			mine = append(mine, c)
+		}
+	}
+	s.mu.Unlock()
+	lo, hi := min((page-1)*per, len(mine)), min(page*per, len(mine))
+	if hi < len(mine) {
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="next"`, s.URL, r.URL.Path, per, page+1))
+	}
+	out := []map[string]any{}
+	for _, c := range mine[lo:hi] {
+		out = append(out, commentJSON(c))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func commentJSON(c Comment) map[string]any {
+	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": "someone", "type": c.UserType},
+		"html_url": fmt.Sprintf("https://github.example/pull/%d#issuecomment-%d", c.Number, c.ID)}
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	if s.DenyWrite {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	var req struct{ Body string }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": err.Error()})
+		return
+	}
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	c := Comment{Number: n, Body: req.Body, UserType: "Bot"}
+	c.ID = s.AddComment(c)
+	writeJSON(w, http.StatusCreated, commentJSON(c))
+}
+
+func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
+	if s.DenyWrite {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	var req struct{ Body string }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": err.Error()})
+		return
+	}
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range s.comments {
+		if c.ID == id {
+			s.comments[i].Body = req.Body
+			writeJSON(w, http.StatusOK, commentJSON(s.comments[i]))
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}

@@ -1,0 +1,82 @@
+package publish
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/apidiff"
+	"github.com/docs-publish/docs-publish/internal/report"
+)
+
+// maxChangeRows bounds a table of changes: a pull request comment holds at
+// most 65,536 characters, a job summary 1 MiB.
+const maxChangeRows = 150
+
+// ChangesMarkdown is the report of a comparison in Markdown, for the job
+// summary and the pull request comment (which add their own heading):
+// counts first, then a table of the breaking changes and warnings, and the
+// other changes folded away. Everything from the description is escaped.
+func ChangesMarkdown(c *Comparison, file string) string {
+	var b strings.Builder
+	esc := report.EscapeMarkdown
+	switch {
+	case c.Report == nil && c.New:
+		fmt.Fprintf(&b, "%s is new: it does not exist at %s, so there is nothing to compare.\n", esc(file), esc(c.Base))
+		return b.String()
+	case c.Report == nil:
+		fmt.Fprintf(&b, "Nothing compared: %s\n", esc(c.Skipped))
+		return b.String()
+	}
+	r := c.Report
+	breaking, warnings, other := r.Count(apidiff.Breaking), r.Count(apidiff.Warning), r.Count(apidiff.Info)
+	switch {
+	case len(r.Changes) == 0:
+		fmt.Fprintf(&b, "✅ No API changes in %s against %s.\n", esc(file), esc(c.Base))
+	case breaking > 0:
+		fmt.Fprintf(&b, "❌ **%s** in %s against %s, %s, %s.\n", plural(breaking, "breaking change"), esc(file), esc(c.Base),
+			plural(warnings, "warning"), plural(other, "other change"))
+	default:
+		fmt.Fprintf(&b, "✅ No breaking changes in %s against %s: %s, %s.\n", esc(file), esc(c.Base),
+			plural(warnings, "warning"), plural(other, "other change"))
+	}
+	var serious, rest []apidiff.Change
+	for _, ch := range r.Changes {
+		if ch.Level == apidiff.Info {
+			rest = append(rest, ch)
+		} else {
+			serious = append(serious, ch)
+		}
+	}
+	if len(serious) > 0 {
+		b.WriteString("\n| | operation | change | check |\n|---|---|---|---|\n")
+		changeRows(&b, serious, true)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", plural(len(rest), "other change"))
+		changeRows(&b, rest, false)
+		b.WriteString("\n</details>\n")
+	}
+	if n := len(r.Accepted); n > 0 {
+		fmt.Fprintf(&b, "\n%s listed in breaking-ignore %s not counted.\n", plural(n, "agreed change"), map[bool]string{true: "is", false: "are"}[n == 1])
+	}
+	return b.String()
+}
+
+func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool) {
+	esc := report.EscapeMarkdown
+	for i, ch := range cs {
+		if i == maxChangeRows {
+			cols := "| | and %d more |  |\n"
+			if icon {
+				cols = "| | | and %d more |  |\n"
+			}
+			fmt.Fprintf(b, cols, len(cs)-i)
+			return
+		}
+		if icon {
+			b.WriteString(map[apidiff.Level]string{apidiff.Breaking: "| ❌ ", apidiff.Warning: "| ⚠️ "}[ch.Level])
+		}
+		op := strings.TrimSpace(ch.Operation + " " + ch.Path)
+		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(op), esc(ch.Text), esc(ch.ID))
+	}
+}

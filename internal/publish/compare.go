@@ -1,0 +1,388 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/docs-publish/docs-publish/internal/apidiff"
+	"github.com/docs-publish/docs-publish/internal/gitclone"
+	"github.com/docs-publish/docs-publish/internal/githubapi"
+	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/report"
+)
+
+// Comparison is what the change does to the API, against its base.
+type Comparison struct {
+	// Base names what was compared with: "the pull request's base commit
+	// 1a2b3c4", "base-file api/v1.yaml".
+	Base string
+	// New: the description does not exist at the base, so every operation is
+	// new and nothing is compared.
+	New bool
+	// Report is nil when nothing was compared.
+	Report *apidiff.Report
+	// Skipped says why nothing was compared, when nothing was.
+	Skipped string
+	// CommentURL is the pull request comment written or kept, if any.
+	CommentURL string
+}
+
+// Breaking is how many changes break the API's clients.
+func (c *Comparison) Breaking() int {
+	if c == nil || c.Report == nil {
+		return 0
+	}
+	return c.Report.Count(apidiff.Breaking)
+}
+
+// BreakingError is a change that breaks the API's clients, with
+// fail-on-breaking set.
+type BreakingError struct {
+	Count  int
+	DryRun bool
+}
+
+func (e *BreakingError) Error() string {
+	what := "nothing was published"
+	if e.DryRun {
+		what = "the run fails"
+	}
+	return fmt.Sprintf("the change breaks the API's clients (%s, see the job summary) and fail-on-breaking is true, so %s: undo the breaking changes, or list the agreed ones in breaking-ignore",
+		plural(e.Count, "breaking change"), what)
+}
+
+// CompareError is a comparison that could not be made, with fail-on-breaking
+// set: without it, the run cannot tell that nothing breaks.
+type CompareError struct {
+	Err error
+}
+
+func (e *CompareError) Error() string {
+	return fmt.Sprintf("cannot compare with the base, and fail-on-breaking is true: %v", e.Err)
+}
+
+func (e *CompareError) Unwrap() error { return e.Err }
+
+// base is where the base description is read from.
+type base struct {
+	fsys  fs.FS
+	name  string // the description, in fsys
+	label string
+	// dir is where fsys's root is in the workspace, so that a place in a
+	// base file can be shown as a workspace path.
+	dir string
+}
+
+// compare reports what the description's change does to the API: in the
+// log, as annotations at the changed operations, in the job summary, in the
+// outputs, and on a pull request as one comment per description.
+func (f *flow) compare(ctx context.Context) error {
+	c := &Comparison{}
+	f.res.Changes = c
+	b, skip, err := f.base(ctx)
+	if err != nil {
+		return f.cannotCompare(c, err)
+	}
+	if b == nil {
+		c.Skipped = skip
+		f.rep.Infof("nothing compared: %s", skip)
+		return nil
+	}
+	c.Base = b.label
+	f.rep.Infof("comparing with %s", b.label)
+	baseDesc, err := loadBase(ctx, b)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.New = true
+		f.rep.Infof("%s does not exist at %s: the description is new, so there is nothing to compare", b.name, b.label)
+		return f.comment(ctx, c)
+	}
+	if err != nil {
+		return f.cannotCompare(c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, err))
+	}
+	headJSON, err := f.headJSON(ctx)
+	if err != nil {
+		return f.cannotCompare(c, err)
+	}
+	rep, err := runAside(ctx, func() (*apidiff.Report, error) { return apidiff.Compare(baseDesc.content, headJSON) })
+	if err != nil {
+		return f.cannotCompare(c, err)
+	}
+	if f.plan.IgnoreFile != "" {
+		if err := f.accept(rep); err != nil {
+			return err
+		}
+	}
+	c.Report = rep
+	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
+		return err
+	}
+	if err := f.comment(ctx, c); err != nil {
+		return err
+	}
+	if n := c.Breaking(); n > 0 && bool(f.cfg.FailOnBreaking) {
+		return &BreakingError{Count: n, DryRun: f.plan.DryRun}
+	}
+	return nil
+}
+
+// cannotCompare reports a comparison that could not be made: a warning, or
+// with fail-on-breaking an error.
+func (f *flow) cannotCompare(c *Comparison, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	c.Skipped = err.Error()
+	if f.cfg.FailOnBreaking {
+		return &CompareError{Err: err}
+	}
+	f.rep.Annotate(report.Warning, "API changes not reported: "+err.Error(), report.Where{})
+	return nil
+}
+
+// base works out where the base description is: base-file, or the file's
+// path at the event's base commit, from the local clone when it holds the
+// commit, else through GitHub's API. A nil base comes with why there is
+// none.
+func (f *flow) base(ctx context.Context) (*base, string, error) {
+	if f.plan.BaseFile != "" {
+		return &base{fsys: f.ws.FS(), name: f.plan.BaseFile, label: "base-file " + f.plan.BaseFile}, "", nil
+	}
+	sha := f.cfg.BaseSHA
+	if sha == "" {
+		return nil, "this event has no base commit (a pull request's base, or the commit before a push): set base-file to compare with a file", nil
+	}
+	what := "the commit before the push"
+	if f.cfg.PullRequest > 0 {
+		what = "the pull request's base commit"
+	}
+	label := what + " " + shortSHA(sha)
+	repoDir, name := f.inRepository(f.plan.File)
+	files, err := gitclone.Commit(filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
+	if err == nil {
+		f.rep.Debugf("reading %s from the local clone", label)
+		return &base{fsys: files, name: name, label: label, dir: repoDir}, "", nil
+	}
+	if !errors.Is(err, gitclone.ErrNoCommit) {
+		f.rep.Debugf("the local clone cannot give %s: %v", label, err)
+	}
+	if f.cfg.GitHubToken == "" || f.cfg.Repository == "" || f.cfg.GitHubAPIURL == "" {
+		return nil, fmt.Sprintf("%s is not in the local clone, and without github-token (and GITHUB_REPOSITORY, GITHUB_API_URL) it cannot be read through GitHub's API: fetch it (actions/checkout with fetch-depth: 0), give github-token, or set base-file", label), nil
+	}
+	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll})
+	if err != nil {
+		return nil, "", err
+	}
+	f.rep.Debugf("reading %s through GitHub's API", label)
+	return &base{fsys: gh.Files(ctx, sha), name: name, label: label, dir: repoDir}, "", nil
+}
+
+// inRepository finds the clone a workspace file is in (the workspace
+// itself, or a folder of it that holds a .git, as actions/checkout with
+// path: leaves it) and the file's path in that clone.
+func (f *flow) inRepository(file string) (repoDir, name string) {
+	for dir := path.Dir(file); ; dir = path.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(f.ws.Dir(), filepath.FromSlash(dir), ".git")); err == nil {
+			if dir == "." {
+				return "", file
+			}
+			return dir, file[len(dir)+1:]
+		}
+		if dir == "." {
+			// No clone here: the workspace is taken for the repository's top.
+			return "", file
+		}
+	}
+}
+
+// loadBase reads the base description and bundles it into the JSON a run
+// would have published. fs.ErrNotExist means the description itself is not
+// there.
+func loadBase(ctx context.Context, b *base) (*described, error) {
+	return runAside(ctx, func() (*described, error) {
+		doc, err := openapi.Load(ctx, b.fsys, b.name, openapi.DefaultLimits)
+		var le *openapi.LoadError
+		if errors.Is(err, fs.ErrNotExist) && errors.As(err, &le) && le.File == b.name {
+			return nil, fs.ErrNotExist
+		}
+		if err != nil {
+			return nil, err
+		}
+		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: b.fsys}); err != nil {
+			return nil, err
+		}
+		content, err := openapi.Encode(doc, openapi.DefaultLimits)
+		if err != nil {
+			return nil, err
+		}
+		return &described{doc: doc, content: content, bundled: true}, nil
+	})
+}
+
+// headJSON is the description as published, bundled: with bundle: false the
+// upload keeps its $refs, which the comparison cannot follow.
+func (f *flow) headJSON(ctx context.Context) ([]byte, error) {
+	if f.head.bundled {
+		return f.head.content, nil
+	}
+	d, err := runAside(ctx, func() (*described, error) {
+		d, _, err := describe(ctx, true, f.plan.File, f.ws.FS())
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the description cannot be bundled for the comparison: %w", err)
+	}
+	return d.content, nil
+}
+
+// maxIgnoreFile bounds breaking-ignore.
+const maxIgnoreFile = 1 << 20
+
+// accept moves the breaking changes that breaking-ignore lists aside.
+func (f *flow) accept(rep *apidiff.Report) error {
+	file, err := f.ws.Open(f.plan.IgnoreFile)
+	if err != nil {
+		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %v", f.plan.IgnoreFile, err)}
+	}
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, maxIgnoreFile+1))
+	if err == nil && len(data) > maxIgnoreFile {
+		err = fmt.Errorf("it is more than %d bytes", maxIgnoreFile)
+	}
+	if err == nil {
+		err = rep.Accept(bytes.NewReader(data))
+	}
+	if err != nil {
+		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %v", f.plan.IgnoreFile, err)}
+	}
+	if n := len(rep.Accepted); n > 0 {
+		f.rep.Infof("%s listed in %s", plural(n, "agreed change"), f.plan.IgnoreFile)
+	}
+	return nil
+}
+
+// reportChanges logs the counts, sets the outputs, and annotates each
+// breaking change where its operation is written: in the head, or for an
+// operation the change removed, in the base.
+func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
+	r := c.Report
+	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
+		plural(r.Count(apidiff.Warning), "warning"), plural(r.Count(apidiff.Info), "other change"))
+	level := report.Warning
+	if f.cfg.FailOnBreaking {
+		level = report.Error
+	}
+	annotated := 0
+	for _, ch := range r.Changes {
+		if ch.Level != apidiff.Breaking {
+			continue
+		}
+		if annotated == maxAnnotated {
+			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", r.Count(apidiff.Breaking)-annotated), report.Where{})
+			break
+		}
+		annotated++
+		f.rep.Annotate(level, "breaking change: "+changeLine(ch), f.whereChanged(ch, b, baseDoc))
+	}
+	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
+		return err
+	}
+	return f.rep.SetOutput("api-changes", fmt.Sprint(len(r.Changes)))
+}
+
+// changeLine is a change in one line: "DELETE /books/{id}: api removed
+// without deprecation (api-removed-without-deprecation)".
+func changeLine(ch apidiff.Change) string {
+	s := ch.Text + " (" + ch.ID + ")"
+	if ch.Path != "" {
+		s = ch.Operation + " " + ch.Path + ": " + s
+	}
+	return s
+}
+
+// whereChanged is where a change's operation is written: in the head, or
+// for an operation the change removed, in the base (a workspace path, when
+// the base is a commit's files, of the file as it was). A change to no one
+// operation is about the description's main file.
+func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc *openapi.Node) report.Where {
+	if ch.Path == "" {
+		return report.Where{File: f.plan.File}
+	}
+	if op := openapi.Operation(f.head.doc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
+		return report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+	}
+	if op := openapi.Operation(baseDoc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
+		return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+	}
+	return report.Where{File: f.plan.File}
+}
+
+// comment keeps the pull request's comment for this description up to
+// date: created once there is something to say, then rewritten on each
+// run, down to "no API changes" when a later push takes the changes away.
+func (f *flow) comment(ctx context.Context, c *Comparison) error {
+	if f.cfg.PullRequest == 0 || !bool(f.cfg.Comment) {
+		return nil
+	}
+	switch {
+	case f.cfg.FromFork:
+		f.rep.Annotate(report.Notice, fmt.Sprintf("the report is not posted on pull request #%d: it comes from a fork, whose GITHUB_TOKEN cannot write comments. The job summary has it.", f.cfg.PullRequest), report.Where{})
+		return nil
+	case f.cfg.GitHubToken == "" || f.cfg.Repository == "" || f.cfg.GitHubAPIURL == "":
+		f.rep.Annotate(report.Notice, fmt.Sprintf("the report is not posted on pull request #%d: github-token is empty. The job summary has it.", f.cfg.PullRequest), report.Where{})
+		return nil
+	}
+	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll})
+	if err != nil {
+		return err
+	}
+	create := c.Report != nil && len(c.Report.Changes)+len(c.Report.Accepted) > 0
+	act, link, err := gh.StickyComment(ctx, f.cfg.PullRequest, commentMarker(f.plan.File), ChangesMarkdown(c, f.plan.File), create)
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case githubapi.IsForbidden(err):
+		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: github-token may not write comments (%v). Give the job permissions: pull-requests: write. The job summary has the report.", f.cfg.PullRequest, err), report.Where{})
+	case err != nil:
+		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: %v. The job summary has it.", f.cfg.PullRequest, err), report.Where{})
+	case act != githubapi.CommentNone:
+		c.CommentURL = link
+		f.rep.Infof("pull request #%d: comment %s (%s)", f.cfg.PullRequest, act, link)
+	}
+	return nil
+}
+
+// commentMarker names the description's comment, hidden in the comment's
+// first line.
+func commentMarker(file string) string {
+	// The path is escaped so that it cannot end the HTML comment.
+	return "<!-- docs-publish api-changes " + url.PathEscape(file) + " -->"
+}
+
+// runAside runs fn, which cannot be interrupted, and gives up waiting for it
+// when ctx ends.
+func runAside[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}

@@ -1,0 +1,383 @@
+package publish
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+)
+
+const (
+	ghToken  = "ghs_compare_test_token"
+	ghRepo   = "octo/bookstore"
+	baseSHA  = "1111111111111111111111111111111111111111"
+	pullNum  = 7
+	diffRoot = "../../testdata/apidiff/"
+)
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(diffRoot + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// compareConfig is a pull request's run: the head description in the
+// workspace, its base commit on the fake GitHub API (not in any clone).
+func compareConfig(t *testing.T, apiURL string, gh *githubapitest.Server, head string) Config {
+	t.Helper()
+	cfg := flowConfig(t, apiURL)
+	writeHead(t, cfg, head)
+	cfg.Compare, cfg.Comment = true, true
+	cfg.PullRequest, cfg.BaseSHA, cfg.EventName = pullNum, baseSHA, "pull_request"
+	cfg.Repository, cfg.GitHubAPIURL, cfg.GitHubToken = ghRepo, gh.APIURL(), ghToken
+	return cfg
+}
+
+func writeHead(t *testing.T, cfg Config, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(cfg.Workspace, "api", "openapi.yaml"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fakeGitHub(t *testing.T) *githubapitest.Server {
+	t.Helper()
+	gh := githubapitest.New(ghRepo, ghToken)
+	t.Cleanup(gh.Close)
+	return gh
+}
+
+// ours are the comments that carry the description's marker.
+func ours(gh *githubapitest.Server) []githubapitest.Comment {
+	var out []githubapitest.Comment
+	for _, c := range gh.Comments() {
+		if strings.HasPrefix(c.Body, commentMarker("api/openapi.yaml")+"\n") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func commentWrites(gh *githubapitest.Server) (n int) {
+	for _, r := range gh.Requests() {
+		if r.Method == "POST" || r.Method == "PATCH" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStickyCommentFollowsThePullRequest runs the action three times on one
+// pull request, as three pushes would: a breaking change, a second change,
+// then both undone.
+func TestStickyCommentFollowsThePullRequest(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	gh := fakeGitHub(t)
+	base := fixture(t, "removed-operation/base/openapi.yaml")
+	gh.AddFile(baseSHA, "api/openapi.yaml", base)
+	head := fixture(t, "removed-operation/head/openapi.yaml")
+
+	cfg := compareConfig(t, emu.URL(), gh, head)
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if res.Changes == nil || res.Changes.Breaking() != 1 || rep.outputs["breaking-changes"] != "1" {
+		t.Fatalf("first push: %+v, outputs %v\n%s", res.Changes, rep.outputs, rep.log())
+	}
+	// The removed operation is annotated where the base wrote it.
+	if !strings.Contains(rep.log(), "warning: api/openapi.yaml:42:5: breaking change: DELETE /books/{bookId}: api removed without deprecation") {
+		t.Errorf("no annotation at the removed operation:\n%s", rep.log())
+	}
+	cs := ours(gh)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "1 breaking change") || !strings.Contains(cs[0].Body, "DELETE /books/{bookId}") {
+		t.Fatalf("after the first push, comments: %+v", gh.Comments())
+	}
+	if len(emu.Builds()) != 1 {
+		t.Errorf("%d builds: a breaking change without fail-on-breaking still publishes", len(emu.Builds()))
+	}
+
+	// A second push adds an optional parameter: the same comment, rewritten.
+	writeHead(t, cfg, strings.Replace(head, "      parameters:\n        - name: genre", "      parameters:\n        - name: limit\n          in: query\n          schema:\n            type: integer\n        - name: genre", 1))
+	if _, _, err = runFlow(t, cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "new optional") {
+		t.Fatalf("after the second push, comments: %+v", got)
+	}
+
+	// A third push undoes both: the comment says so rather than going stale.
+	writeHead(t, cfg, base)
+	if res, _, err = runFlow(t, cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "No API changes") {
+		t.Fatalf("after the third push, comments: %+v", got)
+	}
+	if res.Changes.Report == nil || len(res.Changes.Report.Changes) != 0 || res.Changes.Base != "the pull request's base commit 1111111" {
+		t.Errorf("third push: %+v", res.Changes)
+	}
+	for _, r := range gh.Requests() {
+		if !r.Authorized {
+			t.Errorf("%s %s without the token", r.Method, r.Path)
+		}
+		if strings.Contains(r.Path, "/contents/") && r.RawQuery != "ref="+baseSHA {
+			t.Errorf("contents read at %q, not at the base", r.RawQuery)
+		}
+	}
+	if len(gh.Comments()) != 1 {
+		t.Errorf("%d comments on the pull request", len(gh.Comments()))
+	}
+}
+
+func TestComparisonOutcomes(t *testing.T) {
+	t.Parallel()
+	base := fixture(t, "removed-operation/base/openapi.yaml")
+	breaking := fixture(t, "removed-operation/head/openapi.yaml")
+	cases := []struct {
+		name   string
+		head   string
+		setup  func(cfg *Config, gh *githubapitest.Server)
+		errIs  func(error) bool // nil: the run succeeds
+		builds int
+		check  func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server)
+	}{
+		{
+			name: "fail-on-breaking stops the run before anything is sent, after the report",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool { var be *BreakingError; return errors.As(err, &be) && be.Count == 1 },
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.FailedStep != StepCompare || len(ours(gh)) != 1 || rep.count("error: api/openapi.yaml:42:5: breaking change") != 1 {
+					t.Errorf("failed at %q, %d comments\n%s", res.FailedStep, len(ours(gh)), rep.log())
+				}
+			},
+		},
+		{
+			name: "an agreed break does not count",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				cfg.BreakingIgnore = "api/breaking-ignore.txt"
+				os.WriteFile(filepath.Join(cfg.Workspace, "api", "breaking-ignore.txt"), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644)
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 0 || len(res.Changes.Report.Accepted) != 1 || !strings.Contains(ours(gh)[0].Body, "1 agreed change") {
+					t.Errorf("%+v", res.Changes.Report)
+				}
+			},
+		},
+		{
+			name: "a fork's pull request: compared, published by nobody, no comment",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.Token, cfg.FromFork = "", true // no secrets for a fork
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 1 || commentWrites(gh) != 0 || rep.count("notice: :0:0: the report is not posted on pull request #7: it comes from a fork") != 1 {
+					t.Errorf("%d breaking, %d comment writes\n%s", res.Changes.Breaking(), commentWrites(gh), rep.log())
+				}
+			},
+		},
+		{
+			name: "no permission to comment is a warning",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				gh.DenyWrite = true
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if rep.count("warning: :0:0: the report is not posted on pull request #7: github-token may not write comments") != 1 || len(gh.Comments()) != 0 {
+					t.Errorf("%s", rep.log())
+				}
+			},
+		},
+		{
+			name: "a description that is new at the base",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				gh.AddFile(baseSHA, "README.md", "no API yet")
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if !res.Changes.New || res.Changes.Report != nil || len(gh.Comments()) != 0 {
+					t.Errorf("%+v, comments %+v", res.Changes, gh.Comments())
+				}
+				if _, ok := rep.outputs["breaking-changes"]; ok {
+					t.Error("breaking-changes set for a new description")
+				}
+			},
+		},
+		{
+			name: "a base that cannot be read is a warning",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				gh.AddFile(baseSHA, "api/openapi.yaml", "openapi: 3.0.3\npaths: [\n")
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Report != nil || rep.count("warning: :0:0: API changes not reported: the description at the pull request's base commit 1111111 cannot be loaded") != 1 {
+					t.Errorf("%+v\n%s", res.Changes, rep.log())
+				}
+			},
+		},
+		{
+			name: "a base that cannot be read fails the run with fail-on-breaking",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				cfg.GitHubToken = "revoked"
+			},
+			errIs: func(err error) bool { var ce *CompareError; return errors.As(err, &ce) },
+		},
+		{
+			name: "base-file, with its own refs, and no GitHub",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.BaseFile, cfg.GitHubAPIURL, cfg.GitHubToken = "base/openapi.yaml", "", ""
+				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
+				os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(strings.Replace(base,
+					`                $ref: "#/components/schemas/Book"`, `                $ref: "./book.yaml"`, 1)), 0o644)
+				os.WriteFile(filepath.Join(cfg.Workspace, "base", "book.yaml"), []byte("type: object\nproperties:\n  id: {type: integer}\n"), 0o644)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 1 || res.Changes.Base != "base-file base/openapi.yaml" || len(gh.Requests()) != 0 {
+					t.Errorf("%+v, %d GitHub requests", res.Changes, len(gh.Requests()))
+				}
+			},
+		},
+		{
+			name: "no base at all",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.BaseSHA, cfg.PullRequest, cfg.EventName = "", 0, "workflow_dispatch"
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Report != nil || !strings.Contains(res.Changes.Skipped, "no base commit") || len(gh.Requests()) != 0 {
+					t.Errorf("%+v", res.Changes)
+				}
+			},
+		},
+		{
+			name: "a dry run compares without the docs token",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.DryRun, cfg.Token = true, ""
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 1 || len(ours(gh)) != 1 {
+					t.Errorf("%+v", res.Changes)
+				}
+			},
+		},
+		{
+			name: "compare: false",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.Compare, cfg.FailOnBreaking = false, true
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes != nil || len(gh.Requests()) != 0 || rep.count("fail-on-breaking is set, but compare is false") != 1 {
+					t.Errorf("%+v, %d GitHub requests", res.Changes, len(gh.Requests()))
+				}
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			gh := fakeGitHub(t)
+			cfg := compareConfig(t, emu.URL(), gh, tc.head)
+			tc.setup(&cfg, gh)
+			res, rep, err := runFlow(t, cfg, Options{})
+			switch {
+			case tc.errIs == nil && err != nil:
+				t.Fatalf("%v\n%s", err, rep.log())
+			case tc.errIs != nil && !tc.errIs(err):
+				t.Fatalf("err %v\n%s", err, rep.log())
+			}
+			if got := len(emu.Builds()); got != tc.builds {
+				t.Errorf("%d builds, want %d", got, tc.builds)
+			}
+			if tc.builds == 0 && len(emu.Requests()) != 0 {
+				t.Errorf("%d requests reached the service", len(emu.Requests()))
+			}
+			if tc.check != nil {
+				tc.check(t, res, rep, gh)
+			}
+			if strings.Contains(rep.log(), ghToken) {
+				t.Error("the GitHub token is in the log")
+			}
+		})
+	}
+}
+
+// TestBaseFromTheLocalClone: a clone that holds the base commit (checked
+// out with fetch-depth: 0) is read without GitHub's API.
+func TestBaseFromTheLocalClone(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	emu := startEmulator(t, nil)
+	gh := fakeGitHub(t) // holds nothing: any read of it is a failure
+	cfg := compareConfig(t, emu.URL(), gh, fixture(t, "removed-operation/base/openapi.yaml"))
+	// actions/checkout with path: leaves the clone in a folder.
+	repo := filepath.Join(cfg.Workspace, "checkout")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	os.MkdirAll(filepath.Join(repo, "api"), 0o755)
+	git("init", "-q")
+	os.WriteFile(filepath.Join(repo, "api", "openapi.yaml"), []byte(fixture(t, "removed-operation/base/openapi.yaml")), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	cfg.BaseSHA = git("rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(repo, "api", "openapi.yaml"), []byte(fixture(t, "removed-operation/head/openapi.yaml")), 0o644)
+	cfg.File = "checkout/api/openapi.yaml"
+	cfg.Comment = false
+
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if res.Changes.Breaking() != 1 || len(gh.Requests()) != 0 {
+		t.Fatalf("%+v, %d requests to GitHub\n%s", res.Changes, len(gh.Requests()), rep.log())
+	}
+	// The removed operation is shown where the base wrote it, as a
+	// workspace path.
+	if rep.count("warning: checkout/api/openapi.yaml:42:5: breaking change: DELETE") != 1 {
+		t.Errorf("%s", rep.log())
+	}
+}
