@@ -146,8 +146,8 @@ func TestReadmeWorkflowsPassActionlint(t *testing.T) {
 		os.WriteFile(p, []byte(b[1]), 0o644)
 		files = append(files, p)
 	}
-	if len(files) < 8 {
-		t.Fatalf("found %d workflows in README.md, want the quick start and seven recipes", len(files))
+	if len(files) < 9 {
+		t.Fatalf("found %d workflows in README.md, want the quick start and eight recipes", len(files))
 	}
 	cmd := actionlint(t)
 	out, err := exec.Command(cmd[0], append(cmd[1:], files...)...).CombinedOutput()
