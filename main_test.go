@@ -539,7 +539,7 @@ func TestBadInputs(t *testing.T) {
 			if n := len(emu.Builds()); n != tc.builds {
 				t.Errorf("%d builds started, want %d", n, tc.builds)
 			}
-			if !strings.Contains(run.summary, "docs-publish failed at") || !strings.Contains(run.summary, tc.summary) {
+			if !strings.Contains(run.summary, "### ❌ ") || !strings.Contains(run.summary, tc.summary) {
 				t.Errorf("summary does not say the run failed, or lacks %q:\n%s", tc.summary, run.summary)
 			}
 		})

@@ -178,7 +178,7 @@ func TestCLIOffGitHub(t *testing.T) {
 	if strings.Contains(stdout+stderr, "::") {
 		t.Errorf("workflow commands printed off GitHub:\n%s%s", stdout, stderr)
 	}
-	if !strings.Contains(stderr, "docs-publish: published") {
+	if !strings.Contains(stderr, "docs-publish: API docs published") {
 		t.Errorf("no plain-text summary: %s", stderr)
 	}
 	if !strings.Contains(stderr, "debug: PUT "+emu.URL()+"/projects/4711/files/openapi.yml: 200 OK in ") || !strings.Contains(stderr, "update file: done in ") {

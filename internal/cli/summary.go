@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -14,70 +16,103 @@ import (
 	"github.com/docs-publish/docs-publish/internal/report"
 )
 
-// summary is what the job summary says of a run.
+// summary is what the job summary says of a run: the outcome and where the
+// docs are first, then the facts, the steps' timings, the API changes and
+// the findings in the description.
 type summary struct {
-	file   string // the description, as the file input names it
+	cfg    publish.Config
 	res    *publish.Result
 	runErr error
-	rows   [][2]string // label, value; rows without a value are left out
+	total  time.Duration
+	facts  [][2]string // label, value; facts without a value are left out
 }
 
 func newSummary(cfg publish.Config, res *publish.Result, runErr error, total time.Duration) *summary {
-	s := &summary{file: cfg.File, res: res, runErr: runErr}
-	s.add("Project", cfg.ProjectID)
-	s.add("File", res.FileName)
-	s.add("Branch", res.Branch)
-	s.add("Commit message", res.CommitMessage)
-	s.add("Doc", res.DocID)
-	s.add("Build", res.BuildID)
+	s := &summary{cfg: cfg, res: res, runErr: runErr, total: total}
+	s.fact("Project", cfg.ProjectID)
+	s.fact("File", res.FileName)
+	s.fact("Branch", res.Branch)
+	s.fact("Commit message", res.CommitMessage)
+	s.fact("Doc", res.DocID)
+	s.fact("Build", res.BuildID)
 	if res.BuildID != "" {
-		s.add("Live", fmt.Sprint(res.Live))
-		s.add("Build outcome", buildOutcome(res.BuildState))
+		s.fact("Live", fmt.Sprint(res.Live))
+		s.fact("Build outcome", buildOutcome(res.BuildState))
 	}
-	s.add("Docs URL", res.DocsURL)
-	s.add("Bundle", res.BundlePath)
+	s.fact("Docs URL", res.DocsURL)
+	s.fact("Bundle", res.BundlePath)
 	if res.ZipPath != "" {
-		s.add("Zip", res.ZipPath)
-		s.add("Zip size", fmt.Sprintf("%d bytes", res.ZipSize))
-		s.add("Zip sha256", res.ZipSHA256)
+		s.fact("Zip", res.ZipPath)
+		s.fact("Zip size", fmt.Sprintf("%d bytes", res.ZipSize))
+		s.fact("Zip sha256", res.ZipSHA256)
 	}
-	s.add("Site", res.SitePath)
-	s.add("API changes", changesRow(res.Changes))
-	for _, st := range res.Steps {
-		s.add("Step: "+st.Step.String(), st.Duration.Round(time.Millisecond).String())
-	}
-	s.add("Total", total.Round(time.Millisecond).String())
+	s.fact("Site", res.SitePath)
+	s.fact("API changes", changesRow(res.Changes))
 	return s
 }
 
-func (s *summary) add(label, value string) {
+func (s *summary) fact(label, value string) {
 	if value != "" {
-		s.rows = append(s.rows, [2]string{label, value})
+		s.facts = append(s.facts, [2]string{label, value})
 	}
 }
 
-// markdown renders the summary for GitHub's job summary.
+// headline is the outcome in a few words, and the sentence under it.
+func (s *summary) headline() (icon, title, detail string) {
+	var be *publish.BreakingError
+	switch {
+	case s.runErr != nil && publish.IsInvalid(s.runErr):
+		return "❌", "The description is invalid: nothing was sent", s.runErr.Error()
+	case s.runErr != nil && errors.As(s.runErr, &be):
+		return "❌", "Breaking API changes: nothing was published", s.runErr.Error()
+	case s.runErr != nil:
+		return "❌", "Publishing failed at: " + s.res.FailedStep.String(), s.runErr.Error()
+	case s.res.ForkCheck:
+		return "🔍", "Checked only: nothing was published",
+			"The token is empty on a " + s.cfg.EventName + " event, as for a pull request from a fork, which gets no secrets. The description was checked (and compared with its base); set fail-on-missing-token: true to make this an error."
+	case s.res.DryRun:
+		return "🔍", "Dry run: nothing was sent", ""
+	}
+	return "✅", "API docs published", ""
+}
+
+// markdown renders the summary for GitHub's job summary. Everything that
+// comes from the service or the description is escaped.
 func (s *summary) markdown() string {
 	var b strings.Builder
-	switch {
-	case s.runErr != nil:
-		fmt.Fprintf(&b, "### ❌ docs-publish failed at: %s\n\n%s\n\n", s.res.FailedStep, report.EscapeMarkdown(s.runErr.Error()))
-	case s.res.DryRun:
-		b.WriteString("### Dry run: nothing was sent\n\n")
-	default:
-		b.WriteString("### ✅ API docs published\n\n")
+	esc := report.EscapeMarkdown
+	icon, title, detail := s.headline()
+	fmt.Fprintf(&b, "### %s %s\n\n", icon, title)
+	if detail != "" {
+		fmt.Fprintf(&b, "%s\n\n", esc(detail))
 	}
-	if s.res.DocsURL != "" {
-		fmt.Fprintf(&b, "**Docs:** <%s>\n\n", s.res.DocsURL)
+	var lead []string
+	if u := s.res.DocsURL; u != "" && isWebURL(u) {
+		lead = append(lead, fmt.Sprintf("**Docs:** <%s>", u))
 	}
-	b.WriteString("| | |\n|---|---|\n")
-	for _, r := range s.rows {
-		fmt.Fprintf(&b, "| %s | %s |\n", r[0], report.EscapeMarkdown(r[1]))
+	if s.res.BuildID != "" {
+		lead = append(lead, fmt.Sprintf("**Build:** %s (%s)", esc(s.res.BuildID), buildOutcome(s.res.BuildState)))
+	}
+	if len(lead) > 0 {
+		b.WriteString(strings.Join(lead, " · ") + "\n\n")
+	}
+	if len(s.facts) > 0 {
+		b.WriteString("| what | value |\n|---|---|\n")
+		for _, r := range s.facts {
+			fmt.Fprintf(&b, "| %s | %s |\n", r[0], esc(r[1]))
+		}
+	}
+	if len(s.res.Steps) > 0 {
+		b.WriteString("\n| step | took |\n|---|---:|\n")
+		for _, st := range s.res.Steps {
+			fmt.Fprintf(&b, "| %s | %s |\n", st.Step, st.Duration.Round(time.Millisecond))
+		}
+		fmt.Fprintf(&b, "| **total** | **%s** |\n", s.total.Round(time.Millisecond))
 	}
 	if c := s.res.Changes; c != nil {
 		b.WriteString("\n#### API changes\n\n")
-		b.WriteString(publish.ChangesMarkdown(c, s.file))
-		if u, err := url.Parse(c.CommentURL); err == nil && u.Scheme == "https" && !strings.ContainsAny(c.CommentURL, " <>") {
+		b.WriteString(publish.ChangesMarkdown(c, s.cfg.File))
+		if isWebURL(c.CommentURL) {
 			fmt.Fprintf(&b, "\nOn the pull request: <%s>\n", c.CommentURL)
 		}
 	}
@@ -92,26 +127,52 @@ func (s *summary) markdown() string {
 			if f.Severity == openapi.Error {
 				icon = "❌"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, report.EscapeMarkdown(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col)), report.EscapeMarkdown(f.Msg))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", icon, s.place(f), esc(f.Msg))
 		}
 	}
 	return b.String()
 }
 
+// place is where a finding was written, as a link to that line of the file
+// at the run's commit when the run knows its repository.
+func (s *summary) place(f openapi.Finding) string {
+	text := report.EscapeMarkdown(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col))
+	c := s.cfg
+	if c.ServerURL == "" || c.Repository == "" || c.SHA == "" || f.File == "" || !isWebURL(c.ServerURL) {
+		return text
+	}
+	segs := strings.Split(path.Clean(f.File), "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	link := strings.TrimRight(c.ServerURL, "/") + "/" + c.Repository + "/blob/" + url.PathEscape(c.SHA) + "/" + strings.Join(segs, "/")
+	if f.Pos.Line > 0 {
+		link += fmt.Sprintf("#L%d", f.Pos.Line)
+	}
+	if strings.ContainsAny(link, " <>()") {
+		return text
+	}
+	return "[" + text + "](" + link + ")"
+}
+
+// isWebURL accepts an address that can be a Markdown link as it is.
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && !strings.ContainsAny(s, " <>")
+}
+
 // text renders the summary as plain text, for the CLI's stderr.
 func (s *summary) text() string {
 	var b strings.Builder
-	switch {
-	case s.runErr != nil:
-		fmt.Fprintf(&b, "docs-publish failed at: %s\n", s.res.FailedStep)
-	case s.res.DryRun:
-		b.WriteString("docs-publish: dry run, nothing was sent\n")
-	default:
-		b.WriteString("docs-publish: published\n")
-	}
-	for _, r := range s.rows {
+	_, title, _ := s.headline()
+	fmt.Fprintf(&b, "docs-publish: %s\n", title)
+	for _, r := range s.facts {
 		fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", ghaction.OneLine(r[1]))
 	}
+	for _, st := range s.res.Steps {
+		fmt.Fprintf(&b, "  %-16s %s\n", st.Step.String()+":", st.Duration.Round(time.Millisecond))
+	}
+	fmt.Fprintf(&b, "  %-16s %s\n", "total:", s.total.Round(time.Millisecond))
 	return b.String()
 }
 

@@ -69,9 +69,9 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		}
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s%s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg, more)}
 	case errs > 0:
-		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
-		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
 	}
 	return l.d, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 )
 
 // InputError is an input that cannot work, found before any request.
@@ -19,6 +20,19 @@ type InputError struct {
 func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input, e.Msg) }
 
 func (e *InputError) Unwrap() error { return e.Err }
+
+// ErrInvalidDescription is the cause of a run stopped by the findings in
+// its description: errors, or warnings with fail-on-warnings.
+var ErrInvalidDescription = errors.New("the description is invalid")
+
+// IsInvalid says whether err stopped a run because of its description:
+// findings, or a place in it that cannot be loaded (a syntax error, a $ref
+// that does not resolve), as opposed to a file that cannot be read at all.
+func IsInvalid(err error) bool {
+	var les openapi.LoadErrors
+	var le *openapi.LoadError
+	return errors.Is(err, ErrInvalidDescription) || errors.As(err, &les) || errors.As(err, &le) && le.Pos.Line > 0
+}
 
 // StepError is a failure of one step of the flow, with what to do about it.
 type StepError struct {

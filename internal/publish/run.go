@@ -29,6 +29,9 @@ type Result struct {
 	Findings                        []openapi.Finding
 	BundlePath                      string // relative to the workspace
 	DryRun                          bool
+	// ForkCheck: the run only checked, as for a fork's pull request, which
+	// gets no secrets.
+	ForkCheck bool
 	// Changes is what the change does to the API against its base; nil when
 	// the comparison is off, or the run stopped before it.
 	Changes *Comparison
@@ -111,7 +114,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 		return f, err
 	}
 	p := f.plan
-	res.DryRun = p.DryRun
+	res.DryRun, res.ForkCheck = p.DryRun, p.ForkCheck
 	res.FileName, res.Branch, res.CommitMessage = p.FileName, cfg.Branch, p.CommitMessage
 	if p.ForkCheck {
 		rep.Annotate(report.Notice, "token is empty on a "+cfg.EventName+" event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.", report.Where{})
