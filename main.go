@@ -34,7 +34,8 @@ func main() {
 		if !errors.Is(err, cli.ErrReported) {
 			fmt.Fprintln(os.Stderr, "docs-publish:", err)
 		}
+		code := cli.ExitCode(ctx, err)
 		stop()
-		os.Exit(1)
+		os.Exit(code)
 	}
 }

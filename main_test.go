@@ -611,9 +611,9 @@ func TestSpecPipeline(t *testing.T) {
 				f["api/common/parameters.yml"] = brokenParams
 				return f
 			}(),
-			code: 1, errorAt: "col=9,file=api/common/parameters.yml,line=4"},
+			code: 3, errorAt: "col=9,file=api/common/parameters.yml,line=4"},
 		{name: "warnings do not stop the run", inputs: map[string]string{"file": "api/a.yaml"}, files: map[string]string{"api/a.yaml": unusedParam}, requests: true, warningAt: "col=10,file=api/a.yaml,line=9"},
-		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 1, warningAt: "col=10,file=api/a.yaml,line=9"},
+		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 3, warningAt: "col=10,file=api/a.yaml,line=9"},
 		{name: "dry run sends nothing and writes the bundle", inputs: map[string]string{"file": "api/swagger.yaml", "dry-run": "true", "bundle-path": "build/bundle.json", "token": "", "api-url": "", "project-id": ""},
 			files: fixture(t, "testdata/bundle/swagger2", "api"),
 			check: func(t *testing.T, emu *emulator.Server, run actionRun) {
@@ -709,8 +709,8 @@ func TestForkPullRequestWithoutToken(t *testing.T) {
 		want                       string
 	}{
 		{"pull request", "pull_request", "", 0, "::notice title=docs-publish::token is empty on a pull_request event"},
-		{"pull request, strict", "pull_request", "true", 1, "input token: is empty"},
-		{"push", "push", "", 1, "input token: is empty"},
+		{"pull request, strict", "pull_request", "true", 2, "input token: is empty"},
+		{"push", "push", "", 2, "input token: is empty"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
@@ -22,10 +22,6 @@ type Env struct {
 	Version string
 }
 
-// ErrReported is returned when the error was already reported to the user;
-// the caller only sets the exit code.
-var ErrReported = errors.New("reported")
-
 // Run runs the program with env.Args (without the program name).
 func Run(ctx context.Context, env Env) error {
 	meta, err := ghaction.ParseMetadata(env.Action)
@@ -39,7 +35,7 @@ func Run(ctx context.Context, env Env) error {
 		case "emulator":
 			return runEmulator(ctx, env, env.Args[1:])
 		case "version", "--version", "-version":
-			fmt.Fprintln(env.Stdout, "docs-publish "+env.Version)
+			fmt.Fprintln(env.Stdout, versionLine(env.Version))
 			return nil
 		case "help":
 			usage(env.Stdout, meta)
@@ -49,6 +45,23 @@ func Run(ctx context.Context, env Env) error {
 	return runPublish(ctx, env, meta, env.Args)
 }
 
+// versionLine is the version the binary was built as, and the commit it
+// was built from, as Go recorded it.
+func versionLine(version string) string {
+	commit, modified := "unknown", ""
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			switch {
+			case s.Key == "vcs.revision" && s.Value != "":
+				commit = s.Value
+			case s.Key == "vcs.modified" && s.Value == "true":
+				modified = ", with changes not committed"
+			}
+		}
+	}
+	return fmt.Sprintf("docs-publish %s (commit %s%s)", version, commit, modified)
+}
+
 func usage(w io.Writer, meta *ghaction.Metadata) {
 	fmt.Fprintf(w, `docs-publish %s
 
@@ -56,7 +69,7 @@ Usage:
   docs-publish [flags]          publish a description (the GitHub Action's flow)
   docs-publish demo [--dir D]   run the whole flow against the built-in emulator
   docs-publish emulator         run the emulator of the service on loopback
-  docs-publish version
+  docs-publish version          the version, and the commit it was built from
 
 Each input is a flag, or an environment variable %sNAME (on GitHub: the
 action's with: block). Outputs are printed as name=value lines.
@@ -76,4 +89,13 @@ Flags:
 	}
 	fmt.Fprintf(w, "  --output text|json\n      How outputs are printed off GitHub (default text: name=value lines).\n")
 	fmt.Fprintf(w, "  --workspace DIR\n      The folder the description, every file its $refs name, and every path written must stay in (default: GITHUB_WORKSPACE on GitHub, else the working directory).\n")
+	fmt.Fprintf(w, `
+Exit codes:
+  %d    published (or checked, in a dry run)
+  %d    the service, the network or GitHub failed the run
+  %d    a bad flag or input value
+  %d    the description is invalid
+  %d    the change breaks the API, with fail-on-breaking
+  %d  interrupted
+`, ExitOK, ExitFailure, ExitUsage, ExitInvalid, ExitBreaking, ExitCancelled)
 }

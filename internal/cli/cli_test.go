@@ -190,9 +190,63 @@ func TestCLIOffGitHub(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	var outs map[string]string
-	if err := json.Unmarshal([]byte(stdout), &outs); err != nil || outs["live"] != "false" || outs["build-id"] != "1002" {
+	// Typed values: live a boolean, sizes and counts numbers, ids strings.
+	var outs map[string]any
+	if err := json.Unmarshal([]byte(stdout), &outs); err != nil || outs["live"] != false || outs["build-id"] != "1002" || outs["doc-id"] != "17" {
 		t.Errorf("--output json printed %q (%v)", stdout, err)
+	}
+
+	// A failure: the step, the message and the exit code, in an error member.
+	stdout, _, err = run(t, actionYAML(t), env, "--api-url", emu.URL(), "--file", "openapi.yaml", "--branch", "main", "--project-id", "9999", "--output", "json")
+	if err == nil {
+		t.Fatal("a project that does not exist published")
+	}
+	var failed struct {
+		Error struct {
+			Step     string `json:"step"`
+			Message  string `json:"message"`
+			ExitCode int    `json:"exit_code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &failed); err != nil || failed.Error.Step != "list docs" || failed.Error.ExitCode != ExitFailure ||
+		!strings.Contains(failed.Error.Message, "project 9999") || strings.Contains(stdout, cfg.Token) {
+		t.Errorf("--output json on failure printed %q (%v)", stdout, err)
+	}
+}
+
+func TestFlagMistakes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string // in the error; "" means no suggestion at all
+	}{
+		{[]string{"--projectid", "4711"}, "unknown flag --projectid: did you mean --project-id?"},
+		{[]string{"--project_id=4711"}, "did you mean --project-id?"},
+		{[]string{"--fil", "a.yaml"}, "did you mean --file?"},
+		{[]string{"--dryrun"}, "did you mean --dry-run?"},
+		{[]string{"--set-live", "false"}, "write --set-live=false: a boolean flag takes its value after ="},
+		{[]string{"--file", "a.yaml", "--download", "TRUE"}, "write --download=TRUE"},
+		{[]string{"--zzzzzzzz"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			_, stderr, err := run(t, actionYAML(t), nil, tc.args...)
+			var ue *UsageError
+			if !errors.As(err, &ue) || ExitCode(context.Background(), err) != ExitUsage {
+				t.Fatalf("err %v, want a usage error", err)
+			}
+			if tc.want == "" && strings.Contains(stderr, "did you mean") {
+				t.Errorf("a suggestion for a name like no flag: %s", stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want %q", stderr, tc.want)
+			}
+		})
+	}
+	// A flag's value may start with a dash; it is not taken for a flag.
+	if _, stderr, _ := run(t, actionYAML(t), nil, "--commit-message", "-x", "--dry-run", "--file", "missing.yaml"); strings.Contains(stderr, "unknown flag") {
+		t.Errorf("a value taken for a flag: %s", stderr)
 	}
 }
 
@@ -209,8 +263,18 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("--help does not show --%s and %s", in.Name, ghaction.EnvVar(in.Name))
 		}
 	}
+	for _, sub := range []string{"demo", "emulator", "version"} {
+		if !strings.Contains(stdout, "docs-publish "+sub) {
+			t.Errorf("--help does not list the %s subcommand", sub)
+		}
+	}
+	for _, code := range []string{"\n  0 ", "\n  1 ", "\n  2 ", "\n  3 ", "\n  4 ", "\n  130 "} {
+		if !strings.Contains(stdout, code) {
+			t.Errorf("--help does not list exit code %q", strings.TrimSpace(code))
+		}
+	}
 	stdout, _, _ = run(t, action, nil, "--version")
-	if stdout != "docs-publish test\n" {
+	if !strings.HasPrefix(stdout, "docs-publish test (commit ") {
 		t.Errorf("--version printed %q", stdout)
 	}
 	_, stderr, err := run(t, action, nil, "--no-such-flag")

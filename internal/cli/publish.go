@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,24 +55,101 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 	var opts cliOptions
 	fs.StringVar(&opts.output, "output", "text", "")
 	fs.StringVar(&opts.workspace, "workspace", "", "")
+	if err := checkArgs(fs, args); err != nil {
+		return nil, opts, err
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(env.Stdout, meta)
 			return nil, opts, flag.ErrHelp
 		}
-		return nil, opts, fmt.Errorf("%v (see docs-publish --help)", err)
+		return nil, opts, &UsageError{Msg: fmt.Sprintf("%v (see docs-publish --help)", err)}
 	}
 	if fs.NArg() > 0 {
-		return nil, opts, fmt.Errorf("unexpected argument %q: inputs are flags such as --file spec.yaml (see docs-publish --help)", fs.Arg(0))
+		return nil, opts, &UsageError{Msg: fmt.Sprintf("unexpected argument %q: inputs are flags such as --file spec.yaml (see docs-publish --help)", fs.Arg(0))}
 	}
 	if opts.output != "text" && opts.output != "json" {
-		return nil, opts, fmt.Errorf("--output %q: use text or json", opts.output)
+		return nil, opts, &UsageError{Msg: fmt.Sprintf("--output %q: use text or json", opts.output)}
 	}
 	flags := map[string]string{}
 	for name, v := range vals {
 		flags[name] = *v
 	}
 	return flags, opts, nil
+}
+
+// checkArgs finds the mistakes the flag package would report less helpfully:
+// a flag that does not exist (with the nearest one that does), and a
+// boolean flag given its value after a space (--set-live false, which would
+// set it true and leave "false" as an argument).
+func checkArgs(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			return nil // the rest are arguments
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "h" || name == "help" {
+			return nil
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			msg := fmt.Sprintf("unknown flag --%s", name)
+			if near := nearest(fs, name); near != "" {
+				msg += fmt.Sprintf(": did you mean --%s?", near)
+			}
+			return &UsageError{Msg: msg + " (see docs-publish --help)"}
+		}
+		if hasValue {
+			continue
+		}
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			if i+1 < len(args) && (strings.EqualFold(args[i+1], "true") || strings.EqualFold(args[i+1], "false")) {
+				return &UsageError{Msg: fmt.Sprintf("write --%s=%s: a boolean flag takes its value after =, and --%s alone means true", name, args[i+1], name)}
+			}
+			continue
+		}
+		i++ // the flag's value, which may start with a dash
+	}
+	return nil
+}
+
+// nearest is the defined flag closest to a mistyped name, or "" when none
+// is close.
+func nearest(fs *flag.FlagSet, name string) string {
+	best, bestDist := "", 0
+	squash := func(s string) string { return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s)) }
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(squash(name), squash(f.Name))
+		if best == "" || d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if bestDist > max(2, len(name)/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // loadConfig fills a publish.Config from flags, the runner's INPUT_*
@@ -99,6 +178,7 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	cfg.ServerURL = env.Getenv("GITHUB_SERVER_URL")
 	cfg.RunID = env.Getenv("GITHUB_RUN_ID")
 	cfg.EventName = env.Getenv("GITHUB_EVENT_NAME")
+	cfg.CLI = env.Getenv("GITHUB_ACTIONS") != "true"
 	cfg.GitHubAPIURL = env.Getenv("GITHUB_API_URL")
 	if cfg.GitHubAPIURL == "" && cfg.Repository != "" {
 		cfg.GitHubAPIURL = "https://api.github.com"
@@ -125,7 +205,10 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	}
 	if err != nil {
 		rep.Annotate(report.Error, err.Error(), report.Where{})
-		return ErrReported
+		if opts.output == "json" && !rep.OnGitHub() {
+			printJSON(env.Stdout, nil, &jsonError{Message: err.Error(), ExitCode: ExitCode(ctx, err)})
+		}
+		return &reported{err}
 	}
 	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
 	// Mask the token before anything else can print it.
@@ -154,13 +237,17 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	}
 	writeSummary(rep, env.Stderr, cfg, res, err, time.Since(start))
 	if opts.output == "json" && !rep.OnGitHub() {
-		printJSON(env.Stdout, rep.Outputs())
+		var je *jsonError
+		if err != nil {
+			je = &jsonError{Step: res.FailedStep.String(), Message: rep.Scrub(err.Error()), ExitCode: ExitCode(ctx, err)}
+		}
+		printJSON(env.Stdout, rep.Outputs(), je)
 	} else {
 		rep.PrintOutputs()
 	}
 	if err != nil {
 		rep.Annotate(report.Error, err.Error(), whereOf(err))
-		return ErrReported
+		return &reported{err}
 	}
 	return nil
 }
@@ -174,19 +261,55 @@ func whereOf(err error) report.Where {
 	return report.Where{}
 }
 
-func printJSON(w io.Writer, outs []ghaction.KV) {
-	var b strings.Builder
+// jsonError is a failure as --output json prints it.
+type jsonError struct {
+	Step     string `json:"step,omitempty"`
+	Message  string `json:"message"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// outputKinds are the outputs that --output json gives as JSON booleans and
+// numbers; the others are strings (ids too: they may be any string, or
+// numbers too large for a double).
+var outputKinds = map[string]string{"live": "bool", "zip-size": "number", "breaking-changes": "number", "api-changes": "number"}
+
+// printJSON prints the outputs as one JSON object, in the order they were
+// set, with an "error" member when the run failed.
+func printJSON(w io.Writer, outs []ghaction.KV, failure *jsonError) {
+	var b bytes.Buffer
 	b.WriteString("{")
 	for i, kv := range outs {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		k, _ := json.Marshal(kv.Name)
-		v, _ := json.Marshal(kv.Value)
 		b.Write(k)
 		b.WriteString(":")
-		b.Write(v)
+		b.Write(typedValue(kv))
+	}
+	if failure != nil {
+		if len(outs) > 0 {
+			b.WriteString(",")
+		}
+		e, _ := json.Marshal(failure)
+		b.WriteString(`"error":`)
+		b.Write(e)
 	}
 	b.WriteString("}\n")
-	io.WriteString(w, b.String())
+	w.Write(b.Bytes())
+}
+
+func typedValue(kv ghaction.KV) []byte {
+	switch outputKinds[kv.Name] {
+	case "bool":
+		if kv.Value == "true" || kv.Value == "false" {
+			return []byte(kv.Value)
+		}
+	case "number":
+		if _, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
+			return []byte(kv.Value)
+		}
+	}
+	v, _ := json.Marshal(kv.Value)
+	return v
 }

@@ -167,12 +167,12 @@ func (s *summary) text() string {
 	_, title, _ := s.headline()
 	fmt.Fprintf(&b, "docs-publish: %s\n", title)
 	for _, r := range s.facts {
-		fmt.Fprintf(&b, "  %-16s %s\n", r[0]+":", ghaction.OneLine(r[1]))
+		fmt.Fprintf(&b, "  %-20s %s\n", r[0]+":", ghaction.OneLine(r[1]))
 	}
 	for _, st := range s.res.Steps {
-		fmt.Fprintf(&b, "  %-16s %s\n", st.Step.String()+":", st.Duration.Round(time.Millisecond))
+		fmt.Fprintf(&b, "  %-20s %s\n", st.Step.String()+":", st.Duration.Round(time.Millisecond))
 	}
-	fmt.Fprintf(&b, "  %-16s %s\n", "total:", s.total.Round(time.Millisecond))
+	fmt.Fprintf(&b, "  %-20s %s\n", "total:", s.total.Round(time.Millisecond))
 	return b.String()
 }
 

@@ -53,6 +53,9 @@ type Config struct {
 	FromFork    bool
 	// GitHubAPIURL is GitHub's REST API (GITHUB_API_URL).
 	GitHubAPIURL string
+	// CLI: the run is not a GitHub Action's, so advice names flags and
+	// DOCS_PUBLISH_* variables rather than the step's with: block.
+	CLI bool
 }
 
 // timeout and the like as time.Duration.

@@ -42,7 +42,7 @@ func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 		p.DryRun, p.ForkCheck = true, true
 	}
 	if cfg.File == "" {
-		return nil, required("file")
+		return nil, required(cfg, "file")
 	}
 	file, err := ws.Path(cfg.File)
 	if err != nil {
@@ -108,11 +108,14 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 
 // checkService checks the inputs that only a run that sends needs.
 func checkService(cfg Config, p *Plan) error {
+	if cfg.Token == "" && cfg.CLI {
+		return &InputError{Input: "token", Msg: "is empty: set DOCS_PUBLISH_TOKEN to the service's access token (an environment variable keeps it out of the shell's history and the process list)"}
+	}
 	if cfg.Token == "" {
 		return &InputError{Input: "token", Msg: "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
 	}
 	if cfg.APIURL == "" {
-		return required("api-url")
+		return required(cfg, "api-url")
 	}
 	u, err := checkAPIURL(cfg.APIURL)
 	if err != nil {
@@ -120,7 +123,7 @@ func checkService(cfg Config, p *Plan) error {
 	}
 	p.APIURL = u
 	if cfg.ProjectID == "" {
-		return required("project-id")
+		return required(cfg, "project-id")
 	}
 	if err := checkSegment("project-id", cfg.ProjectID); err != nil {
 		return err
@@ -137,7 +140,8 @@ func checkService(cfg Config, p *Plan) error {
 // planOutputs checks the paths the run writes: inside the workspace, also
 // through links, before anything is sent.
 func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
-	p.Download = bool(cfg.Download) || cfg.ExtractTo != "" // extract-to implies download
+	// extract-to and download-path ask for the zip: they imply download.
+	p.Download = bool(cfg.Download) || cfg.ExtractTo != "" || cfg.DownloadPath != ""
 	if cfg.ExtractTo != "" {
 		rel, err := writable(ws, "extract-to", cfg.ExtractTo)
 		if err != nil {
@@ -185,8 +189,16 @@ func writable(ws *workspace.Workspace, input, value string) (string, error) {
 	return rel, nil
 }
 
-func required(input string) error {
-	return &InputError{Input: input, Msg: "is required: set it in the step's with: block (off GitHub: --" + input + ")"}
+func required(cfg Config, input string) error {
+	if cfg.CLI {
+		return &InputError{Input: input, Msg: "is required: give --" + input + ", or set " + envVar(input)}
+	}
+	return &InputError{Input: input, Msg: "is required: set it in the step's with: block"}
+}
+
+// envVar is the variable the CLI reads an input from.
+func envVar(input string) string {
+	return "DOCS_PUBLISH_" + strings.ToUpper(strings.ReplaceAll(input, "-", "_"))
 }
 
 func isPullRequest(event string) bool {

@@ -31,8 +31,8 @@ func TestValidate(t *testing.T) {
 				t.Errorf("plan %+v", p)
 			}
 		}},
-		{name: "download-path without download is not planned", edit: func(c *Config) { c.DownloadPath = "x.zip" }, check: func(t *testing.T, p *Plan) {
-			if p.Download || p.ZipPath != "" {
+		{name: "download-path implies download", edit: func(c *Config) { c.DownloadPath = "x.zip" }, check: func(t *testing.T, p *Plan) {
+			if !p.Download || p.ZipPath != "x.zip" {
 				t.Errorf("plan %+v", p)
 			}
 		}},

@@ -1,7 +1,11 @@
 #!/bin/sh
 # The four requests of the service interface (section 4), as curl commands.
-# Needs BASE_URL, TOKEN, PROJECT_ID, SPEC_JSON (a JSON file) and OUT (a zip path).
+# Needs curl and jq (https://jqlang.github.io/jq/, Debian's jq package), and
+# BASE_URL, TOKEN, PROJECT_ID, SPEC_JSON (a JSON file) and OUT (a zip path).
 set -eu
+for tool in curl jq; do
+  command -v "$tool" >/dev/null || { echo "curl-flow.sh needs $tool: install it (Debian: apt-get install $tool)" >&2; exit 127; }
+done
 auth="Authorization: Bearer $TOKEN"
 json="Content-Type: application/json;charset=UTF-8"
 

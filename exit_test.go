@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExitCodes runs the binary as a CLI (off GitHub) into each outcome and
+// checks the exit code --help documents.
+func TestExitCodes(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	valid := readSample(t, "bookstore.openapi3.yaml")
+	base, err := os.ReadFile(filepath.Join("testdata", "apidiff", "removed-operation", "base", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := os.ReadFile(filepath.Join("testdata", "apidiff", "removed-operation", "head", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"valid.yaml":   valid,
+		"syntax.yaml":  "openapi: 3.0.3\ninfo: {title: t\n",
+		"invalid.yaml": "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a/{id}:\n    get:\n      parameters: [{name: id, in: path, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+		"base.yaml":    string(base),
+		"head.yaml":    string(head),
+	}
+	service := []string{"--api-url", emu.URL(), "--branch", "main"}
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"published", append([]string{"--file", "valid.yaml", "--file-name", "openapi.yml", "--project-id", "4711"}, service...), 0},
+		{"a dry run", []string{"--dry-run", "--file", "valid.yaml"}, 0},
+		{"an unknown flag", []string{"--projectid", "4711"}, 2},
+		{"a bad input value", []string{"--dry-run", "--file", "valid.yaml", "--bundle=maybe"}, 2},
+		{"a file that does not exist", []string{"--dry-run", "--file", "missing.yaml"}, 2},
+		{"a syntax error", []string{"--dry-run", "--file", "syntax.yaml"}, 3},
+		{"a validation error", []string{"--dry-run", "--file", "invalid.yaml"}, 3},
+		{"a breaking change with fail-on-breaking", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml", "--fail-on-breaking"}, 4},
+		{"a breaking change without it", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml"}, 0},
+		{"the service refuses", append([]string{"--file", "valid.yaml", "--project-id", "9999"}, service...), 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			for name, content := range files {
+				if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(binary, tc.args...)
+			cmd.Dir = ws
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "DOCS_PUBLISH_TOKEN=" + testToken}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), testToken) {
+				t.Error("the token is on stderr")
+			}
+		})
+	}
+}
