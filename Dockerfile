@@ -17,10 +17,12 @@ COPY go.mod go.sum /src/
 RUN cd /src && go mod download
 COPY . /src
 ARG VERSION=dev
+# The build context has no .git, so the commit comes as an argument.
+ARG COMMIT=
 ARG TARGETOS
 ARG TARGETARCH
 RUN cd /src && CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/usr/local/bin/docs-publish . \
+    go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o /out/usr/local/bin/docs-publish . \
  && mkdir -p /out/etc/ssl/certs && cp /etc/ssl/certs/ca-certificates.crt /out/etc/ssl/certs/
 
 # The same two files, from the build context: a static binary built on this

@@ -79,3 +79,20 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionNamesItsCommit: the binary says which commit it was built
+// from, as Go recorded it from the clone.
+func TestVersionNamesItsCommit(t *testing.T) {
+	t.Parallel()
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not in a git clone: the build records no commit")
+	}
+	out, err := exec.Command(binary, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "(commit "+strings.TrimSpace(string(head))) {
+		t.Errorf("--version printed %q, want commit %s", out, head)
+	}
+}

@@ -19,8 +19,11 @@ var (
 	actionYAML []byte
 	//go:embed testdata/specs/bookstore.swagger2.yaml
 	sample []byte
-	// version is set at build time with -ldflags "-X main.version=v1.2.3".
+	// version is set at build time with -ldflags "-X main.version=v1.2.3",
+	// and commit, where the build has no .git to read it from, with
+	// "-X main.commit=<sha>".
 	version = "dev"
+	commit  = ""
 )
 
 func main() {
@@ -28,7 +31,7 @@ func main() {
 	defer stop()
 	err := cli.Run(ctx, cli.Env{
 		Args: os.Args[1:], Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr,
-		Action: actionYAML, Sample: sample, Version: version,
+		Action: actionYAML, Sample: sample, Version: version, Commit: commit,
 	})
 	if err != nil {
 		if !errors.Is(err, cli.ErrReported) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ type Env struct {
 	Action  []byte // action.yml
 	Sample  []byte // the description the demo publishes
 	Version string
+	Commit  string // the commit built, when the build could not record it
 }
 
 // Run runs the program with env.Args (without the program name).
@@ -35,7 +37,7 @@ func Run(ctx context.Context, env Env) error {
 		case "emulator":
 			return runEmulator(ctx, env, env.Args[1:])
 		case "version", "--version", "-version":
-			fmt.Fprintln(env.Stdout, versionLine(env.Version))
+			fmt.Fprintln(env.Stdout, versionLine(env.Version, env.Commit))
 			return nil
 		case "help":
 			usage(env.Stdout, meta)
@@ -46,9 +48,10 @@ func Run(ctx context.Context, env Env) error {
 }
 
 // versionLine is the version the binary was built as, and the commit it
-// was built from, as Go recorded it.
-func versionLine(version string) string {
-	commit, modified := "unknown", ""
+// was built from, as Go recorded it from the clone, or as the build was
+// told.
+func versionLine(version, built string) string {
+	commit, modified := cmp.Or(built, "unknown"), ""
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
 			switch {
