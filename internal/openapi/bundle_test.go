@@ -29,6 +29,7 @@ var bundleCases = []struct{ dir, main string }{
 	{"ref-rewrite", "swagger.yaml"},
 	{"header-siblings", "swagger.yaml"},
 	{"pct20", "openapi.yaml"},
+	{"external-value", "openapi.yaml"},
 }
 
 // loadAndBundle loads the description at file and bundles it, with the
