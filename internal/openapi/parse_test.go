@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -110,6 +111,43 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error at line %d, want %d (%v)", se.Pos.Line, tc.line, err)
 			}
 		})
+	}
+}
+
+// TestNotADescription: a description that is none (empty, without a
+// swagger: or openapi: key, not a mapping) has ErrNotDescription as its
+// cause, for the caller to say what to do; a file a $ref names that holds
+// nothing is not held to being a description.
+func TestNotADescription(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, in, want string }{
+		{"empty", "", "is empty"},
+		{"only a comment", "# to do\n", "is empty"},
+		{"no swagger or openapi key", "title: x\n", "has no swagger: or openapi: key"},
+		{"a list", "- a\n", "its top level is an array"},
+		{"a string", "hello\n", "its top level is a string"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("d.yaml", []byte(tc.in))
+			var le *LoadError
+			if !errors.Is(err, ErrNotDescription) || !errors.As(err, &le) || !strings.Contains(le.Msg, tc.want) {
+				t.Fatalf("error %v: want a *LoadError saying %q, caused by ErrNotDescription", err, tc.want)
+			}
+		})
+	}
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-logo: {$ref: ./logo.yaml}\n")},
+		"logo.yaml":    {Data: nil},
+	}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	if err == nil || errors.Is(err, ErrNotDescription) || !strings.Contains(err.Error(), "logo.yaml: is empty") {
+		t.Errorf("error %v: want logo.yaml's emptiness, not ErrNotDescription", err)
 	}
 }
 

@@ -22,7 +22,7 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 	data, shifts := unescapeSlashes(data)
 	data, doc, extra, err := decodeYAML(data)
 	if err == io.EOF {
-		return nil, &LoadError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+		return nil, &LoadError{File: name, Msg: "is empty: it holds no YAML or JSON document", Err: errEmpty}
 	}
 	if err != nil {
 		return nil, yamlError(name, data, err)
