@@ -56,7 +56,7 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	}
 	b.mainPath = root.Src.Name
 	b.files[b.mainPath] = root
-	b.version, b.minor31 = versionOf(root)
+	b.version = versionOf(root)
 	b.fmt = formatOf(root)
 	if err := b.fillSections(); err != nil {
 		return nil, err
@@ -133,13 +133,18 @@ func formatOf(root *Node) format {
 	return format{3, n}
 }
 
-// versionOf tells Swagger 2.0 (2) from OpenAPI 3.x (3), and 3.1 or later.
-func versionOf(root *Node) (int, bool) {
+// since31 reports OpenAPI 3.1 or later, whose schemas are JSON Schema
+// 2020-12 and whose paths and responses may be left out or empty.
+func (f format) since31() bool {
+	return f.major == 3 && f.minor >= 1
+}
+
+// versionOf tells Swagger 2.0 (2) from OpenAPI 3.x (3).
+func versionOf(root *Node) int {
 	if root.Get("swagger") != nil {
-		return 2, false
+		return 2
 	}
-	v := root.Get("openapi").Str()
-	return 3, strings.HasPrefix(v, "3.1")
+	return 3
 }
 
 type bundler struct {
@@ -150,7 +155,6 @@ type bundler struct {
 	main     *Node
 	mainPath string
 	version  int
-	minor31  bool
 	fmt      format
 	files    map[string]*Node           // by slash path
 	read     int64                      // bytes of all files read

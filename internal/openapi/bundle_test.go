@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
@@ -29,6 +30,7 @@ var bundleCases = []struct{ dir, main string }{
 	{"ref-rewrite", "swagger.yaml"},
 	{"header-siblings", "swagger.yaml"},
 	{"pct20", "openapi.yaml"},
+	{"external-value", "openapi.yaml"},
 }
 
 // loadAndBundle loads the description at file and bundles it, with the
@@ -126,25 +128,23 @@ func TestBundleKeepsSharedComponentsShared(t *testing.T) {
 	}
 }
 
-// checkSameOperations: the bundle with all references resolved has the same
-// operations, parameters and responses as the source with all references
-// resolved.
-func checkSameOperations(t *testing.T, file string) {
+// checkSameDocument: the bundle with every reference expanded is its
+// source with every reference expanded: the same operations, info, tags,
+// extensions and components (see expandedComparison).
+func checkSameDocument(t *testing.T, file string) {
 	t.Helper()
 	fsys, name := os.DirFS(filepath.Dir(file)), filepath.Base(file)
 	src, err := Load(context.Background(), fsys, name, DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := newDereferencer(t, fsys, src).node(src.Get("paths"))
-
 	bundled := loadAndBundle(t, file)
 	// The bundle is one document: resolve it against itself only.
 	bundled.Src = &Source{Name: "bundle.json"}
 	setSrc(bundled, bundled.Src)
-	got := newDereferencer(t, fsys, bundled).node(bundled.Get("paths"))
-	if a, b := string(want.AppendJSON(nil)), string(got.AppendJSON(nil)); a != b {
-		t.Errorf("resolved paths differ:\nsource: %.2000s\nbundle: %.2000s", a, b)
+	c := &expandedComparison{src: newDereferencer(t, fsys, src), bundle: newDereferencer(t, fstest.MapFS{}, bundled)}
+	if outcome, reason := c.document(src, bundled, formatOf(src)); outcome != "exact" {
+		t.Errorf("%s: %s", outcome, reason)
 	}
 }
 
@@ -158,19 +158,19 @@ func setSrc(n *Node, s *Source) {
 	}
 }
 
-func TestBundleResolvesToTheSameOperations(t *testing.T) {
+func TestBundleExpandsToItsSource(t *testing.T) {
 	t.Parallel()
 	for _, tc := range bundleCases {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
-			checkSameOperations(t, filepath.Join("..", "..", "testdata", "bundle", tc.dir, tc.main))
+			checkSameDocument(t, filepath.Join("..", "..", "testdata", "bundle", tc.dir, tc.main))
 		})
 	}
 	files, _ := filepath.Glob("../../testdata/specs/*")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			checkSameOperations(t, f)
+			checkSameDocument(t, f)
 		})
 	}
 }

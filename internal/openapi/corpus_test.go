@@ -24,8 +24,9 @@ import (
 // path). Each is loaded, bundled, validated and encoded as a run would, and
 // compared with its own source: a single-file JSON description must come out
 // identical, key order included; any other must, with every $ref expanded,
-// hold the same operations as its source with every $ref expanded
-// (discriminator mappings included). A description may be refused as
+// be its source with every $ref expanded: every top-level value (paths and
+// webhooks, info, tags, x-* and the rest) and every component the source
+// defines, used or not (discriminator mappings included). A description may be refused as
 // invalid, with its reason; none may come out different. FIDELITY.md
 // reports the counts (go test ./internal/openapi -run TestCorpus -update
 // rewrites it; the test checks it against every run).
@@ -215,32 +216,16 @@ func checkCorpusEntry(t *testing.T, fsys iofs.FS, e corpusEntry) corpusResult {
 		r.outcome = "exact"
 		return r
 	}
-	// With every $ref expanded, the same operations.
+	// With every $ref expanded, the same document.
 	bundled, err := Load(ctx, fstest.MapFS{"bundle.json": {Data: out}}, "bundle.json", DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"paths", "webhooks"} {
-		want, got := src.Get(key), bundled.Get(key)
-		if want == nil && got == nil {
-			continue
-		}
-		if want == nil || got == nil {
-			r.outcome, r.reason = "mismatch", key+" is in only one of source and bundle"
-			return r
-		}
-		da, db := newDereferencer(t, fsys, src), newDereferencer(t, fstest.MapFS{"bundle.json": {Data: out}}, bundled)
-		a, b := string(da.node(want).AppendJSON(nil)), string(db.node(got).AppendJSON(nil))
-		if da.nodes > maxDerefNodes || db.nodes > maxDerefNodes {
-			r.outcome, r.reason = "too large", fmt.Sprintf("%s expands to more than %d values", key, maxDerefNodes)
-			return r
-		}
-		if a != b {
-			r.outcome, r.reason = "mismatch", "with every $ref expanded, "+key+" differ:\n"+firstDiff(a, b)
-			return r
-		}
+	c := &expandedComparison{
+		src:    newDereferencer(t, fsys, src),
+		bundle: newDereferencer(t, fstest.MapFS{"bundle.json": {Data: out}}, bundled),
 	}
-	r.outcome = "exact"
+	r.outcome, r.reason = c.document(src, bundled, formatOf(src))
 	return r
 }
 
@@ -323,7 +308,7 @@ func fidelityReport(results []corpusResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Fidelity over real descriptions\n\n")
 	fmt.Fprintf(&b, "Written by `DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/openapi -run TestCorpus -update`; the test checks this file against every run, so it says what the code does now.\n\n")
-	fmt.Fprintf(&b, "%d real descriptions that nobody here wrote, fetched from the package registries (`testdata/corpus/corpus.tsv` names each): API owners' own files, official examples, and other tools' fixtures, Swagger 2.0 and OpenAPI 3.0 to 3.2, JSON and YAML, single and multi-file. Each is loaded, bundled, validated and encoded as a run would, then compared with its source: a single-file JSON description must come out token for token the same, key order included; any other, with every `$ref` expanded on both sides, must hold the same operations (discriminator mappings expanded too).\n\n", len(results))
+	fmt.Fprintf(&b, "%d real descriptions that nobody here wrote, fetched from the package registries (`testdata/corpus/corpus.tsv` names each): API owners' own files, official examples, and other tools' fixtures, Swagger 2.0 and OpenAPI 3.0 to 3.2, JSON and YAML, single and multi-file. Each is loaded, bundled, validated and encoded as a run would, then compared with its source: a single-file JSON description must come out token for token the same, key order included; any other, with every `$ref` expanded on both sides, must hold the same document: every top-level value (paths and webhooks, info, tags, `x-*` and the rest) and every component the source defines, used or not (discriminator mappings expanded too).\n\n", len(results))
 	fmt.Fprintf(&b, "| outcome | descriptions |\n|---|---|\n| exact | %d |\n| refused as invalid | %d |\n| too large to expand on both sides (not compared) | %d |\n| mismatched | %d |\n\n", count["exact"], count["refused"], count["too large"], count["mismatch"])
 	fmt.Fprintf(&b, "| format | exact | refused |\n|---|---|---|\n")
 	keys := make([]string, 0, len(byFormat))

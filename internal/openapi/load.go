@@ -30,6 +30,14 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// ErrNotDescription is the cause of a LoadError for a description that is
+// not one: empty, or without a swagger: or openapi: key at its top level.
+// Only the file asked for is held to it, not the files its $refs name.
+var ErrNotDescription = errors.New("not an API description")
+
+// errEmpty is the cause of a LoadError for a file that holds no document.
+var errEmpty = errors.New("empty")
+
 // Load reads the description name (a slash path in fsys, which is also how
 // messages name the file) within lim, until ctx ends. When fsys can tell
 // where a path leads (RealPather), a link to a hidden file or folder is
@@ -43,11 +51,7 @@ func Load(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Node, erro
 	if err != nil {
 		return nil, &LoadError{File: name, Msg: describeReadError(err), Err: err}
 	}
-	root, err := parseAny(&Source{Name: name, budget: bud}, data)
-	if err != nil {
-		return nil, err
-	}
-	return root, checkDescription(name, root)
+	return parseDescription(&Source{Name: name, budget: bud}, data)
 }
 
 // readFile reads a file of fsys, refusing one larger than max.
@@ -83,11 +87,21 @@ func describeReadError(err error) string {
 
 // Parse reads a description from data.
 func Parse(name string, data []byte) (*Node, error) {
-	root, err := parseAny(&Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, data)
+	return parseDescription(&Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, data)
+}
+
+// parseDescription reads the description itself: a file that holds no
+// document, or one that is not a description, is ErrNotDescription.
+func parseDescription(src *Source, data []byte) (*Node, error) {
+	root, err := parseAny(src, data)
+	var le *LoadError
+	if errors.Is(err, errEmpty) && errors.As(err, &le) {
+		le.Err = ErrNotDescription
+	}
 	if err != nil {
 		return nil, err
 	}
-	return root, checkDescription(name, root)
+	return root, checkDescription(src.Name, root)
 }
 
 // parseAny reads any YAML or JSON value: a description or a file of shared
@@ -117,12 +131,20 @@ func parseAny(src *Source, data []byte) (*Node, error) {
 // checkDescription insists on a mapping with a swagger or openapi key.
 func checkDescription(name string, root *Node) error {
 	if root.Kind != Object {
-		return &LoadError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is a %s, not a mapping with a swagger: or openapi: key", root.Kind)}
+		return &LoadError{File: name, Pos: root.Pos, Msg: fmt.Sprintf("is neither a YAML nor a JSON API description: its top level is %s %s, not a mapping with a swagger: or openapi: key", article(root.Kind), root.Kind), Err: ErrNotDescription}
 	}
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
-		return &LoadError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
+		return &LoadError{File: name, Pos: root.Pos, Msg: "has no swagger: or openapi: key at its top level, as a Swagger 2.0 or OpenAPI 3.x description has", Err: ErrNotDescription}
 	}
 	return nil
+}
+
+// article is "a" or "an", for a kind's name.
+func article(k Kind) string {
+	if strings.ContainsAny(k.String()[:1], "aeiou") {
+		return "an"
+	}
+	return "a"
 }
 
 func looksLikeJSON(data []byte) bool {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -44,6 +45,8 @@ func TestParseConvertsToJSON(t *testing.T) {
 		{"JSON-looking YAML falls back to YAML", "a.yaml", "{openapi: 3.0.0, a: yes}",
 			`{"openapi":"3.0.0","a":"yes"}`},
 		{"byte order mark ignored", "a.json", "\xef\xbb\xbf{\"openapi\":\"3.1.0\"}", `{"openapi":"3.1.0"}`},
+		{"a tab starting a block scalar is text", "a.yaml", "openapi: 3.0.0\nx-code:\n  - lang: go\n    source: |\n      \tfmt.Println()\n      }\n  - source: >-\n      \tone\n      two\n",
+			`{"openapi":"3.0.0","x-code":[{"lang":"go","source":"\tfmt.Println()\n}\n"},{"source":"\tone\ntwo"}]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +77,10 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate JSON key", "d.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n \"a\": 2}", 3, "duplicate key"},
 		{"infinity", "i.yaml", "openapi: 3.0.0\nmax: .inf\n", 2, ".inf is a number JSON cannot hold"},
 		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "JSON cannot hold"},
+		{"a number beyond float64", "i.yaml", "openapi: 3.0.0\nx: 1e400\n", 2, "1e400 is too large for the service's numbers"},
+		{"a tagged number beyond float64", "i.yaml", "openapi: 3.0.0\nx: !!float -1e400\n", 2, "too large"},
+		{"keys that read as the same text", "k.yaml", "openapi: 3.0.0\n+1: a\n1.0: b\n", 3, `key 1.0 reads as "1", as does the key +1 at line 2`},
+		{"a tab as indentation", "t.yaml", "openapi: 3.0.0\nx: |\n\tcode\n", 2, "tab character"},
 		{"recursive alias", "r.yaml", "openapi: 3.0.0\na: &x {b: *x}\n", 2, "inside its own anchor"},
 		{"unknown alias", "a.yaml", "openapi: 3.0.0\nx: *nowhere\n", 2, "refers to no anchor"},
 		{"invalid JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": }", 2, "invalid JSON"},
@@ -104,6 +111,43 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error at line %d, want %d (%v)", se.Pos.Line, tc.line, err)
 			}
 		})
+	}
+}
+
+// TestNotADescription: a description that is none (empty, without a
+// swagger: or openapi: key, not a mapping) has ErrNotDescription as its
+// cause, for the caller to say what to do; a file a $ref names that holds
+// nothing is not held to being a description.
+func TestNotADescription(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, in, want string }{
+		{"empty", "", "is empty"},
+		{"only a comment", "# to do\n", "is empty"},
+		{"no swagger or openapi key", "title: x\n", "has no swagger: or openapi: key"},
+		{"a list", "- a\n", "its top level is an array"},
+		{"a string", "hello\n", "its top level is a string"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("d.yaml", []byte(tc.in))
+			var le *LoadError
+			if !errors.Is(err, ErrNotDescription) || !errors.As(err, &le) || !strings.Contains(le.Msg, tc.want) {
+				t.Fatalf("error %v: want a *LoadError saying %q, caused by ErrNotDescription", err, tc.want)
+			}
+		})
+	}
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-logo: {$ref: ./logo.yaml}\n")},
+		"logo.yaml":    {Data: nil},
+	}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	if err == nil || errors.Is(err, ErrNotDescription) || !strings.Contains(err.Error(), "logo.yaml: is empty") {
+		t.Errorf("error %v: want logo.yaml's emptiness, not ErrNotDescription", err)
 	}
 }
 
@@ -204,6 +248,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(filepath.Ext(file), data)
 	}
 	f.Add(".yaml", []byte("openapi: 3.0.0\na: &x {b: *x}\n"))
+	f.Add(".yaml", []byte("openapi: 3.0.0\na:\n- b: |+ # code\n    \tx\n  c: |\n   \t\ty\n"))
 	f.Fuzz(func(t *testing.T, ext string, data []byte) {
 		n, err := Parse("f"+ext, data)
 		if err != nil {

@@ -11,8 +11,9 @@ import (
 
 // Plain YAML scalars are read as the documentation service reads them: its
 // tools parse YAML with @stoplight/yaml, which follows the YAML 1.2 core
-// schema (testdata/yaml holds a table of what it makes of each literal, and
-// a test holds this code to it). Where we differ on purpose:
+// schema (testdata/yaml/scalars.golden.json holds what it makes of each of
+// many documents, and a test holds this package to it). Where we differ on
+// purpose (each marked in that table, with its reason):
 //
 //   - integers keep every digit: 9007199254740993 stays itself, where the
 //     service's JavaScript would round it;
@@ -20,9 +21,15 @@ import (
 //     1.5 (the same number);
 //   - .inf, -.inf and .nan, which JSON cannot hold (the service would store
 //     null), are an error that names the file and line: quote them to keep
-//     the text;
+//     the text; so is a number too large for the service's numbers (1e400),
+//     which it would read as Infinity;
 //   - a scalar with an explicit tag (!!str 123) follows its tag, where the
-//     service ignores tags.
+//     service ignores tags;
+//   - two keys that read as the same text (+1: and 1.0:) are an error, where
+//     the service keeps the last;
+//   - block scalars follow the YAML spec where the service does not: keep
+//     chomping (|+) keeps every final line break, an indentation indicator
+//     (|2) adds no line break at the start, leading blank lines stay.
 
 var (
 	yamlNull   = map[string]bool{"": true, "~": true, "null": true, "Null": true, "NULL": true}
@@ -48,17 +55,35 @@ func plainScalar(s string) (Kind, string, error) {
 	case yamlFalse[s]:
 		return Bool, "false", nil
 	case yamlDec.MatchString(s):
-		return Number, bigInt(s, 10), nil
+		return number(s, bigInt(s, 10))
 	case yamlOct.MatchString(s):
-		return Number, bigInt(s[2:], 8), nil
+		return number(s, bigInt(s[2:], 8))
 	case yamlHex.MatchString(s):
-		return Number, bigInt(s[2:], 16), nil
+		return number(s, bigInt(s[2:], 16))
 	case yamlFloat.MatchString(s):
-		return Number, floatJSON(s), nil
+		return number(s, floatJSON(s))
 	case yamlInf.MatchString(s), yamlNaN.MatchString(s):
 		return 0, "", fmt.Errorf("%s is a number JSON cannot hold (the service would store null): quote it to keep the text, or remove it", s)
 	}
 	return String, s, nil
+}
+
+// number is the JSON number lit, which YAML wrote as s, unless it is beyond
+// the largest number the service holds.
+func number(s, lit string) (Kind, string, error) {
+	if err := checkRange(s, lit); err != nil {
+		return 0, "", err
+	}
+	return Number, lit, nil
+}
+
+// checkRange refuses a number (lit, written s) beyond ±1.8e308: the
+// service's JavaScript would read it as Infinity, which JSON cannot hold.
+func checkRange(s, lit string) error {
+	if f, err := strconv.ParseFloat(lit, 64); err != nil && math.IsInf(f, 0) {
+		return fmt.Errorf("%s is too large for the service's numbers (it would read it as Infinity, which JSON cannot hold, and store null): quote it to keep the text, or remove it", s)
+	}
+	return nil
 }
 
 // bigInt writes the integer s (in base) as a decimal JSON literal, exactly.
@@ -117,10 +142,10 @@ func plainKey(s string) string {
 		return bigInt(s[2:], 16)
 	case yamlFloat.MatchString(s):
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if err != nil && !math.IsInf(f, 0) {
 			return s
 		}
-		return jsNumber(f)
+		return jsNumber(f) // 1e400: is "Infinity"
 	case yamlInf.MatchString(s):
 		if strings.HasPrefix(s, "-") {
 			return "-Infinity"
@@ -139,8 +164,13 @@ func jsNumber(f float64) string {
 	if f == 0 {
 		return "0" // -0 too
 	}
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return strconv.FormatFloat(f, 'g', -1, 64)
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case math.IsNaN(f):
+		return "NaN"
 	}
 	sign := ""
 	if f < 0 {

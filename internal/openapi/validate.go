@@ -36,7 +36,7 @@ func (f Finding) String() string {
 // service renders as components. Findings come in document order.
 func Validate(root *Node) []Finding {
 	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}}
-	v.version, v.minor31 = versionOf(root)
+	v.version = versionOf(root)
 	v.fmt = formatOf(root)
 	v.structure()
 	v.refs(root, at(sDoc))
@@ -49,7 +49,6 @@ func Validate(root *Node) []Finding {
 type validator struct {
 	root     *Node
 	version  int
-	minor31  bool
 	fmt      format
 	findings []Finding
 	checked  map[*Node]bool
@@ -93,7 +92,7 @@ func (v *validator) structure() {
 	}
 	paths := r.Get("paths")
 	if paths == nil {
-		if !v.minor31 {
+		if !v.fmt.since31() {
 			v.add(Error, r, "paths is missing: a description must list its paths (an empty paths: {} is allowed)")
 		}
 		return
@@ -113,7 +112,7 @@ func (v *validator) structure() {
 			continue
 		}
 		rs := o.op.Get("responses")
-		if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.minor31 {
+		if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.fmt.since31() {
 			v.add(Error, o.op, "%s has no responses: list at least one", o.where())
 		}
 	}
@@ -236,7 +235,17 @@ func (v *validator) sharedSection(s slot) *Node {
 	return n
 }
 
-var paramIn = map[int][]string{2: {"path", "query", "header", "body", "formData"}, 3: {"path", "query", "header", "cookie"}}
+// paramIn is where a parameter may be, in a format: OpenAPI 3.2 adds
+// querystring, the whole query string as one parameter.
+func paramIn(f format) []string {
+	switch {
+	case f.major == 2:
+		return []string{"path", "query", "header", "body", "formData"}
+	case f.minor >= 2:
+		return []string{"path", "query", "querystring", "header", "cookie"}
+	}
+	return []string{"path", "query", "header", "cookie"}
+}
 
 // parameters checks shared parameters, then those of every operation.
 func (v *validator) parameters() {
@@ -348,8 +357,8 @@ func (v *validator) parameter(p *Node, what string) {
 		what += " " + name.Scalar
 	}
 	in := p.Get("in")
-	if in == nil || !slices.Contains(paramIn[v.version], in.Str()) {
-		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn[v.version], ", "))
+	if in == nil || !slices.Contains(paramIn(v.fmt), in.Str()) {
+		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
 	}
 	if in.Str() == "path" {
 		if r := p.Get("required"); r == nil || r.Scalar != "true" {
@@ -385,7 +394,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 	if isSchema {
 		types = validTypes[3] // a JSON schema: object is a type, file is not
 	}
-	if v.minor31 {
+	if v.fmt.since31() {
 		types = append(types, "null")
 	}
 	var typ string
@@ -398,7 +407,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 				typ = ""
 			}
 		case Array:
-			if !v.minor31 {
+			if !v.fmt.since31() {
 				v.add(Error, t, "%s: type must be a single type name before OpenAPI 3.1", what)
 			}
 		}
@@ -424,7 +433,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 	// accept it, and the service renders it. OpenAPI 3.1's schemas (JSON
 	// Schema 2020-12) do not require a default to be valid at all.
 	def := r.Get("default")
-	if def == nil || v.fmt.major == 3 && v.fmt.minor >= 1 {
+	if def == nil || v.fmt.since31() {
 		return
 	}
 	if typ != "" && !fitsType(def, typ) {

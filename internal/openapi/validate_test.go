@@ -62,6 +62,8 @@ func TestValidateFindings(t *testing.T) {
 		{"unused shared response", op2(idParam, "responses:\n  Err: {description: e}\n"), Warning, "shared response Err is not used", 11},
 		{"two shared parameters alike", op2(idParam+"        - $ref: '#/parameters/a'\n        - $ref: '#/parameters/b'\n", "parameters:\n  a: {name: q, in: query, type: string}\n  b: {name: q, in: query, type: string}\n"), Warning, "shared parameters a and b are both q in query", 14},
 		{"3.x parameter without schema", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: query}\n      responses:\n        '200': {description: ok}\n", Error, "has neither schema nor content", 7},
+		{"querystring before OpenAPI 3.2", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: querystring, content: {application/json: {}}}\n      responses:\n        '200': {description: ok}\n", Error, "in must be one of path, query, header, cookie", 7},
+		{"OpenAPI 3.2 lists querystring", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: body, schema: {type: string}}\n      responses:\n        '200': {description: ok}\n", Error, "in must be one of path, query, querystring, header, cookie", 7},
 		{"3.x cookie is fine but formData is not", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: formData, schema: {type: string}}\n      responses:\n        '200': {description: ok}\n", Error, "in must be one of path, query, header, cookie", 7},
 	}
 	for _, tc := range cases {
@@ -93,6 +95,11 @@ func TestValidateNoFalseAlarms(t *testing.T) {
 		{"a 3.1 default that does not fit its schema", "openapi: 3.1.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: limit, in: query, schema: {type: integer, default: \"20\"}}\n      responses:\n        '200': {description: ok}\n"},
 		{"formData with a vendor multipart type", v2head + "paths:\n  /x:\n    post:\n      consumes: ['multipart/vnd.specific+form-data;version=1.0']\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
 		{"formData with form-urlencoded and a charset", v2head + "consumes: ['application/x-www-form-urlencoded; charset=utf-8']\npaths:\n  /x:\n    post:\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
+		{"OpenAPI 3.2 without paths: components only", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\ncomponents:\n  schemas:\n    Pet: {type: object}\n"},
+		{"OpenAPI 3.2 with empty responses", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      responses: {}\n"},
+		{"OpenAPI 3.2 with a type list", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: query, schema: {type: [string, \"null\"]}}\n      responses:\n        '200': {description: ok}\n"},
+		{"OpenAPI 3.2 with a querystring parameter", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - name: filter\n          in: querystring\n          content:\n            application/x-www-form-urlencoded: {schema: {type: object}}\n      responses:\n        '200': {description: ok}\n"},
+		{"OpenAPI 3.2 with a default that does not fit its schema", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: limit, in: query, schema: {type: integer, default: \"20\"}}\n      responses:\n        '200': {description: ok}\n"},
 		{"OpenAPI 3.2 with a QUERY operation and a media type component", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    query:\n      responses:\n        '200': {description: ok}\n    additionalOperations:\n      LINK:\n        responses:\n          '204': {description: linked}\ncomponents:\n  mediaTypes:\n    json: {schema: {type: object}}\n"},
 	}
 	for _, tc := range cases {

@@ -20,23 +20,73 @@ const maxExpandedNodes = 1_000_000
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data, shifts := unescapeSlashes(data)
+	data, doc, extra, err := decodeYAML(data)
+	if err == io.EOF {
+		return nil, &LoadError{File: name, Msg: "is empty: it holds no YAML or JSON document", Err: errEmpty}
+	}
+	if err != nil {
+		return nil, yamlError(name, data, err)
+	}
+	if extra != nil {
+		return nil, &LoadError{File: name, Pos: pos(extra), Msg: "holds more than one YAML document: keep one description per file"}
+	}
+	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
+	return c.convert(doc)
+}
+
+// decodeYAML reads the one document in data (io.EOF when there is none),
+// and the start of a second one if there is one. A block scalar whose
+// first line starts with a tab is read as YAML reads it (see
+// indentTabbedBlock): data is then returned with its indentation indicator.
+func decodeYAML(data []byte) ([]byte, *yaml.Node, *yaml.Node, error) {
+	doc, extra, err := decodeDocument(data)
+	for budget := maxTabRetryBytes - len(data); err != nil && budget >= 0; budget -= len(data) {
+		line, ok := tabInIndentAt(err)
+		if !ok {
+			break
+		}
+		fixed, ok := indentTabbedBlock(data, line)
+		if !ok {
+			break
+		}
+		d, e, ferr := decodeDocument(fixed)
+		if next, again := tabInIndentAt(ferr); again && next <= line {
+			break // no further: keep the first error
+		}
+		data, doc, extra, err = fixed, d, e, ferr
+	}
+	return data, doc, extra, err
+}
+
+func decodeDocument(data []byte) (*yaml.Node, *yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		if err == io.EOF {
-			return nil, &LoadError{File: name, Msg: "is empty: point the file input at a Swagger 2.0 or OpenAPI 3.x description"}
-		}
-		return nil, yamlError(name, data, err)
+		return nil, nil, err
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err != io.EOF {
-		if err != nil {
-			return nil, yamlError(name, data, err)
-		}
-		return nil, &LoadError{File: name, Pos: pos(&extra), Msg: "holds more than one YAML document: keep one description per file"}
+	switch err := dec.Decode(&extra); err {
+	case io.EOF:
+		return &doc, nil, nil
+	case nil:
+		return &doc, &extra, nil
+	default:
+		return nil, nil, err
 	}
-	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
-	return c.convert(&doc)
+}
+
+// tabInIndentAt reports the line of the library's error about a tab in a
+// block scalar's indentation. The library's errors are text only.
+func tabInIndentAt(err error) (int, bool) {
+	if err == nil {
+		return 0, false
+	}
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil || m[2] != tabInIndent {
+		return 0, false
+	}
+	line, _ := strconv.Atoi(m[1])
+	return line, true
 }
 
 var (
@@ -159,7 +209,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 	n := &Node{Kind: Object, Pos: c.pos(y), Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
-	seen := make(map[string]bool, len(y.Content)/2)
+	seen := make(map[string]*yaml.Node, len(y.Content)/2) // by key, where it was written
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
@@ -174,10 +224,10 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		if err := c.grow(k, key); err != nil {
 			return nil, err
 		}
-		if seen[key] {
-			return nil, c.fail(k, "duplicate key %q: each key may appear once in a mapping", key)
+		if first, dup := seen[key]; dup {
+			return nil, c.duplicate(k, first, key)
 		}
-		seen[key] = true
+		seen[key] = k
 		val, err := c.convert(v)
 		if err != nil {
 			return nil, err
@@ -199,14 +249,36 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 				return nil, c.fail(src, "a merge key (<<) needs a mapping or a list of mappings, not a %s", val.Kind)
 			}
 			for _, f := range val.Fields {
-				if !seen[f.Key] {
-					seen[f.Key] = true
+				if _, dup := seen[f.Key]; !dup {
+					seen[f.Key] = src
 					n.Fields = append(n.Fields, f)
 				}
 			}
 		}
 	}
 	return n, nil
+}
+
+// duplicate is the error for a key k that reads as key, as first did. Two
+// keys written alike are a repeated key; two written differently (+1: and
+// 1.0:) read as the same text, as the service reads them, which would keep
+// the last one and silently drop the other.
+func (c *yamlConverter) duplicate(k, first *yaml.Node, key string) error {
+	if first.Value == k.Value && first.Style == k.Style {
+		return c.fail(k, "duplicate key %q (first at line %d): each key may appear once in a mapping", key, first.Line)
+	}
+	return c.fail(k, "key %s reads as %q, as does the key %s at line %d: each key may appear once in a mapping; rename or remove one", written(k), key, written(first), first.Line)
+}
+
+// written is a scalar key as it was written, quotes included.
+func written(k *yaml.Node) string {
+	switch k.Style {
+	case yaml.DoubleQuotedStyle:
+		return strconv.Quote(k.Value)
+	case yaml.SingleQuotedStyle:
+		return "'" + strings.ReplaceAll(k.Value, "'", "''") + "'"
+	}
+	return k.Value
 }
 
 func (c *yamlConverter) key(k *yaml.Node) (string, error) {
@@ -278,13 +350,13 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 func intLiteral(s string) (string, error) {
 	t := strings.TrimPrefix(s, "+")
 	if jsonNumber.MatchString(t) {
-		return t, nil
+		return t, checkRange(s, t)
 	}
 	v, ok := new(big.Int).SetString(strings.Replace(t, "0o", "0", 1), 0)
 	if !ok {
 		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", s)
 	}
-	return v.String(), nil
+	return v.String(), checkRange(s, v.String())
 }
 
 // floatLiteral keeps a float's literal (1.0 stays 1.0) when JSON allows it,
@@ -296,7 +368,7 @@ func floatLiteral(s string) (string, error) {
 	}
 	t := strings.TrimPrefix(strings.ReplaceAll(s, "_", ""), "+")
 	if jsonNumber.MatchString(t) {
-		return t, nil
+		return t, checkRange(s, t)
 	}
 	neg := strings.HasPrefix(t, "-")
 	t = strings.TrimPrefix(t, "-")
@@ -317,7 +389,7 @@ func floatLiteral(s string) (string, error) {
 	if !jsonNumber.MatchString(out) {
 		return "", errors.New(s + " is not a number JSON can hold: quote it to keep it as text")
 	}
-	return out, nil
+	return out, checkRange(s, out)
 }
 
 func pos(y *yaml.Node) Pos { return Pos{Line: int32(y.Line), Col: int32(y.Column)} }

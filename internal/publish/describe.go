@@ -112,10 +112,18 @@ func describe(ctx context.Context, bundle bool, name string, fsys fs.FS) (*descr
 func loadFindings(les openapi.LoadErrors) []openapi.Finding {
 	out := make([]openapi.Finding, len(les))
 	for i, le := range les {
-		out[i] = openapi.Finding{Severity: openapi.Error, Msg: le.Msg, File: le.File, Pos: le.Pos}
+		msg := le.Msg
+		if errors.Is(le, openapi.ErrNotDescription) {
+			msg += ": " + pointAtDescription
+		}
+		out[i] = openapi.Finding{Severity: openapi.Error, Msg: msg, File: le.File, Pos: le.Pos}
 	}
 	return out
 }
+
+// pointAtDescription is the advice for a file input that names a file
+// that is not an API description.
+const pointAtDescription = "point the file input at a Swagger 2.0 or OpenAPI 3.x description"
 
 // loadError says what to do about a description that cannot be loaded: the
 // file itself (missing, outside, not a file) is an input error; errors at
@@ -137,6 +145,8 @@ func loadError(name string, err error) error {
 		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give a path inside the workspace"}
 	case itself && errors.As(err, &nr):
 		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give the path of the description file itself, such as api/openapi.yaml"}
+	case itself && errors.Is(err, openapi.ErrNotDescription):
+		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": " + pointAtDescription}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("loading the description: %w", err)
 	case errors.As(err, &le) && le.Pos.Line > 0:

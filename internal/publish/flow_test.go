@@ -501,3 +501,50 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 		t.Errorf("error %q does not say to check the token", err)
 	}
 }
+
+// TestNotADescriptionSaysWhatToDo: a file input that names a file which is
+// not an API description is refused before any request, saying where to
+// point it; a file a $ref names is not held to being a description.
+func TestNotADescriptionSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		files  map[string]string
+		want   string
+		advice bool
+	}{
+		{"empty", map[string]string{"api/openapi.yaml": "# nothing yet\n"}, "input file: api/openapi.yaml: is empty", true},
+		{"no openapi key", map[string]string{"api/openapi.yaml": "title: x\n"}, "api/openapi.yaml:1:1: has no swagger: or openapi: key", true},
+		{"a list", map[string]string{"api/openapi.yaml": "- a\n"}, "api/openapi.yaml:1:1: is neither a YAML nor a JSON API description", true},
+		{"an empty file a $ref names", map[string]string{
+			"api/openapi.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-logo: {$ref: ./logo.yaml}\n",
+			"api/logo.yaml":    "",
+		}, "is empty: it holds no YAML or JSON document", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			cfg := flowConfig(t, emu.URL())
+			for name, content := range tc.files {
+				if err := os.WriteFile(filepath.Join(cfg.Workspace, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, rep, err := runFlow(t, cfg, Options{})
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.Input != "file" || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v: want an *InputError for file saying %q", err, tc.want)
+			}
+			if got := strings.Contains(err.Error(), pointAtDescription); got != tc.advice {
+				t.Errorf("error %q: says to point the file input elsewhere: %v, want %v", err, got, tc.advice)
+			}
+			if strings.Contains(err.Error(), ":1:1:") && rep.count(pointAtDescription) != 1 {
+				t.Errorf("the annotation does not say what to do:\n%s", rep.log())
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests, want none", n)
+			}
+		})
+	}
+}
