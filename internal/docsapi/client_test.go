@@ -47,7 +47,8 @@ func newClient(t *testing.T, base string) *Client {
 }
 
 // TestParseID: a promised id is a JSON string or number, kept exactly as
-// written; anything else is refused.
+// written: any text of 1 to 128 characters without a control character;
+// anything else is refused with an *IDError naming the field.
 func TestParseID(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ in, want string }{
@@ -58,18 +59,32 @@ func TestParseID(t *testing.T) {
 		{`123456789012345678901234567890`, "123456789012345678901234567890"},
 		{` 1.5e3 `, "1.5e3"},
 		{`-4`, "-4"},
+		{`"YWJj="`, "YWJj="},
+		{`"b/98765"`, "b/98765"},
+		{`"team docs"`, "team docs"},
+		{`"ä1"`, "ä1"},
+		{`"\u00e41"`, "ä1"},
+		{`"../../x"`, "../../x"},
+		{`".."`, ".."},
+		{`"a\/b"`, "a/b"},
+		{`"\ufffd"`, "\ufffd"},
+		{`"` + strings.Repeat("ä", 128) + `"`, strings.Repeat("ä", 128)},
 	}
 	for _, tc := range cases {
-		got, err := parseID(json.RawMessage(tc.in))
+		got, err := parseID(json.RawMessage(tc.in), "build.id")
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%s read as %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 	bad := []string{`null`, `{"x":1}`, `[17]`, `true`, `""`, ``, `"unterminated`,
-		`"17\n::warning::x"`, `"a b"`, `"../../x"`, `"b/1"`, `".."`, `"id\u0000"`, `"` + strings.Repeat("9", 129) + `"`, strings.Repeat("9", 129)}
+		`"17\n::warning::x"`, `"id\u0000"`, `"a\u007fb"`, `"a\u0085b"`, `"a\u2028b"`, `"a\u2029b"`,
+		`"abc\u202edocs"`, `"a\u2066b"`, `"a\u200fb"`, `"a\u061cb"`, `"\ud800x"`, "\"a\xffb\"",
+		`"` + strings.Repeat("ä", 129) + `"`, strings.Repeat("9", 129)}
 	for _, bad := range bad {
-		if got, err := parseID(json.RawMessage(bad)); err == nil {
-			t.Errorf("%s accepted as an id %q", bad, got)
+		got, err := parseID(json.RawMessage(bad), "build.id")
+		var ie *IDError
+		if !errors.As(err, &ie) || ie.Field != "build.id" {
+			t.Errorf("%s read as an id %q, %v; want an *IDError about build.id", bad, got, err)
 		}
 	}
 }
@@ -107,7 +122,7 @@ func TestTolerantAnswers(t *testing.T) {
 		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", ""},
 		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", ""},
 		{"release without build", "release", 200, js, `{"id":7}`, "", "without a usable build object"},
-		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "build.id (an object"},
+		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "build.id is an object"},
 		{"release 204", "release", 204, "", ``, "", "empty body"},
 		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", ""},
 		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", ""},
@@ -115,8 +130,8 @@ func TestTolerantAnswers(t *testing.T) {
 		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", ""},
 		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", ""},
 		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "without a usable docs array"},
-		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "", "docs[0].id"},
-		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "", "docs[0].id (null"},
+		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "  ", ""},
+		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "  ", ""},
 		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", ""},
 		{"update 200 empty", "update", 200, "", ``, "", ""},
 		{"update 204", "update", 204, "", ``, "", ""},

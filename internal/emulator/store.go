@@ -99,8 +99,8 @@ func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
 		return nil, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("doc %s not found", docID)}
 	}
 	id := strconv.FormatUint(s.nextID, 10)
-	if s.variant.IDs == IDOpaque {
-		id = "b-" + id
+	if s.variant.IDs == IDOpaque || s.variant.IDs == IDText {
+		id = styledID(id, "b-", s.variant.IDs) // big ids start above 2^53 instead
 	}
 	b := &build{id: id, doc: d, setLive: setLive, state: statePending}
 	s.nextID++

@@ -180,6 +180,23 @@ func TestFlowOutcomes(t *testing.T) {
 					t.Errorf("zip %q of %d bytes", res.ZipPath, res.ZipSize)
 				}
 			}},
+		{name: "ids of any text: kept exact, the zip named safely", emu: func(c *emulator.Config) { c.Variant.IDs = emulator.IDText },
+			cfg:   func(c *Config, _ *emulator.Server) { c.Download = true },
+			state: BuildReady, releases: 1,
+			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
+				if rep.outputs["doc-id"] != "docs/17 ä=" || rep.outputs["build-id"] != "b/1001 Zürich=" {
+					t.Errorf("doc-id %q, build-id %q: not as the service wrote them", rep.outputs["doc-id"], rep.outputs["build-id"])
+				}
+				if want := "docs-build-b%2F1001%20Z%C3%BCrich%3D.zip"; res.ZipPath != want || rep.outputs["zip-path"] != want {
+					t.Errorf("zip %q, output %q; want %q", res.ZipPath, rep.outputs["zip-path"], want)
+				}
+			}},
+		{name: "a doc whose id cannot be used does not fail the run unless chosen",
+			emu: func(c *emulator.Config) {
+				c.Projects[0].Docs = append(c.Projects[0].Docs, emulator.Doc{ID: "x\u202e\n::warning::y", File: "openapi.yml", Branch: "main"})
+			},
+			cfg:   func(c *Config, _ *emulator.Server) { c.DocID = "17" },
+			state: BuildReady, releases: 1},
 		{name: "a release whose answer was lost is never sent again", fault: &emulator.Fault{Endpoint: "release", Kind: emulator.FaultDropAfter},
 			step: StepRelease, releases: 1, msg: []string{"a build may have been started under doc 17", "not sent again"}},
 		{name: "nothing listens at api-url", cfg: func(c *Config, _ *emulator.Server) { c.APIURL = closed },
