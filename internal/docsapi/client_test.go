@@ -105,7 +105,9 @@ func answerServer(t *testing.T, status int, ctype, body string) *httptest.Server
 }
 
 // TestTolerantAnswers: only docs[].id and build.id are promised; every other
-// field may have any shape, and any 2xx with a usable body is success.
+// field may have any shape, and any 2xx with a usable body is success. An
+// answer that cannot be used fails with typed errors, checked by type and
+// by their fields, never by their text.
 func TestTolerantAnswers(t *testing.T) {
 	t.Parallel()
 	const js = "application/json; charset=utf-8"
@@ -113,39 +115,43 @@ func TestTolerantAnswers(t *testing.T) {
 		name, endpoint string
 		status         int
 		ctype, body    string
-		want           string // what was read: "17 docs.example https://docs.example/" or a build "98765 4521 pending"
-		err            string // "" for success
+		want           string  // what was read: "17 docs.example https://docs.example/" or a build "98765 4521 pending"
+		docErr         string  // the field of docs[0]'s *IDError, if it has one
+		errs           []error // the error's chain holds each, matched by type and field; nil for success
 	}{
-		{"release with a status object", "release", 200, js, `{"build": {"id": 98765, "docId": 4521, "status": {"code": "pending", "message": "queued"}}}`, "98765 4521 ", ""},
-		{"release 201", "release", 201, js, `{"build":{"id":"b-1"}}`, "b-1  ", ""},
-		{"release 202 with arrays and nulls", "release", 202, js, `{"build":{"id":7,"status":["queued"],"docId":null,"logs":{"a":[1,{"b":null}]}},"status":"queued","docId":[4]}`, "7  queued", ""},
-		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", ""},
-		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", ""},
-		{"release without build", "release", 200, js, `{"id":7}`, "", "without a usable build object"},
-		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "build.id is an object"},
-		{"release 204", "release", 204, "", ``, "", "empty body"},
-		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", ""},
-		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", ""},
-		{"list with a domain array", "list", 200, js, `{"docs":[{"id":17,"domain":["docs.example"]}]}`, "17  ", ""},
-		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", ""},
-		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", ""},
-		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "without a usable docs array"},
-		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "  ", ""},
-		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "  ", ""},
-		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", ""},
-		{"update 200 empty", "update", 200, "", ``, "", ""},
-		{"update 204", "update", 204, "", ``, "", ""},
-		{"update 201 with text", "update", 201, "text/plain", `stored`, "", ""},
-		{"update 200 with a body that is not the JSON it declares", "update", 200, js, `OK`, "", ""},
-		{"release answered by a web page", "release", 200, "text/html", `<html>sign in</html>`, "", "the answer was lost or unreadable"},
-		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "not JSON: check that api-url"},
+		{"release with a status object", "release", 200, js, `{"build": {"id": 98765, "docId": 4521, "status": {"code": "pending", "message": "queued"}}}`, "98765 4521 ", "", nil},
+		{"release 201", "release", 201, js, `{"build":{"id":"b-1"}}`, "b-1  ", "", nil},
+		{"release 202 with arrays and nulls", "release", 202, js, `{"build":{"id":7,"status":["queued"],"docId":null,"logs":{"a":[1,{"b":null}]}},"status":"queued","docId":[4]}`, "7  queued", "", nil},
+		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", "", nil},
+		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", "", nil},
+		{"release, an id of any text", "release", 200, js, `{"build":{"id":"b/98765 ä="}}`, "b/98765 ä=  ", "", nil},
+		{"release without build", "release", 200, js, `{"id":7}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build object"}}},
+		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build.id"}, &IDError{Field: "build.id"}}},
+		{"release with a line break in its id", "release", 200, js, `{"build":{"id":"7\n::warning::x"}}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build.id"}, &IDError{Field: "build.id"}}},
+		{"release 204", "release", 204, "", ``, "", "", []error{&UncertainError{}, &bodyFault{}}},
+		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", "", nil},
+		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", "", nil},
+		{"list with a domain array", "list", 200, js, `{"docs":[{"id":17,"domain":["docs.example"]}]}`, "17  ", "", nil},
+		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", "", nil},
+		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", "", nil},
+		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "", []error{&ShapeError{What: "docs array"}}},
+		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "  ", "docs[0].id", nil},
+		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "  ", "docs[0].id", nil},
+		{"list, doc not an object", "list", 200, js, `{"docs":["17"]}`, "  ", "docs[0]", nil},
+		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", "", nil},
+		{"update 200 empty", "update", 200, "", ``, "", "", nil},
+		{"update 204", "update", 204, "", ``, "", "", nil},
+		{"update 201 with text", "update", 201, "text/plain", `stored`, "", "", nil},
+		{"update 200 with a body that is not the JSON it declares", "update", 200, js, `OK`, "", "", nil},
+		{"release answered by a web page", "release", 200, "text/html", `<html>sign in</html>`, "", "", []error{&UncertainError{}, &HTMLError{}}},
+		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "", []error{&HTMLError{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := newClient(t, answerServer(t, tc.status, tc.ctype, tc.body).URL)
 			ctx := context.Background()
-			var got string
+			var got, docErr string
 			var err error
 			switch tc.endpoint {
 			case "release":
@@ -157,21 +163,50 @@ func TestTolerantAnswers(t *testing.T) {
 				docs, err = c.ListDocs(ctx, "p")
 				if len(docs) == 1 {
 					got = fmt.Sprintf("%s %s %s", docs[0].ID, docs[0].Domain, docs[0].URL)
+					var ie *IDError
+					if errors.As(docs[0].IDErr, &ie) {
+						docErr = ie.Field
+					}
 				}
 			case "update":
 				err = c.UpdateFile(ctx, "p", "f.yml", FileUpdate{Content: json.RawMessage(`{}`), Branch: "main"})
 			}
-			if tc.err == "" {
-				if err != nil || got != tc.want {
-					t.Errorf("read %q, %v; want %q", got, err, tc.want)
+			if tc.errs == nil {
+				if err != nil || got != tc.want || docErr != tc.docErr {
+					t.Errorf("read %q (id error at %q), %v; want %q (id error at %q)", got, docErr, err, tc.want, tc.docErr)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("error %v, want one saying %q", err, tc.err)
+			for _, want := range tc.errs {
+				if !holds(err, want) {
+					t.Errorf("error %v (%T): its chain lacks %T %+v", err, err, want, want)
+				}
 			}
 		})
 	}
+}
+
+// holds reports whether err's chain has an error of want's type, with
+// want's identifying field where it sets one.
+func holds(err, want error) bool {
+	switch w := want.(type) {
+	case *UncertainError:
+		var e *UncertainError
+		return errors.As(err, &e)
+	case *bodyFault:
+		var e *bodyFault
+		return errors.As(err, &e)
+	case *HTMLError:
+		var e *HTMLError
+		return errors.As(err, &e)
+	case *ShapeError:
+		var e *ShapeError
+		return errors.As(err, &e) && e.What == w.What
+	case *IDError:
+		var e *IDError
+		return errors.As(err, &e) && e.Field == w.Field
+	}
+	panic(fmt.Sprintf("holds: no case for %T", want))
 }
 
 // TestRequestsAsTheInterfaceSays checks method, path, escaping, headers and
