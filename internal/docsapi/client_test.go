@@ -488,9 +488,43 @@ func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
 	}
 }
 
+// silentListener accepts connections and never answers on them, as a
+// server that holds a connection without speaking TLS does.
+func silentListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, never read or written
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "https://" + ln.Addr().String()
+}
+
 // TestUnreachableFailsFast: when nothing answers at the address, the host is
-// unknown, or TLS fails, the client gives up after a few attempts instead of
-// retrying for the whole timeout, and says which address failed.
+// unknown, TLS fails, the TLS handshake is never answered, or the
+// connection is not answered, the client gives up after a few attempts
+// instead of retrying for the whole timeout, says which address failed
+// and why, as a typed kind.
 func TestUnreachableFailsFast(t *testing.T) {
 	t.Parallel()
 	closed := closedport.URL(t)
@@ -498,12 +532,28 @@ func TestUnreachableFailsFast(t *testing.T) {
 	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0)
 	untrusted.StartTLS()
 	t.Cleanup(untrusted.Close)
+	// The timeouts of the client docs-publish uses, shortened: the test
+	// waits for them four times.
+	short := &http.Client{Transport: &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 100 * time.Millisecond}).DialContext,
+		TLSHandshakeTimeout: 100 * time.Millisecond,
+	}}
 	cases := []struct {
-		name, url, reason string
+		name, url string
+		hc        *http.Client
+		kind      Unreachable
 	}{
-		{"connection refused", closed, "connection refused"},
-		{"unknown host", "https://docs-publish-test.invalid", "host not found"},
-		{"untrusted certificate", untrusted.URL, "certificate"},
+		{"connection refused", closed, nil, Refused},
+		{"unknown host", "https://docs-publish-test.invalid", nil, UnknownHost},
+		{"untrusted certificate", untrusted.URL, nil, UntrustedCertificate},
+		{"TLS handshake never answered", silentListener(t), short, TLSTimeout},
+	}
+	if u, ok := unansweredURL(t); ok {
+		cases = append(cases, struct {
+			name, url string
+			hc        *http.Client
+			kind      Unreachable
+		}{"connection never answered", u, short, ConnectTimeout})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -512,13 +562,70 @@ func TestUnreachableFailsFast(t *testing.T) {
 			// policy should stop the retries.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			_, err := newClient(t, tc.url).ListDocs(ctx, "p")
+			c, err := New(mustURL(t, tc.url), token, Options{HTTPClient: tc.hc, FirstRetry: 5 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.ListDocs(ctx, "p")
 			var ue *UnreachableError
 			if !errors.As(err, &ue) {
 				t.Fatalf("error %v (%T), want an *UnreachableError", err, err)
 			}
-			if ue.Attempts != unreachableAttempts || !strings.Contains(ue.Reason, tc.reason) || !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")) {
-				t.Errorf("%v: %d attempts, reason %q; want %d attempts, %q, naming the address", err, ue.Attempts, ue.Reason, unreachableAttempts, tc.reason)
+			if ue.Attempts != unreachableAttempts || ue.Kind != tc.kind || !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")) {
+				t.Errorf("%v: %d attempts, kind %v; want %d attempts, %v, naming the address", err, ue.Attempts, ue.Kind, unreachableAttempts, tc.kind)
+			}
+		})
+	}
+}
+
+// TestUnreachableScheduleIsBounded: how long a run tries a host it cannot
+// reach, worked out from the retry schedule (its largest waits, jitter
+// included) and from how long each attempt takes to fail, without a clock:
+// attempts that fail at once are made four times over a few seconds;
+// attempts that wait out the client's connect or TLS timeout are not made
+// four times over, and the whole stays under 15 s.
+func TestUnreachableScheduleIsBounded(t *testing.T) {
+	t.Parallel()
+	c, err := New(mustURL(t, "https://docs.example"), token, Options{}) // the run's defaults
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBackOff(c.opts.FirstRetry)
+	// maxWait is the longest the nth wait (from 0) can be.
+	maxWait := func(n int) time.Duration {
+		d := float64(b.InitialInterval)
+		for range n {
+			d = min(d*b.Multiplier, float64(b.MaxInterval))
+		}
+		return time.Duration(d * (1 + b.RandomizationFactor))
+	}
+	cases := []struct {
+		name     string
+		each     time.Duration // how long one attempt takes to fail
+		attempts int
+	}{
+		{"refused or unknown host", 0, unreachableAttempts},
+		{"a slow refusal", 300 * time.Millisecond, unreachableAttempts},
+		{"connection not answered", connectTimeout, 1},
+		{"TLS handshake not answered", 50*time.Millisecond + tlsTimeout, 1},
+		{"answered late", 3 * time.Second, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var r reachability
+			start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			now := start
+			for {
+				began := now
+				now = now.Add(tc.each)
+				if r.fail(began, now) {
+					break
+				}
+				now = now.Add(maxWait(r.attempts - 1))
+			}
+			if total := now.Sub(start); r.attempts != tc.attempts || total >= 15*time.Second {
+				t.Errorf("%d attempts over %s at the most; want %d, under 15s", r.attempts, total, tc.attempts)
 			}
 		})
 	}
@@ -727,8 +834,8 @@ func TestTLSAlertFailsFast(t *testing.T) {
 	}
 	_, err = c.ListDocs(ctx, "p")
 	var ue *UnreachableError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "TLS") {
-		t.Errorf("error %v, want an *UnreachableError about TLS", err)
+	if !errors.As(err, &ue) || ue.Kind != TLSFailed {
+		t.Errorf("error %v, want an *UnreachableError of kind TLSFailed", err)
 	}
 }
 

@@ -97,6 +97,34 @@ func TestChooseDoc(t *testing.T) {
 	}
 }
 
+// TestHintForUnreachable: the advice for a host that cannot be reached
+// follows the client's typed kind.
+func TestHintForUnreachable(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		kind docsapi.Unreachable
+		want string
+	}{
+		{docsapi.Refused, "check api-url (its host and port) and that the service is up"},
+		{docsapi.NoRoute, "check api-url (its host and port) and that the service is up"},
+		{docsapi.ConnectFailed, "check api-url (its host and port) and that the service is up"},
+		{docsapi.UnknownHost, "check the host name in api-url"},
+		{docsapi.ConnectTimeout, "no firewall between the runner and the service drops the connection"},
+		{docsapi.UntrustedCertificate, "SSL_CERT_FILE"},
+		{docsapi.TLSFailed, "SSL_CERT_FILE"},
+		{docsapi.TLSTimeout, "accepts connections but does not answer TLS"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.kind.String(), func(t *testing.T) {
+			t.Parallel()
+			err := fmt.Errorf("list docs: %w", &docsapi.UnreachableError{URL: "https://docs.example", Kind: tc.kind, Attempts: 4, Err: errors.New("cause")})
+			if got := hintFor(err); !strings.Contains(got, tc.want) {
+				t.Errorf("hint %q, want one saying %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestFileSafe: an id in a file name keeps letters, digits, '.', '_' and
 // '-', and percent-encodes every other byte, so no id makes a path or a
 // hidden file; a long one is cut and ends with a hash.
