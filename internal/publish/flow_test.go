@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -273,22 +274,87 @@ func TestFailedBuildIsNeverSuccess(t *testing.T) {
 }
 
 // TestWaitingReportsNowAndThen: while the build runs, a progress line comes
-// every so often with the time elapsed and left, not one per poll.
+// every so often with the time elapsed and left, not one per poll: at most
+// one per interval the wait lasted, and one more.
 func TestWaitingReportsNowAndThen(t *testing.T) {
 	t.Parallel()
+	const every = 250 * time.Millisecond
 	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 900 * time.Millisecond })
 	cfg := flowConfig(t, emu.URL())
-	_, rep, err := runFlow(t, cfg, Options{FirstRetry: time.Millisecond, ProgressEvery: 250 * time.Millisecond})
+	res, rep, err := runFlow(t, cfg, Options{FirstRetry: time.Millisecond, ProgressEvery: every})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, rep.log())
 	}
+	var waited time.Duration
+	for _, st := range res.Steps {
+		if st.Step == StepWait {
+			waited = st.Duration
+		}
+	}
 	polls := requestsTo(emu, "/docs.builds.download")
 	lines := rep.count("waiting for build 1001: ")
-	if lines < 1 || lines >= polls {
-		t.Errorf("%d progress lines for %d polls: want some, fewer than the polls\n%s", lines, polls, rep.log())
+	most := int(waited/every) + 1
+	if lines < 1 || lines > most {
+		t.Errorf("%d progress lines in a wait of %s with a line due every %s: want 1 to %d\n%s", lines, waited, every, most, rep.log())
+	}
+	// The check above can fail only if the polls outnumber that bound.
+	if polls <= most {
+		t.Errorf("%d polls in %s: too few to tell a line per poll from a line now and then", polls, waited)
 	}
 	if !strings.Contains(rep.log(), "elapsed") || !strings.Contains(rep.log(), "left") {
 		t.Errorf("progress lines do not say the time elapsed and left:\n%s", rep.log())
+	}
+}
+
+// TestWaitingReadsNoZip: waiting for the build (without download) asks the
+// download endpoint whether the zip is ready and reads no more of it than
+// its first bytes. A stand-in service serves a zip of 256 MiB and counts
+// what it could send: a check that read the whole zip would take it all.
+func TestWaitingReadsNoZip(t *testing.T) {
+	t.Parallel()
+	const size = 256 << 20
+	var sent atomic.Int64
+	served := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/docs.list"):
+			io.WriteString(w, `{"docs":[{"id":17}]}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.release"):
+			io.WriteString(w, `{"build":{"id":1001}}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.builds.download"):
+			defer func() { served <- struct{}{} }()
+			w.Header().Set("Content-Type", "application/zip")
+			w.Header().Set("Content-Length", fmt.Sprint(size))
+			chunk := make([]byte, 64<<10)
+			copy(chunk, "PK\x03\x04")
+			for n := 0; n < size; n += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return // the client went away
+				}
+				sent.Add(int64(len(chunk)))
+				copy(chunk, make([]byte, 4)) // the signature once, at the start
+			}
+		default: // the file update
+			io.WriteString(w, `{}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	cfg := flowConfig(t, srv.URL)
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil || res.BuildState != BuildReady {
+		t.Fatalf("error %v, state %q\n%s", err, res.BuildState, rep.log())
+	}
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the download answer was still being sent 10 s after the run")
+	}
+	// What the connection's buffers take before the sender blocks is a few
+	// MiB; the whole zip is 256.
+	if n := sent.Load(); n >= size/8 {
+		t.Errorf("the stand-in sent %d MiB of a %d MiB zip to a run that only waited for the build", n>>20, size>>20)
 	}
 }
 
