@@ -21,7 +21,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	type loaded struct {
 		d        *described
 		findings []openapi.Finding
-		loadErrs int // how many of the findings are load errors
+		loadErrs openapi.LoadErrors // the load errors, also among the findings
 		err      error
 	}
 	done := make(chan loaded, 1)
@@ -31,10 +31,10 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		// each is reported where it was written.
 		var les openapi.LoadErrors
 		if errors.As(err, &les) {
-			done <- loaded{findings: loadFindings(les), loadErrs: len(les)}
+			done <- loaded{findings: loadFindings(les), loadErrs: les}
 			return
 		}
-		done <- loaded{d, findings, 0, err}
+		done <- loaded{d, findings, nil, err}
 	}()
 	var l loaded
 	select {
@@ -61,13 +61,15 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		rep.Annotate(report.Notice, fmt.Sprintf("%d more findings in the description are not annotated (the first %d are): the job summary lists them", n-maxAnnotated, maxAnnotated), report.Where{})
 	}
 	switch {
-	case l.loadErrs > 0:
-		first := res.Findings[0]
+	case len(l.loadErrs) > 0:
+		// The cause keeps every load error; the first is where the run's
+		// final error points.
+		first := l.loadErrs[0]
 		more := ""
-		if l.loadErrs > 1 {
-			more = fmt.Sprintf(" (and %d more, see the annotations)", l.loadErrs-1)
+		if len(l.loadErrs) > 1 {
+			more = fmt.Sprintf(" (and %d more, see the annotations)", len(l.loadErrs)-1)
 		}
-		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s%s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg, more)}
+		return nil, &InputError{Input: "file", Err: l.loadErrs, Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s%s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg, more)}
 	case errs > 0:
 		return nil, &InputError{Input: "file", Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
 	case warns > 0 && bool(cfg.FailOnWarnings):

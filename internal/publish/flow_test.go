@@ -23,6 +23,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
 
@@ -584,3 +585,43 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 		t.Errorf("error %q does not say to check the token", err)
 	}
 }
+
+// TestLoadErrorsKeepTheirCause: a description that cannot be loaded fails
+// the run with an *InputError whose cause holds every load error, the
+// first of them where errors.As finds a *openapi.LoadError, so the run's
+// final annotation can point at its file and line.
+func TestLoadErrorsKeepTheirCause(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, main string
+		count      int
+		line       int // of the first error, in api/openapi.yaml
+	}{
+		{"two $refs that do not resolve", "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters:\n" +
+			"        - $ref: 'common/nope.yaml#/limit'\n        - $ref: 'common/none.yaml#/offset'\n      responses:\n        200: {description: ok}\n", 2, 7},
+		{"a syntax error", "openapi: 3.0.0\ninfo:\n  title: T\n  version: \"1\npaths: {}\n", 1, 4},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := flowConfig(t, closedport.URL(t)) // nothing may be sent
+			if err := os.WriteFile(filepath.Join(cfg.Workspace, "api", "openapi.yaml"), []byte(tc.main), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, rep, err := runFlow(t, cfg, Options{})
+			var ie *InputError
+			var les openapi.LoadErrors
+			var le *openapi.LoadError
+			if !errors.As(err, &ie) || ie.Input != "file" || !errors.As(err, &les) || !errors.As(err, &le) {
+				t.Fatalf("error %v (%T): want an *InputError for file whose cause is the openapi.LoadErrors\n%s", err, err, rep.log())
+			}
+			if len(les) != tc.count || le != les[0] || le.File != "api/openapi.yaml" || int(le.Pos.Line) != tc.line {
+				t.Errorf("%d load errors, the first found %v; want %d, the first at api/openapi.yaml:%d", len(les), le, tc.count, tc.line)
+			}
+			if res.FailedStep != StepCheck || len(res.Findings) != tc.count {
+				t.Errorf("failed at %q with %d findings", res.FailedStep, len(res.Findings))
+			}
+		})
+	}
+}
+
