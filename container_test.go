@@ -251,7 +251,7 @@ func TestContainerStopsOnCancel(t *testing.T) {
 	t.Cleanup(func() { exec.Command(docker, "rm", "-f", name).Run() })
 	// Wait until it waits for the build.
 	deadline := time.Now().Add(20 * time.Second)
-	for requestsTo(emu, "/docs.builds.download") == 0 {
+	for emu.RequestsTo("/docs.builds.download") == 0 {
 		if time.Now().After(deadline) {
 			logs, _ := exec.Command(docker, "logs", name).CombinedOutput()
 			t.Fatalf("the container never started waiting for the build:\n%s", logs)
@@ -334,15 +334,4 @@ func TestContainerImage(t *testing.T) {
 			t.Errorf("the image has no %s (it holds %v)", want, sizes)
 		}
 	}
-}
-
-// requestsTo counts the requests the emulator saw to a path.
-func requestsTo(emu *emulator.Server, path string) int {
-	n := 0
-	for _, r := range emu.Requests() {
-		if strings.Contains(r.Path, path) {
-			n++
-		}
-	}
-	return n
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 )
 
@@ -63,19 +64,12 @@ type actionRun struct {
 
 func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server {
 	t.Helper()
-	cfg := emulator.Default()
-	cfg.Token = testToken
-	cfg.BuildDelay = 50 * time.Millisecond
-	cfg.FirstBuildID = 1<<53 + 1 // a float64 would round it
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	emu, err := emulator.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { emu.Close() })
-	return emu
+	return emulatortest.Start(t, testToken, 50*time.Millisecond, func(c *emulator.Config) {
+		c.FirstBuildID = 1<<53 + 1 // a float64 would round it
+		if mutate != nil {
+			mutate(c)
+		}
+	})
 }
 
 // runAction runs the binary with every declared input set as the runner

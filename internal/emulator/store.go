@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -183,4 +184,18 @@ func (s *Server) Requests() []Request {
 		out[i] = *r
 	}
 	return out
+}
+
+// RequestsTo counts the requests seen (of the latest 10,000) whose path
+// holds path, such as "/docs.release".
+func (s *Server) RequestsTo(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if strings.Contains(r.Path, path) {
+			n++
+		}
+	}
+	return n
 }

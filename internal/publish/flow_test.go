@@ -23,6 +23,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -79,18 +80,7 @@ const testToken = "tok-flow-test-secret"
 
 func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server {
 	t.Helper()
-	cfg := emulator.Default()
-	cfg.Token = testToken
-	cfg.BuildDelay = 20 * time.Millisecond
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	emu, err := emulator.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { emu.Close() })
-	return emu
+	return emulatortest.Start(t, testToken, 20*time.Millisecond, mutate)
 }
 
 // flowConfig is a run's configuration with the defaults of action.yml, the
@@ -124,16 +114,6 @@ func runFlow(t *testing.T, cfg Config, opts Options) (*Result, *recorder, error)
 	return res, rep, err
 }
 
-func requestsTo(emu *emulator.Server, path string) int {
-	n := 0
-	for _, r := range emu.Requests() {
-		if strings.Contains(r.Path, path) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestFlowOutcomes drives the flow in process against the emulator, for the
 // branches that decide how a run ends.
 func TestFlowOutcomes(t *testing.T) {
@@ -155,7 +135,7 @@ func TestFlowOutcomes(t *testing.T) {
 				if rep.outputs["docs-url"] != "https://docs.bookstore.example/" || res.DocsURL != rep.outputs["docs-url"] {
 					t.Errorf("docs-url output %q, result %q", rep.outputs["docs-url"], res.DocsURL)
 				}
-				if requestsTo(emu, "/docs.builds.download") == 0 {
+				if emu.RequestsTo("/docs.builds.download") == 0 {
 					t.Error("the build was not checked")
 				}
 			}},
@@ -168,7 +148,7 @@ func TestFlowOutcomes(t *testing.T) {
 		{name: "wait-for-build false leaves the outcome unknown", cfg: func(c *Config, _ *emulator.Server) { c.WaitForBuild = false; c.FileName = "other.yml" },
 			state: BuildUnchecked, releases: 1,
 			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
-				if n := requestsTo(emu, "/docs.builds.download"); n != 0 {
+				if n := emu.RequestsTo("/docs.builds.download"); n != 0 {
 					t.Errorf("%d requests to the download endpoint without wait-for-build or download", n)
 				}
 				if !strings.Contains(rep.log(), "outcome was not checked") {
@@ -237,7 +217,7 @@ func TestFlowOutcomes(t *testing.T) {
 			if res.BuildState != tc.state {
 				t.Errorf("build state %q, want %q", res.BuildState, tc.state)
 			}
-			if n := requestsTo(emu, "/docs.release"); n != tc.releases {
+			if n := emu.RequestsTo("/docs.release"); n != tc.releases {
 				t.Errorf("%d releases sent, want %d", n, tc.releases)
 			}
 			if tc.check != nil {
@@ -292,7 +272,7 @@ func TestWaitingReportsNowAndThen(t *testing.T) {
 			waited = st.Duration
 		}
 	}
-	polls := requestsTo(emu, "/docs.builds.download")
+	polls := emu.RequestsTo("/docs.builds.download")
 	lines := rep.count("waiting for build 1001: ")
 	most := int(waited/every) + 1
 	if lines < 1 || lines > most {
@@ -624,4 +604,3 @@ func TestLoadErrorsKeepTheirCause(t *testing.T) {
 		})
 	}
 }
-
