@@ -6,6 +6,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -436,13 +437,13 @@ func TestAttacksFromTheService(t *testing.T) {
 	}{
 		{name: "doc id with a workflow command", h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, `{"docs":[{"id":"17\n::warning::pwned\n::stop-commands::x"}]}`)
-		}}, want: "not a plain identifier"},
+		}}, want: "docs[0].id is text holding the control character U+000A"},
 		{name: "build id with a line break", h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, `{"build":{"id":"1001\r\n::set-output name=build-id::evil"}}`)
-		}}, want: "not a plain identifier"},
-		{name: "build id that climbs out as a file name", h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, `{"build":{"id":"../../escape"}}`)
-		}}, inputs: map[string]string{"download": "true"}, want: "not a plain identifier"},
+		}}, want: "build.id is text holding the control character U+000D"},
+		{name: "build id with a bidi control", h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `{"build":{"id":"1001\u202egpj.exe"}}`)
+		}}, want: "build.id is text holding the control character U+202E"},
 		{name: "message with commands and the token encoded", h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprintf(w, `{"error_message":"bad\n::warning::pwned %s %s %s","tracking_id":"t\n::error::x"}`,
@@ -508,6 +509,60 @@ func TestAttacksFromTheService(t *testing.T) {
 	}
 }
 
+// TestIDsStayInTheirFileName: a build id is kept exactly as the service
+// wrote it, whatever path it spells, and the default download-path holds
+// it percent-encoded: one file in the workspace, never a path out of it or a
+// hidden file.
+func TestIDsStayInTheirFileName(t *testing.T) {
+	t.Parallel()
+	site := zipOf(t, 0)
+	cases := []struct{ id, zipPath string }{
+		{"../../escape", "docs-build-..%2F..%2Fescape.zip"},
+		{"/tmp/abs", "docs-build-%2Ftmp%2Fabs.zip"},
+		{".hidden", "docs-build-.hidden.zip"},
+		{`..\..\win`, "docs-build-..%5C..%5Cwin.zip"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			h := &hostile{
+				release: func(w http.ResponseWriter, r *http.Request) {
+					json.NewEncoder(w).Encode(map[string]any{"build": map[string]any{"id": tc.id}})
+				},
+				download: func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Query().Get("id") != tc.id {
+						http.Error(w, "no such build", http.StatusNotFound)
+						return
+					}
+					w.Header().Set("Content-Type", "application/zip")
+					w.Write(site)
+				},
+			}
+			in := map[string]string{"token": testToken, "api-url": h.start(t), "project-id": "4711", "file": "api/openapi.yaml", "download": "true"}
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+			if run.code != 0 {
+				t.Fatalf("exit %d\n%s", run.code, run.stdout)
+			}
+			if run.outputs["build-id"] != tc.id || run.outputs["zip-path"] != tc.zipPath {
+				t.Errorf("build-id %q, zip-path %q; want %q, %q", run.outputs["build-id"], run.outputs["zip-path"], tc.id, tc.zipPath)
+			}
+			got, err := os.ReadFile(filepath.Join(run.workspace, tc.zipPath))
+			if err != nil || !bytes.Equal(got, site) {
+				t.Errorf("the zip is not at %s in the workspace: %v", tc.zipPath, err)
+			}
+			var files []string
+			for p := range workspaceFiles(run.workspace) {
+				rel, _ := filepath.Rel(run.workspace, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			slices.Sort(files)
+			if want := []string{"api/openapi.yaml", tc.zipPath}; !slices.Equal(files, want) {
+				t.Errorf("the workspace holds %q, want %q", files, want)
+			}
+		})
+	}
+}
+
 // TestEveryLoadErrorIsReported: every $ref that does not resolve and every
 // referenced file that cannot be read is an annotation at its file, line
 // and column, and a row of the summary's findings, all in one run.
@@ -542,6 +597,12 @@ func TestEveryLoadErrorIsReported(t *testing.T) {
 		if !slices.ContainsFunc(errs, func(l string) bool { return strings.Contains(l, w) }) {
 			t.Errorf("no ::error %s in\n%s", w, strings.Join(errs, "\n"))
 		}
+	}
+	// The run's final error, the last annotation, points where the first
+	// load error's annotation does.
+	props := func(l string) string { p, _, _ := strings.Cut(strings.TrimPrefix(l, "::error "), "::"); return p }
+	if first, last := errs[0], errs[len(errs)-1]; !strings.Contains(props(first), "line=") || props(last) != props(first) || !strings.Contains(last, "(and 3 more, see the annotations)") {
+		t.Errorf("the final error %q does not point where the first load error %q does", last, first)
 	}
 	if n := strings.Count(run.summary, "| ❌ |"); n != 4 {
 		t.Errorf("%d findings in the summary, want 4:\n%s", n, run.summary)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -206,6 +207,9 @@ func TestContainerPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	if run.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", run.code, run.stdout, run.stderr)
 	}
+	if !strings.Contains(run.stdout, "::add-mask::"+testToken+"\n") {
+		t.Error("the token was not masked: no ::add-mask:: line for it")
+	}
 	assertNoToken(t, run)
 	zipPath := run.outputs["zip-path"]
 	if zipPath != "docs-build-9007199254740993.zip" || run.outputs["build-id"] != "9007199254740993" {
@@ -234,29 +238,34 @@ func TestContainerPublishesLikeTheRunnerRunsIt(t *testing.T) {
 // TestContainerStopsOnCancel: the runner cancels with SIGINT, then SIGTERM
 // 7.5 s later. The container's PID 1 must take SIGINT: stop within 7.5 s,
 // fail, leave no partial file, and say in the summary which step was cut
-// short.
+// short. The download streams half the zip and stalls, so the run is
+// cancelled with its temporary file open in the workspace.
 func TestContainerStopsOnCancel(t *testing.T) {
 	docker := dockerCLI(t)
 	buildImage(t, docker)
-	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = time.Hour })
+	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 0 })
+	emu.Inject(emulator.Fault{Endpoint: "download", Kind: emulator.FaultSlowBody, Delay: time.Minute, Times: 10})
 	in := baseInputs(emu)
 	in["download"] = "true"
+	in["download-path"] = "out/site.zip"
 	name := "docs-publish-cancel-" + strconv.Itoa(os.Getpid())
 	c := newRunnerContainer(t, name, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+	before := relFiles(c.ws)
 	start := exec.Command(docker, append(append(c.args[:1:1], append([]string{"-d"}, c.args[1:]...)...), imageTag)...)
 	start.Env = append(os.Environ(), c.env...)
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("docker run: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command(docker, "rm", "-f", name).Run() })
-	// Wait until it waits for the build.
+	// Wait until the zip is being written: a temporary file somewhere in
+	// the workspace.
 	deadline := time.Now().Add(20 * time.Second)
-	for requestsTo(emu, "/docs.builds.download") == 0 {
+	for !slices.ContainsFunc(relFiles(c.ws), func(p string) bool { return strings.HasSuffix(p, ".part") }) {
 		if time.Now().After(deadline) {
 			logs, _ := exec.Command(docker, "logs", name).CombinedOutput()
-			t.Fatalf("the container never started waiting for the build:\n%s", logs)
+			t.Fatalf("the container never started writing the zip (%d downloads asked):\n%s", emu.RequestsTo("/docs.builds.download"), logs)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	sent := time.Now()
 	if out, err := exec.Command(docker, "kill", "--signal", "SIGINT", name).CombinedOutput(); err != nil {
@@ -277,16 +286,29 @@ func TestContainerStopsOnCancel(t *testing.T) {
 	if took > 7500*time.Millisecond {
 		t.Errorf("stopped %s after SIGINT; the runner kills it with SIGTERM at 7.5 s", took)
 	}
-	entries, _ := os.ReadDir(c.ws)
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".part") || strings.HasPrefix(e.Name(), "docs-build-") {
-			t.Errorf("left in the workspace: %s", e.Name())
-		}
+	// Every file of the workspace, hidden ones and those in folders
+	// included, is one that was there before the run.
+	if after := relFiles(c.ws); !slices.Equal(after, before) {
+		t.Errorf("the workspace holds %q after the cancel, want only %q", after, before)
 	}
 	summary, _ := os.ReadFile(c.summaryFile)
-	if !strings.Contains(string(summary), "failed at: wait for build") && !strings.Contains(string(summary), "failed at: download build") {
+	if !strings.Contains(string(summary), "failed at: download build") {
 		t.Errorf("the summary does not name the step cut short:\n%s", summary)
 	}
+}
+
+// relFiles lists the regular files under dir, at any depth, hidden ones
+// included, as sorted slash paths relative to it.
+func relFiles(dir string) []string {
+	var out []string
+	for p := range workspaceFiles(dir) {
+		rel, err := filepath.Rel(dir, p)
+		if err == nil {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestContainerImage: the image is small, starts, and holds the CA
@@ -334,15 +356,4 @@ func TestContainerImage(t *testing.T) {
 			t.Errorf("the image has no %s (it holds %v)", want, sizes)
 		}
 	}
-}
-
-// requestsTo counts the requests the emulator saw to a path.
-func requestsTo(emu *emulator.Server, path string) int {
-	n := 0
-	for _, r := range emu.Requests() {
-		if strings.Contains(r.Path, path) {
-			n++
-		}
-	}
-	return n
 }

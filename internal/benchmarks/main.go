@@ -25,6 +25,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -51,14 +52,22 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, &o); err != nil {
-		fmt.Fprintln(os.Stderr, "benchmarks:", err)
-		os.Exit(1)
-	}
+	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(ctx context.Context, o *options) error {
+// exitCode reports err on stderr and is the process's exit code: 1 for an
+// error (a smoke check that fell short included), else 0.
+func exitCode(err error, stderr io.Writer) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "benchmarks:", err)
+		return 1
+	}
+	return 0
+}
+
+func run(ctx context.Context, o *options, stdout io.Writer) error {
 	root, err := repositoryRoot()
 	if err != nil {
 		return err
@@ -101,16 +110,7 @@ func run(ctx context.Context, o *options) error {
 	r.took = time.Since(start)
 	text := r.markdown(o)
 	if o.smoke {
-		fmt.Print(text)
-		passed, failed := r.checks(o)
-		fmt.Printf("smoke: %d passed, %d failed\n", passed, len(failed))
-		for _, f := range failed {
-			fmt.Printf("  failed: %s\n", f)
-		}
-		if len(failed) > 0 {
-			return fmt.Errorf("%d smoke checks failed", len(failed))
-		}
-		return nil
+		return smoke(stdout, text, r, o)
 	}
 	if err := writePlot(o.plot, r.growth, r.download); err != nil {
 		return fmt.Errorf("plot: %w", err)
@@ -119,6 +119,21 @@ func run(ctx context.Context, o *options) error {
 		return err
 	}
 	logf("wrote %s and %s in %s", o.out, o.plot, r.took.Round(time.Second))
+	return nil
+}
+
+// smoke prints the report of a smoke pass and what its checks found, and
+// fails when one fell short.
+func smoke(w io.Writer, text string, r *report, o *options) error {
+	io.WriteString(w, text)
+	passed, failed := r.checks(o)
+	fmt.Fprintf(w, "smoke: %d passed, %d failed\n", passed, len(failed))
+	for _, f := range failed {
+		fmt.Fprintf(w, "  failed: %s\n", f)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d smoke checks failed", len(failed))
+	}
 	return nil
 }
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/publish"
 )
@@ -155,13 +155,8 @@ func lookWith(l *ghaction.Lookuper, flags map[string]string) *ghaction.Lookuper 
 // DOCS_PUBLISH_* variables in, name=value lines or JSON out.
 func TestCLIOffGitHub(t *testing.T) {
 	t.Parallel()
-	cfg := emulator.Default()
-	cfg.BuildDelay = 10 * time.Millisecond
-	emu, err := emulator.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emu.Close()
+	emu := emulatortest.Start(t, "", 10*time.Millisecond, nil)
+	cfg := emu.Config()
 	ws := t.TempDir()
 	spec, _ := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
 	os.WriteFile(filepath.Join(ws, "openapi.yaml"), spec, 0o644)

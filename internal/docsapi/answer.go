@@ -3,11 +3,11 @@ package docsapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // The service interface promises two fields of its answers: docs[].id in
@@ -66,50 +66,130 @@ func shown(raw json.RawMessage) string {
 type ShapeError struct {
 	What   string // what was missing or malformed: "docs", "build.id"
 	Answer string // the start of the answer, token scrubbed
+	Err    error  // the cause, if any: an *IDError
 }
 
 func (e *ShapeError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("service answered without a usable %s (%v): %s", e.What, e.Err, e.Answer)
+	}
 	return fmt.Sprintf("service answered without a usable %s: %s", e.What, e.Answer)
 }
 
-// maxID bounds an identifier's length.
-const maxID = 128
+func (e *ShapeError) Unwrap() error { return e.Err }
 
-// plainID is what an identifier may hold: it goes into requests, outputs,
-// log lines and a file name, so it may not hold anything that could change
-// them (line breaks, slashes, quotes, spaces).
-var plainID = regexp.MustCompile(`^[A-Za-z0-9._~:+-]+$`)
+// MaxID bounds an identifier's length, in characters.
+const MaxID = 128
 
-// parseID reads a promised identifier: a JSON string or number, kept exactly
-// as written (a number keeps its literal, so 2^53+1 is not rounded), and
-// plain: letters, digits and . _ ~ : + -, up to 128 of them.
-func parseID(raw json.RawMessage) (ID, error) {
+// IDError is an identifier that cannot be used: not a JSON string or
+// number, or text that CheckID refuses.
+type IDError struct {
+	Field  string // where the service wrote it: "docs[2].id", "build.id"; "" for an input
+	Reason string // what is wrong with it, without the text itself
+}
+
+func (e *IDError) Error() string {
+	if e.Field == "" {
+		return "the id is " + e.Reason
+	}
+	return e.Field + " is " + e.Reason
+}
+
+// CheckID checks the text of an identifier: valid UTF-8, 1 to 128
+// characters, and no character that could change how a log line, an
+// output or a file name reads (C0 and C1 controls, DEL, the line and
+// paragraph separators, bidirectional controls). Anything else (a slash, a
+// space, '=', letters of any script) is an id like any other.
+func CheckID(s string) error {
+	if e := checkID(s); e != nil {
+		return e
+	}
+	return nil
+}
+
+func checkID(s string) *IDError {
+	switch {
+	case s == "":
+		return &IDError{Reason: "an empty string"}
+	case !utf8.ValidString(s):
+		return &IDError{Reason: "not valid UTF-8"}
+	case utf8.RuneCountInString(s) > MaxID:
+		return &IDError{Reason: fmt.Sprintf("longer than %d characters", MaxID)}
+	}
+	if i := strings.IndexFunc(s, hiddenRune); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return &IDError{Reason: fmt.Sprintf("text holding the control character %U", r)}
+	}
+	return nil
+}
+
+// hiddenRune reports the characters an id may not hold: they break a line,
+// or change the order or look of the text around them.
+func hiddenRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f: // C0, DEL, C1
+		return true
+	case r == 0x2028, r == 0x2029: // line and paragraph separators
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, // ALM, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
+		r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	}
+	return false
+}
+
+// parseID reads an identifier the service wrote at field: a JSON string or
+// number, kept exactly as written (a number keeps its literal, so 2^53+1 is
+// not rounded), whose text CheckID accepts.
+func parseID(raw json.RawMessage, field string) (ID, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil || s == "" {
-			return "", errors.New("an empty or malformed string")
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", &IDError{Field: field, Reason: "a malformed string"}
 		}
-		if len(s) > maxID || !plainID.MatchString(s) || s == "." || s == ".." {
-			return "", fmt.Errorf("%q, not a plain identifier (letters, digits and . _ ~ : + -, up to %d)", shorten(s[:min(len(s), 40)]), maxID)
+		if !utf8.Valid(raw) || lostSurrogate(raw, s) {
+			// encoding/json would have replaced what it could not read:
+			// the id would not be the one the service wrote.
+			return "", &IDError{Field: field, Reason: "not valid UTF-8"}
+		}
+		if e := checkID(s); e != nil {
+			e.Field = field
+			return "", e
 		}
 		return ID(s), nil
 	}
 	var n json.Number
 	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Unmarshal(raw, &n) == nil {
-		if len(n) > maxID {
-			return "", fmt.Errorf("a number of %d digits, longer than an identifier may be (%d)", len(n), maxID)
+		if len(n) > MaxID {
+			return "", &IDError{Field: field, Reason: fmt.Sprintf("a number of %d digits, longer than an id may be (%d)", len(n), MaxID)}
 		}
 		return ID(n.String()), nil
 	}
 	if len(raw) == 0 {
-		return "", errors.New("no value")
+		return "", &IDError{Field: field, Reason: "missing"}
 	}
-	return "", fmt.Errorf("%s, neither a string nor a number", kindOf(raw))
+	return "", &IDError{Field: field, Reason: kindOf(raw) + ", neither a string nor a number"}
+}
+
+// lostSurrogate reports whether decoding replaced an escaped lone surrogate
+// (such as \ud800) by U+FFFD: s holds U+FFFD that raw does not spell.
+func lostSurrogate(raw []byte, s string) bool {
+	if !strings.ContainsRune(s, utf8.RuneError) {
+		return false
+	}
+	lower := bytes.ToLower(raw)
+	return strings.Count(s, string(utf8.RuneError)) != bytes.Count(raw, []byte(string(utf8.RuneError)))+bytes.Count(lower, []byte(`\ufffd`))
 }
 
 func kindOf(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
 	switch raw[0] {
+	case '"':
+		return "a string"
 	case '{':
 		return "an object"
 	case '[':
@@ -119,11 +199,13 @@ func kindOf(raw json.RawMessage) string {
 	case 't', 'f':
 		return "a boolean"
 	}
-	return "a value"
+	return "a number"
 }
 
 // parseDocs reads the docs list answer: an object with an array docs whose
-// elements each have an id.
+// elements each have an id. An element without a usable id does not fail
+// the list: it is kept with its IDErr, and refused only if it is the doc a
+// run would use.
 func parseDocs(data []byte, answer string) ([]Doc, error) {
 	top, ok := objectOf(data)
 	if !ok {
@@ -137,13 +219,11 @@ func parseDocs(data []byte, answer string) ([]Doc, error) {
 	for i, it := range items {
 		m, ok := objectOf(it)
 		if !ok {
-			return nil, &ShapeError{What: fmt.Sprintf("docs[%d] (not an object)", i), Answer: answer}
+			docs = append(docs, Doc{IDErr: &IDError{Field: fmt.Sprintf("docs[%d]", i), Reason: kindOf(bytes.TrimSpace(it)) + ", not an object with an id"}})
+			continue
 		}
-		id, err := parseID(m["id"])
-		if err != nil {
-			return nil, &ShapeError{What: fmt.Sprintf("docs[%d].id (%v)", i, err), Answer: answer}
-		}
-		d := Doc{ID: id}
+		d := Doc{}
+		d.ID, d.IDErr = parseID(m["id"], fmt.Sprintf("docs[%d].id", i))
 		d.Domain, d.URL = domainOf(m["domain"])
 		if d.Domain == "" {
 			d.Name = m.text("name")
@@ -202,9 +282,9 @@ func parseBuild(data []byte, answer string) (Build, error) {
 	if !ok {
 		return Build{}, &ShapeError{What: "build object", Answer: answer}
 	}
-	id, err := parseID(b["id"])
+	id, err := parseID(b["id"], "build.id")
 	if err != nil {
-		return Build{}, &ShapeError{What: fmt.Sprintf("build.id (%v)", err), Answer: answer}
+		return Build{}, &ShapeError{What: "build.id", Answer: answer, Err: err}
 	}
 	out := Build{ID: id, Status: b.text("status"), DocID: textID(b["docId"])}
 	if out.Status == "" {
@@ -218,7 +298,7 @@ func parseBuild(data []byte, answer string) (Build, error) {
 
 // textID reads an identifier that is not promised: as parseID, or "".
 func textID(raw json.RawMessage) ID {
-	id, err := parseID(raw)
+	id, err := parseID(raw, "")
 	if err != nil {
 		return ""
 	}

@@ -47,7 +47,10 @@ func (c *Client) UpdateFile(ctx context.Context, projectID, fileName string, f F
 // Doc is one documentation domain of a project. Only ID is promised by the
 // interface; the rest is filled when the service sends something usable.
 type Doc struct {
-	ID ID
+	// ID is the doc's id as the service wrote it, or "" when IDErr says
+	// why it cannot be used.
+	ID    ID
+	IDErr error // an *IDError
 	// Domain is the doc's host name, when the service names one.
 	Domain string
 	// URL is where the doc is read: https://<domain>/, or the URL the

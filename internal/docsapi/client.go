@@ -3,6 +3,7 @@ package docsapi
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +12,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/redact"
@@ -71,18 +72,24 @@ func New(base *url.URL, token string, opts Options) (*Client, error) {
 	return &Client{base: &u, token: token, redact: redact.New(token), opts: opts, hc: hc, now: time.Now}, nil
 }
 
+// How long a connection and its TLS handshake may take.
+const (
+	connectTimeout = 10 * time.Second
+	tlsTimeout     = 10 * time.Second
+)
+
 // NewHTTPClient returns the client docs-publish sends requests with: bounded
 // connect, TLS and header waits (headers within headerTimeout); redirects
 // followed without the token to any other host, and never from https down
 // to http.
 func NewHTTPClient(headerTimeout time.Duration) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           dialer.DialContext,
 			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   10 * time.Second,
+			TLSHandshakeTimeout:   tlsTimeout,
 			ResponseHeaderTimeout: headerTimeout,
 			ExpectContinueTimeout: time.Second,
 			MaxIdleConnsPerHost:   4,
@@ -144,18 +151,64 @@ func (c *Client) url(r *request) *url.URL {
 	return &u
 }
 
-// attempt sends r once. wrote reports whether the request may have reached
-// the service: false only when the failure came before it was written.
-func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, bool, error) {
+// sent is what the transport told of one attempt.
+type sent struct {
+	mu sync.Mutex
+	// wrote: the request may have reached the service.
+	wrote bool
+	// tlsStarted, tlsErr: a TLS handshake began on a connection that was
+	// made, and how it ended (nil while it has not).
+	tlsStarted, tlsEnded bool
+	tlsErr               error
+}
+
+func (s *sent) trace() *httptrace.ClientTrace {
+	// The transport calls these from its own goroutines.
+	return &httptrace.ClientTrace{
+		WroteRequest:      func(httptrace.WroteRequestInfo) { s.mu.Lock(); s.wrote = true; s.mu.Unlock() },
+		TLSHandshakeStart: func() { s.mu.Lock(); s.tlsStarted = true; s.mu.Unlock() },
+		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
+			s.mu.Lock()
+			s.tlsEnded, s.tlsErr = true, err
+			s.mu.Unlock()
+		},
+	}
+}
+
+// requestWritten reports whether the request may have reached the service.
+func (s *sent) requestWritten() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.wrote
+}
+
+// tlsTimedOut reports whether the connection was made and its TLS handshake
+// then ran out of time: the server accepted the connection and never
+// answered TLS.
+func (s *sent) tlsTimedOut(err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ne net.Error
+	switch {
+	case !s.tlsStarted || s.wrote:
+		return false
+	case s.tlsEnded:
+		return errors.As(s.tlsErr, &ne) && ne.Timeout()
+	}
+	// Cut short by the attempt's own deadline while the handshake waited.
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// attempt sends r once, and tells what the transport saw of it.
+func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *sent, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
-	var wrote atomic.Bool // set from the transport's writer goroutine
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) }}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, c.url(r).String(), body)
+	s := &sent{}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, s.trace()), r.method, c.url(r).String(), body)
 	if err != nil {
-		return nil, false, err
+		return nil, s, err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	if r.body != nil {
@@ -177,7 +230,7 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, bool,
 		}
 		c.opts.Debugf("%s %s: %s in %s", r.method, req.URL.Redacted(), answer, time.Since(start).Round(time.Millisecond))
 	}
-	return resp, wrote.Load(), err
+	return resp, s, err
 }
 
 // scrubErr keeps the token out of a transport error's text (a URL echoed

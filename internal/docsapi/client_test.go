@@ -47,7 +47,8 @@ func newClient(t *testing.T, base string) *Client {
 }
 
 // TestParseID: a promised id is a JSON string or number, kept exactly as
-// written; anything else is refused.
+// written: any text of 1 to 128 characters without a control character;
+// anything else is refused with an *IDError naming the field.
 func TestParseID(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ in, want string }{
@@ -58,18 +59,32 @@ func TestParseID(t *testing.T) {
 		{`123456789012345678901234567890`, "123456789012345678901234567890"},
 		{` 1.5e3 `, "1.5e3"},
 		{`-4`, "-4"},
+		{`"YWJj="`, "YWJj="},
+		{`"b/98765"`, "b/98765"},
+		{`"team docs"`, "team docs"},
+		{`"ä1"`, "ä1"},
+		{`"\u00e41"`, "ä1"},
+		{`"../../x"`, "../../x"},
+		{`".."`, ".."},
+		{`"a\/b"`, "a/b"},
+		{`"\ufffd"`, "\ufffd"},
+		{`"` + strings.Repeat("ä", 128) + `"`, strings.Repeat("ä", 128)},
 	}
 	for _, tc := range cases {
-		got, err := parseID(json.RawMessage(tc.in))
+		got, err := parseID(json.RawMessage(tc.in), "build.id")
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%s read as %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 	bad := []string{`null`, `{"x":1}`, `[17]`, `true`, `""`, ``, `"unterminated`,
-		`"17\n::warning::x"`, `"a b"`, `"../../x"`, `"b/1"`, `".."`, `"id\u0000"`, `"` + strings.Repeat("9", 129) + `"`, strings.Repeat("9", 129)}
+		`"17\n::warning::x"`, `"id\u0000"`, `"a\u007fb"`, `"a\u0085b"`, `"a\u2028b"`, `"a\u2029b"`,
+		`"abc\u202edocs"`, `"a\u2066b"`, `"a\u200fb"`, `"a\u061cb"`, `"\ud800x"`, "\"a\xffb\"",
+		`"` + strings.Repeat("ä", 129) + `"`, strings.Repeat("9", 129)}
 	for _, bad := range bad {
-		if got, err := parseID(json.RawMessage(bad)); err == nil {
-			t.Errorf("%s accepted as an id %q", bad, got)
+		got, err := parseID(json.RawMessage(bad), "build.id")
+		var ie *IDError
+		if !errors.As(err, &ie) || ie.Field != "build.id" {
+			t.Errorf("%s read as an id %q, %v; want an *IDError about build.id", bad, got, err)
 		}
 	}
 }
@@ -90,7 +105,9 @@ func answerServer(t *testing.T, status int, ctype, body string) *httptest.Server
 }
 
 // TestTolerantAnswers: only docs[].id and build.id are promised; every other
-// field may have any shape, and any 2xx with a usable body is success.
+// field may have any shape, and any 2xx with a usable body is success. An
+// answer that cannot be used fails with typed errors, checked by type and
+// by their fields, never by their text.
 func TestTolerantAnswers(t *testing.T) {
 	t.Parallel()
 	const js = "application/json; charset=utf-8"
@@ -98,39 +115,43 @@ func TestTolerantAnswers(t *testing.T) {
 		name, endpoint string
 		status         int
 		ctype, body    string
-		want           string // what was read: "17 docs.example https://docs.example/" or a build "98765 4521 pending"
-		err            string // "" for success
+		want           string  // what was read: "17 docs.example https://docs.example/" or a build "98765 4521 pending"
+		docErr         string  // the field of docs[0]'s *IDError, if it has one
+		errs           []error // the error's chain holds each, matched by type and field; nil for success
 	}{
-		{"release with a status object", "release", 200, js, `{"build": {"id": 98765, "docId": 4521, "status": {"code": "pending", "message": "queued"}}}`, "98765 4521 ", ""},
-		{"release 201", "release", 201, js, `{"build":{"id":"b-1"}}`, "b-1  ", ""},
-		{"release 202 with arrays and nulls", "release", 202, js, `{"build":{"id":7,"status":["queued"],"docId":null,"logs":{"a":[1,{"b":null}]}},"status":"queued","docId":[4]}`, "7  queued", ""},
-		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", ""},
-		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", ""},
-		{"release without build", "release", 200, js, `{"id":7}`, "", "without a usable build object"},
-		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "build.id (an object"},
-		{"release 204", "release", 204, "", ``, "", "empty body"},
-		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", ""},
-		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", ""},
-		{"list with a domain array", "list", 200, js, `{"docs":[{"id":17,"domain":["docs.example"]}]}`, "17  ", ""},
-		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", ""},
-		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", ""},
-		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "without a usable docs array"},
-		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "", "docs[0].id"},
-		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "", "docs[0].id (null"},
-		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", ""},
-		{"update 200 empty", "update", 200, "", ``, "", ""},
-		{"update 204", "update", 204, "", ``, "", ""},
-		{"update 201 with text", "update", 201, "text/plain", `stored`, "", ""},
-		{"update 200 with a body that is not the JSON it declares", "update", 200, js, `OK`, "", ""},
-		{"release answered by a web page", "release", 200, "text/html", `<html>sign in</html>`, "", "the answer was lost or unreadable"},
-		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "not JSON: check that api-url"},
+		{"release with a status object", "release", 200, js, `{"build": {"id": 98765, "docId": 4521, "status": {"code": "pending", "message": "queued"}}}`, "98765 4521 ", "", nil},
+		{"release 201", "release", 201, js, `{"build":{"id":"b-1"}}`, "b-1  ", "", nil},
+		{"release 202 with arrays and nulls", "release", 202, js, `{"build":{"id":7,"status":["queued"],"docId":null,"logs":{"a":[1,{"b":null}]}},"status":"queued","docId":[4]}`, "7  queued", "", nil},
+		{"release, status at the top", "release", 200, "application/json", `{"build":{"id":7},"status":"queued","docId":"4"}`, "7 4 queued", "", nil},
+		{"release, JSON without a JSON type", "release", 200, "text/plain", `{"build":{"id":7}}`, "7  ", "", nil},
+		{"release, an id of any text", "release", 200, js, `{"build":{"id":"b/98765 ä="}}`, "b/98765 ä=  ", "", nil},
+		{"release without build", "release", 200, js, `{"id":7}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build object"}}},
+		{"release with an object id", "release", 200, js, `{"build":{"id":{"value":7}}}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build.id"}, &IDError{Field: "build.id"}}},
+		{"release with a line break in its id", "release", 200, js, `{"build":{"id":"7\n::warning::x"}}`, "", "", []error{&UncertainError{}, &ShapeError{What: "build.id"}, &IDError{Field: "build.id"}}},
+		{"release 204", "release", 204, "", ``, "", "", []error{&UncertainError{}, &bodyFault{}}},
+		{"list with a domain object", "list", 200, js, `{"docs":[{"id":17,"domain":{"name":"docs.example"},"status":{"x":1}}],"total":{"n":1}}`, "17 docs.example https://docs.example/", "", nil},
+		{"list with a domain url", "list", 200, js, `{"docs":[{"id":"17","domain":{"url":"https://docs.example/v2/?x=1"}}]}`, "17 docs.example https://docs.example/v2/", "", nil},
+		{"list with a domain array", "list", 200, js, `{"docs":[{"id":17,"domain":["docs.example"]}]}`, "17  ", "", nil},
+		{"list with a domain that is not a host", "list", 200, js, `{"docs":[{"id":17,"domain":"not a host\n::warning::x"}]}`, "17  ", "", nil},
+		{"list with nulls everywhere", "list", 200, js, `{"docs":[{"id":17,"domain":null,"name":null}],"meta":null}`, "17  ", "", nil},
+		{"list, docs not an array", "list", 200, js, `{"docs":{"id":17}}`, "", "", []error{&ShapeError{What: "docs array"}}},
+		{"list, doc without id", "list", 200, js, `{"docs":[{"name":"x"}]}`, "  ", "docs[0].id", nil},
+		{"list, doc id null", "list", 200, js, `{"docs":[{"id":null}]}`, "  ", "docs[0].id", nil},
+		{"list, doc not an object", "list", 200, js, `{"docs":["17"]}`, "  ", "docs[0]", nil},
+		{"update 200 with a body", "update", 200, js, `{"file":{"version":{"n":2},"commit":null}}`, "", "", nil},
+		{"update 200 empty", "update", 200, "", ``, "", "", nil},
+		{"update 204", "update", 204, "", ``, "", "", nil},
+		{"update 201 with text", "update", 201, "text/plain", `stored`, "", "", nil},
+		{"update 200 with a body that is not the JSON it declares", "update", 200, js, `OK`, "", "", nil},
+		{"release answered by a web page", "release", 200, "text/html", `<html>sign in</html>`, "", "", []error{&UncertainError{}, &HTMLError{}}},
+		{"update answered by a web page", "update", 200, "text/html", `<html>sign in</html>`, "", "", []error{&HTMLError{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := newClient(t, answerServer(t, tc.status, tc.ctype, tc.body).URL)
 			ctx := context.Background()
-			var got string
+			var got, docErr string
 			var err error
 			switch tc.endpoint {
 			case "release":
@@ -142,21 +163,50 @@ func TestTolerantAnswers(t *testing.T) {
 				docs, err = c.ListDocs(ctx, "p")
 				if len(docs) == 1 {
 					got = fmt.Sprintf("%s %s %s", docs[0].ID, docs[0].Domain, docs[0].URL)
+					var ie *IDError
+					if errors.As(docs[0].IDErr, &ie) {
+						docErr = ie.Field
+					}
 				}
 			case "update":
 				err = c.UpdateFile(ctx, "p", "f.yml", FileUpdate{Content: json.RawMessage(`{}`), Branch: "main"})
 			}
-			if tc.err == "" {
-				if err != nil || got != tc.want {
-					t.Errorf("read %q, %v; want %q", got, err, tc.want)
+			if tc.errs == nil {
+				if err != nil || got != tc.want || docErr != tc.docErr {
+					t.Errorf("read %q (id error at %q), %v; want %q (id error at %q)", got, docErr, err, tc.want, tc.docErr)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("error %v, want one saying %q", err, tc.err)
+			for _, want := range tc.errs {
+				if !holds(err, want) {
+					t.Errorf("error %v (%T): its chain lacks %T %+v", err, err, want, want)
+				}
 			}
 		})
 	}
+}
+
+// holds reports whether err's chain has an error of want's type, with
+// want's identifying field where it sets one.
+func holds(err, want error) bool {
+	switch w := want.(type) {
+	case *UncertainError:
+		var e *UncertainError
+		return errors.As(err, &e)
+	case *bodyFault:
+		var e *bodyFault
+		return errors.As(err, &e)
+	case *HTMLError:
+		var e *HTMLError
+		return errors.As(err, &e)
+	case *ShapeError:
+		var e *ShapeError
+		return errors.As(err, &e) && e.What == w.What
+	case *IDError:
+		var e *IDError
+		return errors.As(err, &e) && e.Field == w.Field
+	}
+	panic(fmt.Sprintf("holds: no case for %T", want))
 }
 
 // TestRequestsAsTheInterfaceSays checks method, path, escaping, headers and
@@ -438,9 +488,43 @@ func TestReleaseRetriedWhenNothingWasSent(t *testing.T) {
 	}
 }
 
+// silentListener accepts connections and never answers on them, as a
+// server that holds a connection without speaking TLS does.
+func silentListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, never read or written
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "https://" + ln.Addr().String()
+}
+
 // TestUnreachableFailsFast: when nothing answers at the address, the host is
-// unknown, or TLS fails, the client gives up after a few attempts instead of
-// retrying for the whole timeout, and says which address failed.
+// unknown, TLS fails, the TLS handshake is never answered, or the
+// connection is not answered, the client gives up after a few attempts
+// instead of retrying for the whole timeout, says which address failed
+// and why, as a typed kind.
 func TestUnreachableFailsFast(t *testing.T) {
 	t.Parallel()
 	closed := closedport.URL(t)
@@ -448,12 +532,28 @@ func TestUnreachableFailsFast(t *testing.T) {
 	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0)
 	untrusted.StartTLS()
 	t.Cleanup(untrusted.Close)
+	// The timeouts of the client docs-publish uses, shortened: the test
+	// waits for them four times.
+	short := &http.Client{Transport: &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 100 * time.Millisecond}).DialContext,
+		TLSHandshakeTimeout: 100 * time.Millisecond,
+	}}
 	cases := []struct {
-		name, url, reason string
+		name, url string
+		hc        *http.Client
+		kind      Unreachable
 	}{
-		{"connection refused", closed, "connection refused"},
-		{"unknown host", "https://docs-publish-test.invalid", "host not found"},
-		{"untrusted certificate", untrusted.URL, "certificate"},
+		{"connection refused", closed, nil, Refused},
+		{"unknown host", "https://docs-publish-test.invalid", nil, UnknownHost},
+		{"untrusted certificate", untrusted.URL, nil, UntrustedCertificate},
+		{"TLS handshake never answered", silentListener(t), short, TLSTimeout},
+	}
+	if u, ok := unansweredURL(t); ok {
+		cases = append(cases, struct {
+			name, url string
+			hc        *http.Client
+			kind      Unreachable
+		}{"connection never answered", u, short, ConnectTimeout})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -462,13 +562,70 @@ func TestUnreachableFailsFast(t *testing.T) {
 			// policy should stop the retries.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			_, err := newClient(t, tc.url).ListDocs(ctx, "p")
+			c, err := New(mustURL(t, tc.url), token, Options{HTTPClient: tc.hc, FirstRetry: 5 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.ListDocs(ctx, "p")
 			var ue *UnreachableError
 			if !errors.As(err, &ue) {
 				t.Fatalf("error %v (%T), want an *UnreachableError", err, err)
 			}
-			if ue.Attempts != unreachableAttempts || !strings.Contains(ue.Reason, tc.reason) || !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")) {
-				t.Errorf("%v: %d attempts, reason %q; want %d attempts, %q, naming the address", err, ue.Attempts, ue.Reason, unreachableAttempts, tc.reason)
+			if ue.Attempts != unreachableAttempts || ue.Kind != tc.kind || !strings.Contains(err.Error(), strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")) {
+				t.Errorf("%v: %d attempts, kind %v; want %d attempts, %v, naming the address", err, ue.Attempts, ue.Kind, unreachableAttempts, tc.kind)
+			}
+		})
+	}
+}
+
+// TestUnreachableScheduleIsBounded: how long a run tries a host it cannot
+// reach, worked out from the retry schedule (its largest waits, jitter
+// included) and from how long each attempt takes to fail, without a clock:
+// attempts that fail at once are made four times over a few seconds;
+// attempts that wait out the client's connect or TLS timeout are not made
+// four times over, and the whole stays under 15 s.
+func TestUnreachableScheduleIsBounded(t *testing.T) {
+	t.Parallel()
+	c, err := New(mustURL(t, "https://docs.example"), token, Options{}) // the run's defaults
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBackOff(c.opts.FirstRetry)
+	// maxWait is the longest the nth wait (from 0) can be.
+	maxWait := func(n int) time.Duration {
+		d := float64(b.InitialInterval)
+		for range n {
+			d = min(d*b.Multiplier, float64(b.MaxInterval))
+		}
+		return time.Duration(d * (1 + b.RandomizationFactor))
+	}
+	cases := []struct {
+		name     string
+		each     time.Duration // how long one attempt takes to fail
+		attempts int
+	}{
+		{"refused or unknown host", 0, unreachableAttempts},
+		{"a slow refusal", 300 * time.Millisecond, unreachableAttempts},
+		{"connection not answered", connectTimeout, 1},
+		{"TLS handshake not answered", 50*time.Millisecond + tlsTimeout, 1},
+		{"answered late", 3 * time.Second, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var r reachability
+			start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			now := start
+			for {
+				began := now
+				now = now.Add(tc.each)
+				if r.fail(began, now) {
+					break
+				}
+				now = now.Add(maxWait(r.attempts - 1))
+			}
+			if total := now.Sub(start); r.attempts != tc.attempts || total >= 15*time.Second {
+				t.Errorf("%d attempts over %s at the most; want %d, under 15s", r.attempts, total, tc.attempts)
 			}
 		})
 	}
@@ -677,8 +834,8 @@ func TestTLSAlertFailsFast(t *testing.T) {
 	}
 	_, err = c.ListDocs(ctx, "p")
 	var ue *UnreachableError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "TLS") {
-		t.Errorf("error %v, want an *UnreachableError about TLS", err)
+	if !errors.As(err, &ue) || ue.Kind != TLSFailed {
+		t.Errorf("error %v, want an *UnreachableError of kind TLSFailed", err)
 	}
 }
 

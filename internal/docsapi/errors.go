@@ -119,19 +119,52 @@ func (e *HTMLError) Error() string {
 	return fmt.Sprintf("service answered with %s, not JSON: check that api-url is the service's API address (not its web application) and that no proxy answers in its place; the answer starts: %s", e.ContentType, e.Start)
 }
 
+// Unreachable is why a host could not be reached at all.
+type Unreachable int
+
+// The ways a host cannot be reached.
+const (
+	Refused              Unreachable = iota + 1 // nothing listens at the address
+	UnknownHost                                 // its name does not resolve
+	NoRoute                                     // no route to its address
+	ConnectFailed                               // the connection failed otherwise
+	ConnectTimeout                              // the connection was not answered: a firewall drops it, or the host is down
+	UntrustedCertificate                        // its TLS certificate is not trusted
+	TLSFailed                                   // the TLS handshake failed
+	TLSTimeout                                  // the connection was made, the TLS handshake never finished
+)
+
+var unreachableText = map[Unreachable]string{
+	Refused:              "connection refused: nothing listens at that address",
+	UnknownHost:          "host not found",
+	NoRoute:              "no route to the host",
+	ConnectFailed:        "could not connect",
+	ConnectTimeout:       "the connection was not answered in time",
+	UntrustedCertificate: "its TLS certificate is not trusted",
+	TLSFailed:            "TLS handshake failed",
+	TLSTimeout:           "the TLS handshake did not finish in time",
+}
+
+func (k Unreachable) String() string {
+	if s, ok := unreachableText[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("unreachable (%d)", int(k))
+}
+
 // UnreachableError says the service's host could not be reached at all:
-// nothing listens at its address, its name is unknown, or TLS failed. It
-// was tried a few times over a few seconds, since waiting longer rarely
-// helps.
+// nothing listens at its address, its name is unknown, the connection or
+// the TLS handshake failed or was not answered. It was tried a few times
+// over a few seconds, since waiting longer rarely helps.
 type UnreachableError struct {
 	URL      string // scheme://host[:port] that was tried
-	Reason   string // "connection refused", "host not found", ...
+	Kind     Unreachable
 	Attempts int
 	Err      error
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("cannot reach %s: %s (%d attempts): %v", e.URL, e.Reason, e.Attempts, e.Err)
+	return fmt.Sprintf("cannot reach %s: %s (%d attempts): %v", e.URL, e.Kind, e.Attempts, e.Err)
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }

@@ -28,23 +28,28 @@ const (
 	// garbles every answer will not stop doing so.
 	maxBodyFaults = 3
 	// unreachableAttempts and unreachableWindow bound retries when the host
-	// cannot be reached at all (refused, unknown name, TLS failure): a few
-	// attempts over a few seconds ride out a restart; longer rarely helps.
+	// cannot be reached at all (refused, unknown name, a connection or TLS
+	// handshake that failed or was not answered): a few attempts over a few
+	// seconds ride out a restart; longer rarely helps.
 	unreachableAttempts = 4
 	unreachableWindow   = 8 * time.Second
 )
+
+// newBackOff is the retry schedule: exponential from first, with jitter.
+func newBackOff(first time.Duration) *backoff.ExponentialBackOff {
+	return backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(first),
+		backoff.WithMaxInterval(30*time.Second),
+		backoff.WithMaxElapsedTime(0), // the context's deadline bounds the whole
+	)
+}
 
 // call performs r, retrying as the policy allows. With r.decode set, each
 // success answer is read and decoded inside the retried operation and the
 // response is nil; without, the response comes back open for the caller to
 // read and close (with cancel, which ends its context).
 func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*http.Response, context.CancelFunc, error) {
-	expo := backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(c.opts.FirstRetry),
-		backoff.WithMaxInterval(30*time.Second),
-		backoff.WithMaxElapsedTime(0), // the context's deadline bounds the whole
-	)
-	ra := &retryAfterBackOff{BackOff: expo}
+	ra := &retryAfterBackOff{BackOff: newBackOff(c.opts.FirstRetry)}
 	deadline, _ := ctx.Deadline()
 	b := backoff.WithContext(capToDeadline{BackOff: ra, deadline: deadline, now: c.now}, ctx)
 
@@ -59,10 +64,11 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 		if timeout > 0 {
 			actx, acancel = context.WithTimeout(ctx, timeout)
 		}
-		resp, wrote, err := c.attempt(actx, r)
+		began := c.now()
+		resp, sent, err := c.attempt(actx, r)
 		if err != nil {
 			acancel()
-			return c.transportFault(ctx, r, wrote, err, &reach)
+			return c.transportFault(ctx, r, sent, err, &reach, began)
 		}
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -123,10 +129,11 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 	return kept, keptCancel, nil
 }
 
-// transportFault judges a request that got no answer.
-func (c *Client) transportFault(ctx context.Context, r *request, wrote bool, err error, reach *reachability) error {
+// transportFault judges a request that got no answer; the attempt began at
+// began.
+func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err error, reach *reachability, began time.Time) error {
 	err = c.scrubErr(err)
-	if !r.idempotent && wrote {
+	if !r.idempotent && s.requestWritten() {
 		// The request may have reached the service: never send it again,
 		// and say so, even when the run's time ran out meanwhile.
 		if ctx.Err() != nil {
@@ -140,9 +147,9 @@ func (c *Client) transportFault(ctx context.Context, r *request, wrote bool, err
 	if errors.Is(err, errRedirect) {
 		return backoff.Permanent(err)
 	}
-	if reason := unreachable(err); reason != "" {
-		if reach.fail(c.now()) {
-			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Reason: reason, Attempts: reach.attempts, Err: err})
+	if kind := unreachable(err, s); kind != 0 {
+		if reach.fail(began, c.now()) {
+			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Kind: kind, Attempts: reach.attempts, Err: err})
 		}
 	}
 	return err // nothing was sent, or sending again is harmless
@@ -159,21 +166,28 @@ func asUncertain(err error) error {
 // reachability counts attempts that could not reach the host at all.
 type reachability struct {
 	attempts int
-	first    time.Time
+	first    time.Time // when the first of them began
 }
 
-// fail records one more such attempt and reports whether to give up.
-func (r *reachability) fail(now time.Time) bool {
+// fail records one more such attempt, which began at began and failed at
+// now, and reports whether to give up: after unreachableAttempts, or when
+// another attempt as long as this one would end past unreachableWindow
+// from the first. So attempts that fail at once (refused, unknown host) are
+// tried four times over a few seconds, and attempts that wait out a timeout
+// (a connection or TLS handshake not answered) are not tried for 4 × that
+// timeout.
+func (r *reachability) fail(began, now time.Time) bool {
 	if r.attempts == 0 {
-		r.first = now
+		r.first = began
 	}
 	r.attempts++
-	return r.attempts >= unreachableAttempts || now.Sub(r.first) >= unreachableWindow
+	took := now.Sub(began)
+	return r.attempts >= unreachableAttempts || now.Sub(r.first)+took >= unreachableWindow
 }
 
-// unreachable names why a host could not be reached at all, or returns ""
-// for faults that happen on a connection that worked.
-func unreachable(err error) string {
+// unreachable says why a host could not be reached at all, or returns 0 for
+// faults that happen on a connection that worked.
+func unreachable(err error, s *sent) Unreachable {
 	var dnsErr *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var hostErr x509.HostnameError
@@ -183,26 +197,30 @@ func unreachable(err error) string {
 	var alert tls.AlertError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused: nothing listens at that address"
+		return Refused
 	case errors.As(err, &dnsErr):
-		return "host not found"
+		return UnknownHost
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return "no route to the host"
+		return NoRoute
 	case errors.As(err, &certErr), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &invalidErr):
-		return "its TLS certificate is not trusted"
+		return UntrustedCertificate
 	case errors.As(err, &recErr), errors.As(err, &alert):
-		return "TLS handshake failed"
+		return TLSFailed
+	case s.tlsTimedOut(err):
+		return TLSTimeout
 	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) {
-		switch opErr.Op {
-		case "dial":
-			return "could not connect"
-		case "remote error": // a TLS alert from the server, over TCP
-			return "TLS handshake failed"
+		switch {
+		case opErr.Op == "dial" && opErr.Timeout():
+			return ConnectTimeout
+		case opErr.Op == "dial":
+			return ConnectFailed
+		case opErr.Op == "remote error": // a TLS alert from the server, over TCP
+			return TLSFailed
 		}
 	}
-	return ""
+	return 0
 }
 
 // hostOf names the host a failed request was sent to: the API's, or the one

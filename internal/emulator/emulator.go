@@ -116,7 +116,7 @@ func New(cfg Config) *Server {
 	var rng *rand.Rand
 	if v.Seed != 0 {
 		rng = rand.New(rand.NewPCG(v.Seed, v.Seed^0x5eed))
-		v.IDs = pick(rng, IDNumber, IDString, IDOpaque, IDBig)
+		v.IDs = pick(rng, IDNumber, IDString, IDOpaque, IDBig, IDText)
 	}
 	seedIDs(&cfg, v.IDs)
 	s := &Server{

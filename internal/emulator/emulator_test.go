@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 const token = "test-token"
@@ -528,11 +529,14 @@ func checkID(t *testing.T, what string, v any, want string, style IDStyle) {
 			t.Errorf("%s = %s, not above 2^53", what, id)
 		}
 	case string:
-		if style != IDString && style != IDOpaque || id != want {
+		if style != IDString && style != IDOpaque && style != IDText || id != want {
 			t.Errorf("%s = %q, a string in style %s", what, id, style)
 		}
 		if style == IDOpaque && isDigits(id) {
 			t.Errorf("%s = %q, all digits in the opaque style", what, id)
+		}
+		if style == IDText && (!strings.ContainsAny(id, "/ =") || utf8.ValidString(id) && len(id) == utf8.RuneCountInString(id)) {
+			t.Errorf("%s = %q, in the text style without a slash, a space, '=' or a letter beyond ASCII", what, id)
 		}
 	default:
 		t.Errorf("%s = %v (%T)", what, v, v)

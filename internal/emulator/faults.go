@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -181,7 +182,7 @@ var faultServers = map[FaultKind]func(s *Server, f *Fault, w http.ResponseWriter
 		}
 		target := "http://" + s.storage.Addr().String() + r.URL.RequestURI()
 		if s.endpoint(r) == "download" {
-			target = "http://" + s.storage.Addr().String() + "/blob/" + r.URL.Query().Get("id") + ".zip"
+			target = "http://" + s.storage.Addr().String() + "/blob/" + url.PathEscape(r.URL.Query().Get("id")) + ".zip"
 		}
 		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
 		return true

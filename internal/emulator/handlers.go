@@ -319,9 +319,12 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 
 // serveZip serves a built zip in style.
 func serveZip(w http.ResponseWriter, style ZipStyle, id string, zip []byte) {
+	// The file name as RFC 6266 allows: quoted, or encoded where the id is
+	// not ASCII.
+	disposition := mime.FormatMediaType("attachment", map[string]string{"filename": "build-" + id + ".zip"})
 	if style == ZipSized {
 		w.Header().Set("Content-Type", "application/zip")
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="build-%s.zip"`, id))
+		w.Header().Set("Content-Disposition", disposition)
 		w.Header().Set("Content-Length", fmt.Sprint(len(zip)))
 		w.Write(zip)
 		return
@@ -330,7 +333,7 @@ func serveZip(w http.ResponseWriter, style ZipStyle, id string, zip []byte) {
 	// chunked.
 	w.Header().Set("Content-Type", "application/octet-stream")
 	if style == ZipStream {
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="build-%s.zip"`, id))
+		w.Header().Set("Content-Disposition", disposition)
 	}
 	rc := http.NewResponseController(w)
 	for len(zip) > 0 {

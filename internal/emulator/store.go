@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -99,8 +100,8 @@ func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
 		return nil, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("doc %s not found", docID)}
 	}
 	id := strconv.FormatUint(s.nextID, 10)
-	if s.variant.IDs == IDOpaque {
-		id = "b-" + id
+	if s.variant.IDs == IDOpaque || s.variant.IDs == IDText {
+		id = styledID(id, "b-", s.variant.IDs) // big ids start above 2^53 instead
 	}
 	b := &build{id: id, doc: d, setLive: setLive, state: statePending}
 	s.nextID++
@@ -183,4 +184,18 @@ func (s *Server) Requests() []Request {
 		out[i] = *r
 	}
 	return out
+}
+
+// RequestsTo counts the requests seen (of the latest 10,000) whose path
+// holds path, such as "/docs.release".
+func (s *Server) RequestsTo(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if strings.Contains(r.Path, path) {
+			n++
+		}
+	}
+	return n
 }

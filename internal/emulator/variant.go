@@ -48,6 +48,9 @@ const (
 	IDString IDStyle = "string" // "17", "1001"
 	IDOpaque IDStyle = "opaque" // "d-17", "b-1001"
 	IDBig    IDStyle = "big"    // numbers above 2^53, which a float64 rounds
+	// IDText are ids as any text may be: "docs/17 ä=", "b/1001 Zürich=" (a
+	// slash, a space, '=' and letters beyond ASCII).
+	IDText IDStyle = "text"
 )
 
 // FieldStyle is how the fields the interface does not show are written.
@@ -120,6 +123,7 @@ var namedVariants = map[string]Variant{
 	"ids-string":         {IDs: IDString},
 	"ids-opaque":         {IDs: IDOpaque},
 	"ids-big":            {IDs: IDBig},
+	"ids-text":           {IDs: IDText},
 	"fields-absent":      {Fields: FieldsAbsent},
 	"fields-objects":     {Fields: FieldsObjects},
 	"fields-arrays":      {Fields: FieldsArrays},
@@ -244,7 +248,8 @@ func seedIDs(cfg *Config, style IDStyle) {
 }
 
 // styledID writes a seeded numeric id in style: prefixed when opaque,
-// raised above 2^53 when big.
+// as text with a slash, a space and letters beyond ASCII when text, raised
+// above 2^53 when big.
 func styledID(id, prefix string, style IDStyle) string {
 	if !isDigits(id) {
 		return id
@@ -252,11 +257,19 @@ func styledID(id, prefix string, style IDStyle) string {
 	switch style {
 	case IDOpaque:
 		return prefix + id
+	case IDText:
+		return textIDs[prefix](id)
 	case IDBig:
 		n, _ := new(big.Int).SetString(id, 10)
 		return n.Add(n, big.NewInt(1<<53)).String()
 	}
 	return id
+}
+
+// textIDs write a numeric id as text in the IDText style, by its prefix.
+var textIDs = map[string]func(string) string{
+	"d-": func(id string) string { return "docs/" + id + " ä=" },
+	"b-": func(id string) string { return "b/" + id + " Zürich=" },
 }
 
 func isDigits(id string) bool {

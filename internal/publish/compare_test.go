@@ -3,11 +3,11 @@ package publish
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/gitclone/gitclonetest"
 	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
 )
 
@@ -338,26 +338,12 @@ func TestComparisonOutcomes(t *testing.T) {
 // out with fetch-depth: 0) is read without GitHub's API.
 func TestBaseFromTheLocalClone(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	emu := startEmulator(t, nil)
 	gh := fakeGitHub(t) // holds nothing: any read of it is a failure
 	cfg := compareConfig(t, emu.URL(), gh, fixture(t, "removed-operation/base/openapi.yaml"))
 	// actions/checkout with path: leaves the clone in a folder.
 	repo := filepath.Join(cfg.Workspace, "checkout")
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := gitclonetest.Git(t, repo)
 	os.MkdirAll(filepath.Join(repo, "api"), 0o755)
 	git("init", "-q")
 	os.WriteFile(filepath.Join(repo, "api", "openapi.yaml"), []byte(fixture(t, "removed-operation/base/openapi.yaml")), 0o644)

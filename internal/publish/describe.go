@@ -21,7 +21,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	type loaded struct {
 		d        *described
 		findings []openapi.Finding
-		loadErrs openapi.LoadErrors // the findings that are load errors, as they were
+		loadErrs openapi.LoadErrors // the load errors, also among the findings
 		err      error
 	}
 	done := make(chan loaded, 1)
@@ -62,6 +62,8 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	}
 	switch {
 	case len(l.loadErrs) > 0:
+		// The cause keeps every load error; the first is where the run's
+		// final error points. Its finding says it with the advice.
 		first := res.Findings[0]
 		more := ""
 		if len(l.loadErrs) > 1 {

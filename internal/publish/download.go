@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/unzip"
 	"github.com/docs-publish/docs-publish/internal/workspace"
@@ -15,9 +17,7 @@ import (
 func (f *flow) download(ctx context.Context) error {
 	target := f.plan.ZipPath
 	if target == "" {
-		// The default name holds the build id, checked by the client to be
-		// a plain identifier.
-		target = "docs-build-" + f.res.BuildID + ".zip"
+		target = "docs-build-" + fileSafe(f.res.BuildID) + ".zip"
 	}
 	if err := f.untilBuilt(ctx, func(ctx context.Context) error { return f.fetch(ctx, target) }); err != nil {
 		return f.buildError(err)
@@ -40,6 +40,42 @@ func (f *flow) download(ctx context.Context) error {
 	f.res.SitePath = f.plan.SitePath
 	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
 	return f.rep.SetOutput("site-path", f.res.SitePath)
+}
+
+// maxSafeID bounds an id as fileSafe writes it, so that a file name that
+// holds it stays well under the 255 bytes file systems allow.
+const maxSafeID = 200
+
+// fileSafe writes an id for a file name: letters, digits, '.', '_' and '-'
+// as they are, every other byte percent-encoded (b/98765 becomes b%2F98765),
+// so no id can make a path, a hidden file or a name the file system
+// refuses, and two ids never make the same name. A longer result is cut
+// and ends with a hash of the whole id.
+func fileSafe(id string) string {
+	const hashed = 17 // "-" and 16 hex digits
+	var b strings.Builder
+	cut := -1 // where a name too long is cut: between characters
+	for i := 0; i < len(id); {
+		_, size := utf8.DecodeRuneInString(id[i:])
+		before := b.Len()
+		for _, c := range []byte(id[i : i+size]) {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
+				b.WriteByte(c)
+			} else {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		if cut < 0 && b.Len() > maxSafeID-hashed {
+			cut = before
+		}
+		i += size
+	}
+	s := b.String()
+	if len(s) <= maxSafeID {
+		return s
+	}
+	sum := sha256.Sum256([]byte(id))
+	return s[:cut] + "-" + hex.EncodeToString(sum[:8])
 }
 
 // extract unpacks the zip into a folder that appears complete or not at all.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/openapi"
@@ -59,11 +58,15 @@ const authHint = "check the token secret: it must be a valid access token of the
 func hintFor(err error) string {
 	var ue *docsapi.UnreachableError
 	if errors.As(err, &ue) {
-		if strings.Contains(ue.Reason, "TLS") {
+		switch ue.Kind {
+		case docsapi.UntrustedCertificate, docsapi.TLSFailed:
 			return "check that api-url is the service's https address; for a service whose certificate comes from a private authority, give its CA file in SSL_CERT_FILE"
-		}
-		if strings.Contains(ue.Reason, "not found") {
+		case docsapi.TLSTimeout:
+			return "check that api-url is the service's https address and port: something there accepts connections but does not answer TLS (a plain-http port, or a proxy that holds the connection)"
+		case docsapi.UnknownHost:
 			return "check the host name in api-url"
+		case docsapi.ConnectTimeout:
+			return "check api-url (its host and port), that the service is up, and that no firewall between the runner and the service drops the connection (a self-hosted runner may need a proxy: HTTPS_PROXY)"
 		}
 		return "check api-url (its host and port) and that the service is up and reachable from the runner"
 	}

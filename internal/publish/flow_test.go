@@ -16,12 +16,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/closedport"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
 
@@ -77,18 +80,7 @@ const testToken = "tok-flow-test-secret"
 
 func startEmulator(t *testing.T, mutate func(*emulator.Config)) *emulator.Server {
 	t.Helper()
-	cfg := emulator.Default()
-	cfg.Token = testToken
-	cfg.BuildDelay = 20 * time.Millisecond
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	emu, err := emulator.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { emu.Close() })
-	return emu
+	return emulatortest.Start(t, testToken, 20*time.Millisecond, mutate)
 }
 
 // flowConfig is a run's configuration with the defaults of action.yml, the
@@ -122,16 +114,6 @@ func runFlow(t *testing.T, cfg Config, opts Options) (*Result, *recorder, error)
 	return res, rep, err
 }
 
-func requestsTo(emu *emulator.Server, path string) int {
-	n := 0
-	for _, r := range emu.Requests() {
-		if strings.Contains(r.Path, path) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestFlowOutcomes drives the flow in process against the emulator, for the
 // branches that decide how a run ends.
 func TestFlowOutcomes(t *testing.T) {
@@ -153,7 +135,7 @@ func TestFlowOutcomes(t *testing.T) {
 				if rep.outputs["docs-url"] != "https://docs.bookstore.example/" || res.DocsURL != rep.outputs["docs-url"] {
 					t.Errorf("docs-url output %q, result %q", rep.outputs["docs-url"], res.DocsURL)
 				}
-				if requestsTo(emu, "/docs.builds.download") == 0 {
+				if emu.RequestsTo("/docs.builds.download") == 0 {
 					t.Error("the build was not checked")
 				}
 			}},
@@ -166,7 +148,7 @@ func TestFlowOutcomes(t *testing.T) {
 		{name: "wait-for-build false leaves the outcome unknown", cfg: func(c *Config, _ *emulator.Server) { c.WaitForBuild = false; c.FileName = "other.yml" },
 			state: BuildUnchecked, releases: 1,
 			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
-				if n := requestsTo(emu, "/docs.builds.download"); n != 0 {
+				if n := emu.RequestsTo("/docs.builds.download"); n != 0 {
 					t.Errorf("%d requests to the download endpoint without wait-for-build or download", n)
 				}
 				if !strings.Contains(rep.log(), "outcome was not checked") {
@@ -180,6 +162,23 @@ func TestFlowOutcomes(t *testing.T) {
 					t.Errorf("zip %q of %d bytes", res.ZipPath, res.ZipSize)
 				}
 			}},
+		{name: "ids of any text: kept exact, the zip named safely", emu: func(c *emulator.Config) { c.Variant.IDs = emulator.IDText },
+			cfg:   func(c *Config, _ *emulator.Server) { c.Download = true },
+			state: BuildReady, releases: 1,
+			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
+				if rep.outputs["doc-id"] != "docs/17 ä=" || rep.outputs["build-id"] != "b/1001 Zürich=" {
+					t.Errorf("doc-id %q, build-id %q: not as the service wrote them", rep.outputs["doc-id"], rep.outputs["build-id"])
+				}
+				if want := "docs-build-b%2F1001%20Z%C3%BCrich%3D.zip"; res.ZipPath != want || rep.outputs["zip-path"] != want {
+					t.Errorf("zip %q, output %q; want %q", res.ZipPath, rep.outputs["zip-path"], want)
+				}
+			}},
+		{name: "a doc whose id cannot be used does not fail the run unless chosen",
+			emu: func(c *emulator.Config) {
+				c.Projects[0].Docs = append(c.Projects[0].Docs, emulator.Doc{ID: "x\u202e\n::warning::y", File: "openapi.yml", Branch: "main"})
+			},
+			cfg:   func(c *Config, _ *emulator.Server) { c.DocID = "17" },
+			state: BuildReady, releases: 1},
 		{name: "a release whose answer was lost is never sent again", fault: &emulator.Fault{Endpoint: "release", Kind: emulator.FaultDropAfter},
 			step: StepRelease, releases: 1, msg: []string{"a build may have been started under doc 17", "not sent again"}},
 		{name: "nothing listens at api-url", cfg: func(c *Config, _ *emulator.Server) { c.APIURL = closed },
@@ -218,7 +217,7 @@ func TestFlowOutcomes(t *testing.T) {
 			if res.BuildState != tc.state {
 				t.Errorf("build state %q, want %q", res.BuildState, tc.state)
 			}
-			if n := requestsTo(emu, "/docs.release"); n != tc.releases {
+			if n := emu.RequestsTo("/docs.release"); n != tc.releases {
 				t.Errorf("%d releases sent, want %d", n, tc.releases)
 			}
 			if tc.check != nil {
@@ -256,22 +255,87 @@ func TestFailedBuildIsNeverSuccess(t *testing.T) {
 }
 
 // TestWaitingReportsNowAndThen: while the build runs, a progress line comes
-// every so often with the time elapsed and left, not one per poll.
+// every so often with the time elapsed and left, not one per poll: at most
+// one per interval the wait lasted, and one more.
 func TestWaitingReportsNowAndThen(t *testing.T) {
 	t.Parallel()
+	const every = 250 * time.Millisecond
 	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = 900 * time.Millisecond })
 	cfg := flowConfig(t, emu.URL())
-	_, rep, err := runFlow(t, cfg, Options{FirstRetry: time.Millisecond, ProgressEvery: 250 * time.Millisecond})
+	res, rep, err := runFlow(t, cfg, Options{FirstRetry: time.Millisecond, ProgressEvery: every})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, rep.log())
 	}
-	polls := requestsTo(emu, "/docs.builds.download")
+	var waited time.Duration
+	for _, st := range res.Steps {
+		if st.Step == StepWait {
+			waited = st.Duration
+		}
+	}
+	polls := emu.RequestsTo("/docs.builds.download")
 	lines := rep.count("waiting for build 1001: ")
-	if lines < 1 || lines >= polls {
-		t.Errorf("%d progress lines for %d polls: want some, fewer than the polls\n%s", lines, polls, rep.log())
+	most := int(waited/every) + 1
+	if lines < 1 || lines > most {
+		t.Errorf("%d progress lines in a wait of %s with a line due every %s: want 1 to %d\n%s", lines, waited, every, most, rep.log())
+	}
+	// The check above can fail only if the polls outnumber that bound.
+	if polls <= most {
+		t.Errorf("%d polls in %s: too few to tell a line per poll from a line now and then", polls, waited)
 	}
 	if !strings.Contains(rep.log(), "elapsed") || !strings.Contains(rep.log(), "left") {
 		t.Errorf("progress lines do not say the time elapsed and left:\n%s", rep.log())
+	}
+}
+
+// TestWaitingReadsNoZip: waiting for the build (without download) asks the
+// download endpoint whether the zip is ready and reads no more of it than
+// its first bytes. A stand-in service serves a zip of 256 MiB and counts
+// what it could send: a check that read the whole zip would take it all.
+func TestWaitingReadsNoZip(t *testing.T) {
+	t.Parallel()
+	const size = 256 << 20
+	var sent atomic.Int64
+	served := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/docs.list"):
+			io.WriteString(w, `{"docs":[{"id":17}]}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.release"):
+			io.WriteString(w, `{"build":{"id":1001}}`)
+		case strings.HasSuffix(r.URL.Path, "/docs.builds.download"):
+			defer func() { served <- struct{}{} }()
+			w.Header().Set("Content-Type", "application/zip")
+			w.Header().Set("Content-Length", fmt.Sprint(size))
+			chunk := make([]byte, 64<<10)
+			copy(chunk, "PK\x03\x04")
+			for n := 0; n < size; n += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return // the client went away
+				}
+				sent.Add(int64(len(chunk)))
+				copy(chunk, make([]byte, 4)) // the signature once, at the start
+			}
+		default: // the file update
+			io.WriteString(w, `{}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	cfg := flowConfig(t, srv.URL)
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil || res.BuildState != BuildReady {
+		t.Fatalf("error %v, state %q\n%s", err, res.BuildState, rep.log())
+	}
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the download answer was still being sent 10 s after the run")
+	}
+	// What the connection's buffers take before the sender blocks is a few
+	// MiB; the whole zip is 256.
+	if n := sent.Load(); n >= size/8 {
+		t.Errorf("the stand-in sent %d MiB of a %d MiB zip to a run that only waited for the build", n>>20, size>>20)
 	}
 }
 
@@ -544,6 +608,45 @@ func TestNotADescriptionSaysWhatToDo(t *testing.T) {
 			}
 			if n := len(emu.Requests()); n != 0 {
 				t.Errorf("%d requests, want none", n)
+			}
+		})
+	}
+}
+
+// TestLoadErrorsKeepTheirCause: a description that cannot be loaded fails
+// the run with an *InputError whose cause holds every load error, the
+// first of them where errors.As finds a *openapi.LoadError, so the run's
+// final annotation can point at its file and line.
+func TestLoadErrorsKeepTheirCause(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, main string
+		count      int
+		line       int // of the first error, in api/openapi.yaml
+	}{
+		{"two $refs that do not resolve", "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters:\n" +
+			"        - $ref: 'common/nope.yaml#/limit'\n        - $ref: 'common/none.yaml#/offset'\n      responses:\n        200: {description: ok}\n", 2, 7},
+		{"a syntax error", "openapi: 3.0.0\ninfo:\n  title: T\n  version: \"1\npaths: {}\n", 1, 4},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := flowConfig(t, closedport.URL(t)) // nothing may be sent
+			if err := os.WriteFile(filepath.Join(cfg.Workspace, "api", "openapi.yaml"), []byte(tc.main), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, rep, err := runFlow(t, cfg, Options{})
+			var ie *InputError
+			var les openapi.LoadErrors
+			var le *openapi.LoadError
+			if !errors.As(err, &ie) || ie.Input != "file" || !errors.As(err, &les) || !errors.As(err, &le) {
+				t.Fatalf("error %v (%T): want an *InputError for file whose cause is the openapi.LoadErrors\n%s", err, err, rep.log())
+			}
+			if len(les) != tc.count || le != les[0] || le.File != "api/openapi.yaml" || int(le.Pos.Line) != tc.line {
+				t.Errorf("%d load errors, the first found %v; want %d, the first at api/openapi.yaml:%d", len(les), le, tc.count, tc.line)
+			}
+			if res.FailedStep != StepCheck || len(res.Findings) != tc.count {
+				t.Errorf("failed at %q with %d findings", res.FailedStep, len(res.Findings))
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -132,7 +133,9 @@ func checkService(cfg Config, p *Plan) error {
 		return &InputError{Input: "branch", Msg: "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
-		return checkSegment("doc-id", cfg.DocID)
+		if err := docsapi.CheckID(cfg.DocID); err != nil {
+			return &InputError{Input: "doc-id", Err: err, Msg: err.Error() + ": give the id of one of the project's docs, as the service lists it"}
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package publish
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -60,24 +61,105 @@ func TestChooseDoc(t *testing.T) {
 	t.Parallel()
 	one := []docsapi.Doc{{ID: "17"}}
 	two := []docsapi.Doc{{ID: "17", Domain: "a.example"}, {ID: "9007199254740993"}}
+	unusable := docsapi.Doc{IDErr: &docsapi.IDError{Field: "docs[1].id", Reason: "text holding the control character U+000A"}}
+	withBad := []docsapi.Doc{{ID: "17", Domain: "a.example"}, unusable, {ID: "b/98765 ä="}}
 	cases := []struct {
-		name string
-		docs []docsapi.Doc
-		want string
-		id   string
-		err  string
+		name  string
+		docs  []docsapi.Doc
+		want  string
+		id    string
+		err   string
+		idErr bool // the error is the unusable doc's *docsapi.IDError
 	}{
-		{"only doc", one, "", "17", ""},
-		{"given and listed", two, "9007199254740993", "9007199254740993", ""},
-		{"none", nil, "", "", "has no docs"},
-		{"several", two, "", "", "set doc-id to one of: 17 (a.example), 9007199254740993"},
-		{"given, not listed", two, "18", "", "doc-id 18 is not a doc of this project: set doc-id to one of: 17 (a.example)"},
-		{"given, none listed", nil, "18", "", "which has no docs"},
+		{"only doc", one, "", "17", "", false},
+		{"given and listed", two, "9007199254740993", "9007199254740993", "", false},
+		{"none", nil, "", "", "has no docs", false},
+		{"several", two, "", "", "set doc-id to one of: 17 (a.example), 9007199254740993", false},
+		{"given, not listed", two, "18", "", "doc-id 18 is not a doc of this project: set doc-id to one of: 17 (a.example)", false},
+		{"given, none listed", nil, "18", "", "which has no docs", false},
+		{"given, beside a doc whose id cannot be used", withBad, "b/98765 ä=", "b/98765 ä=", "", false},
+		{"several, one of them unusable", withBad, "", "", "has 3 docs and doc-id is empty: set doc-id to one of: 17 (a.example), b/98765 ä= (1 doc whose id docs-publish cannot use left out)", false},
+		{"given, not listed, beside an unusable one", withBad, "18", "", "set doc-id to one of: 17 (a.example), b/98765 ä= (1 doc", false},
+		{"the only doc is unusable", []docsapi.Doc{unusable}, "", "", "the project's only doc has an id docs-publish cannot use: docs[1].id is text holding the control character U+000A", true},
 	}
 	for _, tc := range cases {
-		d, err := chooseDoc(tc.docs, tc.want, "p")
-		if string(d.ID) != tc.id || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
-			t.Errorf("%s: chooseDoc = %q, %v", tc.name, d.ID, err)
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := chooseDoc(tc.docs, tc.want, "p")
+			if string(d.ID) != tc.id || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("chooseDoc = %q, %v; want %q, %q", d.ID, err, tc.id, tc.err)
+			}
+			var ie *docsapi.IDError
+			if errors.As(err, &ie) != tc.idErr {
+				t.Errorf("error %v: *docsapi.IDError in its chain: %v, want %v", err, !tc.idErr, tc.idErr)
+			}
+		})
+	}
+}
+
+// TestHintForUnreachable: the advice for a host that cannot be reached
+// follows the client's typed kind.
+func TestHintForUnreachable(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		kind docsapi.Unreachable
+		want string
+	}{
+		{docsapi.Refused, "check api-url (its host and port) and that the service is up"},
+		{docsapi.NoRoute, "check api-url (its host and port) and that the service is up"},
+		{docsapi.ConnectFailed, "check api-url (its host and port) and that the service is up"},
+		{docsapi.UnknownHost, "check the host name in api-url"},
+		{docsapi.ConnectTimeout, "no firewall between the runner and the service drops the connection"},
+		{docsapi.UntrustedCertificate, "SSL_CERT_FILE"},
+		{docsapi.TLSFailed, "SSL_CERT_FILE"},
+		{docsapi.TLSTimeout, "accepts connections but does not answer TLS"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.kind.String(), func(t *testing.T) {
+			t.Parallel()
+			err := fmt.Errorf("list docs: %w", &docsapi.UnreachableError{URL: "https://docs.example", Kind: tc.kind, Attempts: 4, Err: errors.New("cause")})
+			if got := hintFor(err); !strings.Contains(got, tc.want) {
+				t.Errorf("hint %q, want one saying %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFileSafe: an id in a file name keeps letters, digits, '.', '_' and
+// '-', and percent-encodes every other byte, so no id makes a path or a
+// hidden file; a long one is cut and ends with a hash.
+func TestFileSafe(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("ä", 128)
+	cases := []struct{ id, want string }{
+		{"1001", "1001"},
+		{"9007199254740993", "9007199254740993"},
+		{"b-1.x_y", "b-1.x_y"},
+		{"b/98765", "b%2F98765"},
+		{"YWJj=", "YWJj%3D"},
+		{"team docs", "team%20docs"},
+		{"ä1", "%C3%A41"},
+		{"..", ".."},
+		{"../x", "..%2Fx"},
+		{"a%2F", "a%252F"},
+		{`a\b:c*?"<>|`, "a%5Cb%3Ac%2A%3F%22%3C%3E%7C"},
+	}
+	for _, tc := range cases {
+		if got := fileSafe(tc.id); got != tc.want {
+			t.Errorf("fileSafe(%q) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+	got := fileSafe(long)
+	head, hash, _ := strings.Cut(got, "-")
+	if len(got) > maxSafeID || len(hash) != 16 || !regexp.MustCompile(`^(%C3%A4)+$`).MatchString(head) {
+		t.Errorf("fileSafe of 128 × ä = %q (%d bytes), want at most %d, cut between escapes and ending with a hash", got, len(got), maxSafeID)
+	}
+	if other := fileSafe(long[:len(long)-2] + "ö"); other == got {
+		t.Errorf("two long ids make the same name %q", got)
+	}
+	for _, id := range []string{"b/98765", long, "a b"} {
+		if name := "docs-build-" + fileSafe(id) + ".zip"; strings.ContainsAny(name, "/\\ ") || len(name) > 255 {
+			t.Errorf("file name %q for id %q", name, id)
 		}
 	}
 }

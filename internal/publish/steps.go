@@ -79,10 +79,13 @@ func (f *flow) listDocs(ctx context.Context) error {
 const maxListed = 20
 
 // chooseDoc picks the doc to release under: the given doc-id if the project
-// has it, else the project's only doc.
+// has it, else the project's only doc. A doc whose id cannot be used is
+// refused only when it would be the one: the others are not listed, only
+// counted.
 func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) {
+	usable := slices.DeleteFunc(slices.Clone(docs), func(d docsapi.Doc) bool { return d.IDErr != nil })
 	var listed []string
-	for _, d := range docs[:min(len(docs), maxListed)] {
+	for _, d := range usable[:min(len(usable), maxListed)] {
 		s := string(d.ID)
 		if label := cmp.Or(d.Domain, d.Name); label != "" {
 			s += " (" + label + ")"
@@ -90,12 +93,15 @@ func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) 
 		listed = append(listed, s)
 	}
 	list := strings.Join(listed, ", ")
-	if len(docs) > maxListed {
-		list += fmt.Sprintf(" and %d more", len(docs)-maxListed)
+	if len(usable) > maxListed {
+		list += fmt.Sprintf(" and %d more", len(usable)-maxListed)
+	}
+	if n := len(docs) - len(usable); n > 0 {
+		list += fmt.Sprintf(" (%s whose id docs-publish cannot use left out)", plural(n, "doc"))
 	}
 	if want != "" {
-		if i := slices.IndexFunc(docs, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {
-			return docs[i], nil
+		if i := slices.IndexFunc(usable, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {
+			return usable[i], nil
 		}
 		if len(docs) == 0 {
 			return docsapi.Doc{}, fmt.Errorf("doc-id %s is not a doc of this project, which has no docs: create a documentation domain and a first build in the web application's publish interface", want)
@@ -106,6 +112,9 @@ func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) 
 	case 0:
 		return docsapi.Doc{}, fmt.Errorf("project %s has no docs: create a documentation domain and a first build once in the web application's publish interface, then run again", projectID)
 	case 1:
+		if err := docs[0].IDErr; err != nil {
+			return docsapi.Doc{}, fmt.Errorf("the project's only doc has an id docs-publish cannot use: %w: an id must be 1 to %d characters without control characters, so that it cannot change a log line, an output or a file name; report the id to the service's support", err, docsapi.MaxID)
+		}
 		return docs[0], nil
 	}
 	return docsapi.Doc{}, fmt.Errorf("project %s has %d docs and doc-id is empty: set doc-id to one of: %s", projectID, len(docs), list)

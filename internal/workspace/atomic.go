@@ -17,15 +17,48 @@ func tempName(target string) string {
 	return path.Join(path.Dir(target), ".docs-publish-"+hex.EncodeToString(b)+".part")
 }
 
+// pending is a file or folder written under a temporary name beside its
+// target, until it is committed or dropped.
+type pending struct {
+	w       *Workspace
+	tmp     string
+	target  string
+	settled bool
+}
+
+// commit finishes the entry with finish (which closes what is open), then
+// moves it to its target. On any failure it drops it with abort.
+func (p *pending) commit(what string, finish func() error, abort func()) error {
+	if p.settled {
+		return fmt.Errorf("workspace: %s already committed or aborted", what)
+	}
+	err := finish()
+	if err == nil {
+		err = p.w.explain(p.target, p.w.root.Rename(p.tmp, p.target))
+	}
+	if err != nil {
+		abort()
+		return err
+	}
+	p.settled = true
+	return nil
+}
+
+// drop removes the entry with remove, once; it is a no-op after commit.
+func (p *pending) drop(remove func()) {
+	if p.settled {
+		return
+	}
+	p.settled = true
+	remove()
+}
+
 // File is a file being written atomically: it appears at its target only
 // when Commit succeeds. Abort (or a failed Commit) leaves nothing behind.
 // What was written can be read back (ReadAt) before it is committed.
 type File struct {
 	*os.File
-	w       *Workspace
-	tmp     string
-	target  string
-	settled bool
+	pending
 }
 
 // mkdirAll makes the folders of dir that do not exist, each 0755 and the
@@ -63,41 +96,30 @@ func (w *Workspace) Create(name string) (*File, error) {
 	if err != nil {
 		return nil, w.explain(name, err)
 	}
-	return &File{File: fh, w: w, tmp: tmp, target: name}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
 // Commit flushes the file to disk and moves it to its target, readable by
 // later steps.
 func (f *File) Commit() error {
-	if f.settled {
-		return errors.New("workspace: file already committed or aborted")
-	}
-	err := f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = f.w.settle(f.tmp, 0o644)
-	}
-	if err == nil {
-		err = f.w.explain(f.target, f.w.root.Rename(f.tmp, f.target))
-	}
-	if err != nil {
-		f.Abort()
+	return f.commit("file", func() error {
+		err := f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = f.w.settle(f.tmp, 0o644)
+		}
 		return err
-	}
-	f.settled = true
-	return nil
+	}, f.Abort)
 }
 
 // Abort drops the file. It is a no-op after Commit.
 func (f *File) Abort() {
-	if f.settled {
-		return
-	}
-	f.settled = true
-	f.Close()
-	f.w.root.Remove(f.tmp)
+	f.drop(func() {
+		f.Close()
+		f.w.root.Remove(f.tmp)
+	})
 }
 
 // WriteFile writes data to name atomically.
@@ -116,11 +138,8 @@ func (w *Workspace) WriteFile(name string, data []byte) error {
 // Dir is a folder being written atomically: written through Root, it
 // appears at its target only when Commit succeeds.
 type Dir struct {
-	Root    *os.Root // the folder under construction
-	w       *Workspace
-	tmp     string
-	target  string
-	settled bool
+	Root *os.Root // the folder under construction
+	pending
 }
 
 // CreateDir starts writing the folder name, which must not exist or be
@@ -138,49 +157,38 @@ func (w *Workspace) CreateDir(name string) (*Dir, error) {
 		w.root.Remove(tmp)
 		return nil, err
 	}
-	return &Dir{Root: r, w: w, tmp: tmp, target: name}, nil
+	return &Dir{Root: r, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
 // Commit gives the folder's contents the modes later steps need (0755
 // folders, 0644 files) and moves it to its target, replacing an empty
 // folder there.
 func (d *Dir) Commit() error {
-	if d.settled {
-		return errors.New("workspace: folder already committed or aborted")
-	}
-	err := fs.WalkDir(d.Root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	return d.commit("folder", func() error {
+		err := fs.WalkDir(d.Root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			mode := fs.FileMode(0o644)
+			if e.IsDir() {
+				mode = 0o755
+			}
+			return d.w.settle(path.Join(d.tmp, p), mode)
+		})
+		d.Root.Close()
+		if err == nil {
+			err = d.w.clearTarget(d.target)
 		}
-		mode := fs.FileMode(0o644)
-		if e.IsDir() {
-			mode = 0o755
-		}
-		return d.w.settle(path.Join(d.tmp, p), mode)
-	})
-	d.Root.Close()
-	if err == nil {
-		err = d.w.clearTarget(d.target)
-	}
-	if err == nil {
-		err = d.w.explain(d.target, d.w.root.Rename(d.tmp, d.target))
-	}
-	if err != nil {
-		d.Abort()
 		return err
-	}
-	d.settled = true
-	return nil
+	}, d.Abort)
 }
 
 // Abort drops the folder. It is a no-op after Commit.
 func (d *Dir) Abort() {
-	if d.settled {
-		return
-	}
-	d.settled = true
-	d.Root.Close()
-	d.w.root.RemoveAll(d.tmp)
+	d.drop(func() {
+		d.Root.Close()
+		d.w.root.RemoveAll(d.tmp)
+	})
 }
 
 // clearTarget removes an empty folder at name, so a folder can be renamed

@@ -206,30 +206,35 @@ func commentJSON(c Comment) map[string]any {
 		"html_url": fmt.Sprintf("https://github.example/pull/%d#issuecomment-%d", c.Number, c.ID)}
 }
 
-func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+// commentBody reads a comment's body from a write, or answers it as GitHub
+// would: refused (DenyWrite) or unreadable.
+func (s *Server) commentBody(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if s.DenyWrite {
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-		return
+		return "", false
 	}
 	var req struct{ Body string }
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": err.Error()})
+		return "", false
+	}
+	return req.Body, true
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.commentBody(w, r)
+	if !ok {
 		return
 	}
 	n, _ := strconv.Atoi(r.PathValue("number"))
-	c := Comment{Number: n, Body: req.Body, UserType: "Bot"}
+	c := Comment{Number: n, Body: body, UserType: "Bot"}
 	c.ID = s.AddComment(c)
 	writeJSON(w, http.StatusCreated, commentJSON(c))
 }
 
 func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
-	if s.DenyWrite {
-		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-		return
-	}
-	var req struct{ Body string }
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": err.Error()})
+	body, ok := s.commentBody(w, r)
+	if !ok {
 		return
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -237,7 +242,7 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	for i, c := range s.comments {
 		if c.ID == id {
-			s.comments[i].Body = req.Body
+			s.comments[i].Body = body
 			writeJSON(w, http.StatusOK, commentJSON(s.comments[i]))
 			return
 		}
