@@ -152,7 +152,22 @@ func TestAttacksFromADescription(t *testing.T) {
 				fmt.Fprintf(&b, "x-copy-%d: {$ref: 'a.yaml#/v'}\n", i)
 			}
 			return map[string]string{"api/openapi.yaml": b.String(), "api/a.yaml": "v: {x: {$ref: 'b.yaml#/v'}}\n", "api/b.yaml": "v: \"" + strings.Repeat("b", 1<<20) + "\"\n"}
-		}, want: []string{"more than 512 MiB (the limit of docs-publish for the document uploaded)"}},
+		}, want: []string{"$refs inline more than 64 MiB"}},
+		{name: "inlining nested over many small files", files: func(string) map[string]string {
+			// Each level lists ten $refs to the next: 10^12 copies of a
+			// 1 KiB leaf from a dozen small files.
+			files := map[string]string{"api/openapi.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-copy: {$ref: 'l0.yaml#/v'}\n"}
+			for l := range 12 {
+				var b strings.Builder
+				b.WriteString("v:\n")
+				for range 10 {
+					fmt.Fprintf(&b, "  - {$ref: 'l%d.yaml#/v'}\n", l+1)
+				}
+				files[fmt.Sprintf("api/l%d.yaml", l)] = b.String()
+			}
+			files["api/l12.yaml"] = "v: \"" + strings.Repeat("c", 1024) + "\"\n"
+			return files
+		}, want: []string{"$refs inline more than 64 MiB"}},
 		{name: "file is a link that points out", inputs: map[string]string{"file": "api/openapi.yaml"},
 			files: func(string) map[string]string { return map[string]string{} },
 			setup: func(t *testing.T, ws string) {
@@ -350,7 +365,8 @@ func TestSiblingFolderRefsWork(t *testing.T) {
 
 // TestManyDefinitions: 100,000 definitions in another file, each referred to
 // once, are bundled and validated in linear time (an unindexed lookup made
-// this quadratic: minutes).
+// this quadratic: about 25 s where it takes under one). The run's timeout
+// is the bound, ten times what it needs.
 func TestManyDefinitions(t *testing.T) {
 	t.Parallel()
 	var defs, props strings.Builder
@@ -367,7 +383,7 @@ func TestManyDefinitions(t *testing.T) {
 	defs.WriteString("}")
 	props.WriteString("}")
 	doc := `{"swagger":"2.0","info":{"title":"T","version":"1"},"paths":{},"definitions":{"Big":{"type":"object","properties":` + props.String() + `}}}`
-	in := map[string]string{"file": "api/openapi.json", "dry-run": "true", "timeout": "60s", "bundle-path": "out/bundle.json"}
+	in := map[string]string{"file": "api/openapi.json", "dry-run": "true", "timeout": "10s", "bundle-path": "out/bundle.json"}
 	run := runAction(t, in, map[string]string{"api/openapi.json": doc, "api/defs.json": defs.String()})
 	if run.code != 0 {
 		t.Fatalf("exit %d\n%s", run.code, run.stdout)
@@ -460,7 +476,10 @@ func TestAttacksFromTheService(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			in := map[string]string{"token": testToken, "api-url": tc.h.start(t), "project-id": "4711", "file": "api/openapi.yaml"}
+			// A bounded run: a defence that gave way would otherwise wait
+			// for the build until go test's own timeout.
+			in := map[string]string{"token": testToken, "api-url": tc.h.start(t), "project-id": "4711", "file": "api/openapi.yaml",
+				"timeout": "20s", "build-timeout": "15s"}
 			for k, v := range tc.inputs {
 				in[k] = v
 			}

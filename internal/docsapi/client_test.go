@@ -857,3 +857,24 @@ func TestEscapedTokenNeverShown(t *testing.T) {
 		t.Errorf("error shows the token: %v", err)
 	}
 }
+
+// TestTokenScrubbedBeforeTheCut: a token echoed across the point where a
+// message is cut must not leave its first characters behind: the token is
+// scrubbed first, then the text is cut.
+func TestTokenScrubbedBeforeTheCut(t *testing.T) {
+	t.Parallel()
+	red := redact.New(token)
+	prefix := token[:4]
+	for k := maxShownBody - len(token) - 2; k <= maxShownBody+2; k++ {
+		pad := strings.Repeat("x", k)
+		for _, body := range []string{
+			`{"error_message":"` + pad + token + ` and more"}`,
+			pad + token + " and more, as plain text",
+		} {
+			e := newAPIError(400, http.Header{}, []byte(body), red)
+			if strings.Contains(e.Error(), prefix) {
+				t.Fatalf("echoed after %d bytes, the message keeps %q: %s", k, prefix, e.Error())
+			}
+		}
+	}
+}

@@ -50,7 +50,6 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		taken:   map[string]map[string]bool{},
 		visited: map[*Node]bool{},
 		ix:      index{},
-		sizes:   map[*Node]int64{},
 		failed:  map[*Node]bool{},
 		orig:    map[*Node]string{},
 	}
@@ -163,7 +162,6 @@ type bundler struct {
 	visited  map[*Node]bool
 	inlining map[string]bool
 	ix       index
-	sizes    map[*Node]int64 // JSON size of inlined targets
 	walked   int
 	errs     LoadErrors     // $refs that could not be bundled
 	failed   map[*Node]bool // their $ref values
@@ -622,8 +620,11 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, "/")+1:])
 	}
 	// A copy of the target will be written out where the $ref stood: a
-	// 1 MiB value inlined 8000 times would be 8 GB of JSON.
-	if b.bud.expanded += jsonSize(target, b.sizes); b.bud.expanded > b.lim.ExpandedBytes {
+	// 1 MiB value inlined 8000 times would be 8 GB of JSON. The target is
+	// measured as it is now, with the $refs inside it that were inlined
+	// already (a copy shares them): nested inlining adds up too. Measuring
+	// stops at the limit, so it costs no more than the limit allows.
+	if b.bud.expanded += sizeUpTo(target, b.lim.ExpandedBytes-b.bud.expanded+1); b.bud.expanded > b.lim.ExpandedBytes {
 		return b.failWith(ErrLimit, n, "$refs inline more than %s (the limit of docs-publish for what aliases and inlined $refs may add): refer to shared components instead", mib(b.lim.ExpandedBytes))
 	}
 	b.inlining[key] = true
@@ -681,6 +682,41 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 	if memo != nil {
 		memo[n] = s
 	}
+	return s
+}
+
+// sizeUpTo is n's size as JSON, as jsonSize reckons it, counted only up to
+// max: past it, it is some number over max. Shared parts count each time
+// they appear, as they will be written.
+func sizeUpTo(n *Node, max int64) int64 {
+	var s int64
+	var walk func(n *Node) bool
+	walk = func(n *Node) bool {
+		switch n.Kind {
+		case String:
+			s += int64(len(n.Scalar)) + 2
+		case Object:
+			s += 2
+			for _, f := range n.Fields {
+				s += int64(len(f.Key)) + 4
+				if s > max || !walk(f.Value) {
+					return false
+				}
+			}
+		case Array:
+			s += 2
+			for _, it := range n.Items {
+				s++
+				if s > max || !walk(it) {
+					return false
+				}
+			}
+		default:
+			s += int64(len(n.Scalar))
+		}
+		return s <= max
+	}
+	walk(n)
 	return s
 }
 

@@ -61,7 +61,14 @@ func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > max {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(fsys, name, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
 		return nil, &limitError{fmt.Sprintf("the file is %d bytes, more than %s", st.Size(), mib(max))}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))

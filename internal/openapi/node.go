@@ -154,7 +154,9 @@ func Encode(root *Node, lim Limits) ([]byte, error) {
 	if size > lim.DocumentBytes {
 		e := &LoadError{Msg: fmt.Sprintf("the document would be %s of JSON, more than %s (the limit of docs-publish for the document uploaded)", mib(size), mib(lim.DocumentBytes)), Err: &limitError{"document too large"}}
 		if root.Src != nil {
-			e.File = root.Src.Name
+			// The whole document is over: it is about the description's
+			// top, where it starts.
+			e.File, e.Pos = root.Src.Name, root.Pos
 		}
 		return nil, e
 	}

@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,31 @@ func (e *ruleError) Unwrap() error { return e.cause }
 // symbolic links (the workspace can).
 type RealPather interface {
 	RealPath(name string) (string, error)
+}
+
+// checkOpened checks, once name is open, that the file open is where name
+// leads now, and is not hidden: a link swapped between checkRealPath and the
+// open cannot slip a hidden file in.
+func checkOpened(fsys fs.FS, name string, opened fs.FileInfo) error {
+	rp, ok := fsys.(RealPather)
+	if !ok {
+		return nil
+	}
+	real, err := rp.RealPath(name)
+	if err != nil {
+		return err
+	}
+	if h := hidden(real); h != "" && hidden(name) == "" {
+		return &ruleError{ErrNotAllowed, fmt.Sprintf("%s leads through a symbolic link to %s, a hidden file or folder (%s) where tools keep credentials: refused", name, real, h)}
+	}
+	now, err := fs.Stat(fsys, real)
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(opened, now) {
+		return &ruleError{ErrNotAllowed, fmt.Sprintf("%s changed while it was opened (a symbolic link on its way was swapped): refused", name)}
+	}
+	return nil
 }
 
 // checkRealPath refuses a path that leads, through links, to a hidden file
