@@ -17,7 +17,7 @@ func parseJSON(src *Source, data []byte) (*Node, error) {
 	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src, maxDepth: src.budget.lim.Depth}
 	root, err := p.value(0)
 	if err != nil {
-		return nil, p.wrap(err)
+		return nil, trailingComma(data, p.wrap(err))
 	}
 	if _, err := p.dec.ReadToken(); err != io.EOF {
 		if err == nil {
@@ -112,6 +112,12 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		n.Kind, n.Scalar = String, tok.String()
 	case '0':
 		n.Kind, n.Scalar = Number, tok.String()
+		// Only a long literal or one with an exponent can be out of range.
+		if len(n.Scalar) > 300 || strings.ContainsAny(n.Scalar, "eE") {
+			if err := checkRange(n.Scalar, n.Scalar); err != nil {
+				return nil, &LoadError{File: p.name, Pos: pos, Msg: err.Error()}
+			}
+		}
 	case '{':
 		n.Kind = Object
 		for p.dec.PeekKind() != '}' {
@@ -144,4 +150,54 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		}
 	}
 	return n, nil
+}
+
+// trailingComma names the most common JSON mistake for what it is: a comma
+// before a closing } or ], which JSON does not allow (JavaScript and YAML
+// do). The decoder reports it as an unexpected character.
+func trailingComma(data []byte, err error) error {
+	var le *LoadError
+	if !errors.As(err, &le) || le.Pos.Line == 0 {
+		return err
+	}
+	off := lineStart(data, int(le.Pos.Line)) + int(le.Pos.Col) - 1
+	if off < 0 || off > len(data) {
+		return err
+	}
+	// The error is at the comma or at the bracket after it.
+	i := off
+	if i < len(data) && data[i] == ',' {
+		i++
+	}
+	for i < len(data) && strings.IndexByte(" \t\r\n", data[i]) >= 0 {
+		i++
+	}
+	j := off - 1
+	for j >= 0 && strings.IndexByte(" \t\r\n", data[j]) >= 0 {
+		j--
+	}
+	comma := -1
+	switch {
+	case off < len(data) && data[off] == ',' && i < len(data) && (data[i] == '}' || data[i] == ']'):
+		comma = off
+	case off < len(data) && (data[off] == '}' || data[off] == ']') && j >= 0 && data[j] == ',':
+		comma = j
+	}
+	if comma < 0 {
+		return err
+	}
+	return &LoadError{File: le.File, Pos: newLineIndex(data).pos(int64(comma)), Msg: "invalid JSON: a trailing comma before a closing } or ]: JSON allows none, remove it"}
+}
+
+// lineStart is the offset at which 1-based line n of data starts.
+func lineStart(data []byte, n int) int {
+	off := 0
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
 }

@@ -98,6 +98,9 @@ func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if col, ok := tabIndented(data, line); ok {
+			return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
+		}
 		return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
@@ -393,3 +396,20 @@ func floatLiteral(s string) (string, error) {
 }
 
 func pos(y *yaml.Node) Pos { return Pos{Line: int32(y.Line), Col: int32(y.Column)} }
+
+// tabIndented is the column of a tab in the indentation of 1-based line
+// n of data, when there is one: the parser's own words for it ("found
+// character that cannot start any token") do not say so.
+func tabIndented(data []byte, n int) (int, bool) {
+	start := lineStart(data, n)
+	for i := start; i < len(data) && data[i] != '\n'; i++ {
+		switch data[i] {
+		case ' ':
+			continue
+		case '\t':
+			return i - start + 1, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
