@@ -29,7 +29,11 @@ const maxMarkdown = 64 << 10
 func newMarkdown() *markdown {
 	return &markdown{
 		md: goldmark.New(
-			goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify),
+			goldmark.WithExtensions(
+				// align attributes, not style ones: the sites the emulator
+				// serves allow no inline style.
+				extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+				extension.Strikethrough, extension.Linkify),
 			goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100))),
 		),
 		cache: map[string]template.HTML{},
