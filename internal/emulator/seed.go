@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -45,17 +47,22 @@ type seedDoc struct {
 }
 
 // SeedError is a seed file the emulator cannot use: Field is where, such
-// as "projects[0].docs[1].id".
+// as "projects[0].docs[1].id", Msg what is wrong when Err's words are
+// not the reader's.
 type SeedError struct {
-	Field string
-	Err   error
+	Field, Msg string
+	Err        error
 }
 
 func (e *SeedError) Error() string {
-	if e.Field == "" {
-		return e.Err.Error()
+	msg := e.Msg
+	if msg == "" {
+		msg = e.Err.Error()
 	}
-	return e.Field + ": " + e.Err.Error()
+	if e.Field == "" {
+		return msg
+	}
+	return e.Field + ": " + msg
 }
 
 func (e *SeedError) Unwrap() error { return e.Err }
@@ -69,7 +76,7 @@ func ParseSeed(data []byte, base Config) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, &SeedError{Err: err}
+		return Config{}, seedSyntaxError(err)
 	}
 	cfg := base
 	if f.Token != "" {
@@ -81,7 +88,7 @@ func ParseSeed(data []byte, base Config) (Config, error) {
 	if f.BuildDelay != "" {
 		d, err := time.ParseDuration(f.BuildDelay)
 		if err != nil || d < 0 {
-			return Config{}, &SeedError{"build-delay", fmt.Errorf("%q is not a duration such as 300ms or 2s", f.BuildDelay)}
+			return Config{}, &SeedError{Field: "build-delay", Err: fmt.Errorf("%q is not a duration such as 300ms or 2s", f.BuildDelay)}
 		}
 		cfg.BuildDelay = d
 	}
@@ -95,21 +102,37 @@ func ParseSeed(data []byte, base Config) (Config, error) {
 	return cfg, nil
 }
 
+// goTypeName is how yaml names the Go types it decodes into.
+var goTypeName = regexp.MustCompile(` (in|into) type \S+`)
+
+// seedSyntaxError says what yaml could not read, without the Go types.
+func seedSyntaxError(err error) *SeedError {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return &SeedError{Err: err}
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, e := range te.Errors {
+		msgs[i] = goTypeName.ReplaceAllString(e, "")
+	}
+	return &SeedError{Err: err, Msg: strings.Join(msgs, "; ") + " (the keys: token, prefix, build-delay, projects; a project's: id, branches, docs; a doc's: id, domain, file, branch, fail)"}
+}
+
 func seedProjects(in []seedProject) ([]Project, error) {
 	var cfg Config
 	for i, sp := range in {
 		at := fmt.Sprintf("projects[%d]", i)
 		if sp.ID == "" {
-			return nil, &SeedError{at + ".id", errors.New("a project needs an id")}
+			return nil, &SeedError{Field: at + ".id", Err: errors.New("a project needs an id")}
 		}
 		if cfg.project(sp.ID) != nil {
-			return nil, &SeedError{at + ".id", fmt.Errorf("project %s is seeded twice", sp.ID)}
+			return nil, &SeedError{Field: at + ".id", Err: fmt.Errorf("project %s is seeded twice", sp.ID)}
 		}
 		cfg.Projects = append(cfg.Projects, Project{ID: sp.ID, Branches: sp.Branches})
 		for j, sd := range sp.Docs {
 			d := Doc(sd)
 			if err := cfg.AddDoc(sp.ID, d); err != nil {
-				return nil, &SeedError{fmt.Sprintf("%s.docs[%d]", at, j), err}
+				return nil, &SeedError{Field: fmt.Sprintf("%s.docs[%d]", at, j), Err: err}
 			}
 		}
 	}

@@ -62,6 +62,7 @@ func TestParseSeed(t *testing.T) {
 		{"empty keeps the defaults", "", Default(), "-"},
 		{"only a delay", "build-delay: 0s", Config{Token: Default().Token, Projects: Default().Projects}, "-"},
 		{"a typo", "projets: []", Config{}, ""},
+		{"a doc's typo", "projects: [{id: 1, docs: [{id: 2, branche: dev}]}]", Config{}, ""},
 		{"no project id", "projects: [{docs: [{id: 1}]}]", Config{}, "projects[0].id"},
 		{"a project twice", "projects: [{id: 1}, {id: 1}]", Config{}, "projects[1].id"},
 		{"a doc id twice", "projects: [{id: 1, docs: [{id: 9}]}, {id: 2, docs: [{id: 9}]}]", Config{}, "projects[1].docs[0]"},
@@ -79,6 +80,9 @@ func TestParseSeed(t *testing.T) {
 				}
 				if se.Field != tc.errField {
 					t.Errorf("error at %q, want %q: %v", se.Field, tc.errField, err)
+				}
+				if strings.Contains(err.Error(), "emulator.") {
+					t.Errorf("the error names Go types: %v", err)
 				}
 				return
 			}
