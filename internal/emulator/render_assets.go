@@ -14,7 +14,7 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 header.top{grid-area:top;position:sticky;top:0;z-index:2;display:flex;gap:.8rem;align-items:center;padding:.6rem 1.2rem;background:var(--ink);color:#fff}
 header.top .title{color:#fff;font-weight:700;font-size:1.1rem}
-header.top .version,header.top .format{opacity:.75;font-size:.85rem}
+header.top .version,header.top .spec{opacity:.75;font-size:.85rem}
 #filter{margin-left:auto;padding:.35rem .6rem;width:16rem;border-radius:4px;border:0}
 #expand{padding:.35rem .6rem;border-radius:4px;border:0;cursor:pointer}
 nav.side{grid-area:side;position:sticky;top:3rem;align-self:start;max-height:calc(100vh - 3rem);overflow:auto;padding:1rem .8rem;border-right:1px solid var(--line);background:var(--soft);font-size:.88rem}
@@ -39,6 +39,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margi
 table{border-collapse:collapse;width:100%;margin:.4rem 0}
 th{text-align:left;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
 td,th{border-bottom:1px solid var(--line);padding:.4rem .5rem;vertical-align:top}
+td>p,td>.md>p{margin:.1rem 0}
 td.name{white-space:nowrap;width:1%}
 table.props{border-left:2px solid var(--line);margin-left:.2rem}
 table.props td{padding:.3rem .5rem}

@@ -30,7 +30,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(pageFuncs).Parse(`<!
 </head>
 <body>
 <header class="top">
-<a class="title" href="index.html">{{.Head.Title}}</a>{{with .Head.Version}} <span class="version">{{.}}</span>{{end}} <span class="format">{{.Head.Format}}</span>
+<a class="title" href="index.html">{{.Head.Title}}</a>{{with .Head.Version}} <span class="version">{{.}}</span>{{end}} <span class="spec">{{.Head.Format}}</span>
 <input id="filter" type="search" placeholder="Filter" aria-label="Filter operations and schemas">
 <button id="expand" type="button">Expand all</button>
 </header>
