@@ -11,7 +11,9 @@ require (
 	github.com/oasdiff/oasdiff v1.35.0
 	github.com/sethvargo/go-envconfig v1.4.3
 	github.com/sethvargo/go-githubactions v1.4.0
+	github.com/yuin/goldmark v1.8.6
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/net v0.57.0
 )
 
 require (
@@ -43,7 +45,6 @@ require (
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	github.com/yargevad/filepathx v1.0.0 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
-	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect

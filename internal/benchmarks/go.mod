@@ -8,7 +8,10 @@ require (
 	golang.org/x/image v0.47.0
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+	github.com/yuin/goldmark v1.8.6 // indirect
+)
 
 // The harness measures the action in this repository, as it is.
 replace github.com/docs-publish/docs-publish => ../..

@@ -40,6 +40,10 @@ func Run(ctx context.Context, env Env) error {
 			fmt.Fprintln(env.Stdout, versionLine(env.Version, env.Commit))
 			return nil
 		case "help":
+			if len(env.Args) > 1 && (env.Args[1] == "demo" || env.Args[1] == "emulator") {
+				env.Args = []string{env.Args[1], "--help"} // help emulator: emulator --help
+				return Run(ctx, env)
+			}
 			usage(env.Stdout, meta)
 			return nil
 		}
@@ -70,9 +74,10 @@ func usage(w io.Writer, meta *ghaction.Metadata) {
 
 Usage:
   docs-publish [flags]          publish a description (the GitHub Action's flow)
-  docs-publish demo [--dir D]   run the whole flow against the built-in emulator
-  docs-publish emulator         run the emulator of the service on loopback
+  docs-publish demo [flags]     run the whole flow against the built-in emulator
+  docs-publish emulator [flags] run the emulator of the service, to try a workflow
   docs-publish version          the version, and the commit it was built from
+  docs-publish help [demo|emulator], or a command's --help
 
 Each input is a flag, or an environment variable %sNAME (on GitHub: the
 action's with: block). Outputs are printed as name=value lines.

@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,10 +20,18 @@ import (
 // through all four steps, the way a workflow would, and leaves the zip.
 func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	dir := fs.String("dir", "docs-publish-demo", "directory for the sample description and the downloaded zip")
+	fs.SetOutput(io.Discard)
+	dir := fs.String("dir", "docs-publish-demo", "")
+	serve := fs.Bool("serve", false, "")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			demoUsage(env.Stdout)
+			return nil
+		}
+		return fmt.Errorf("demo: %w (see docs-publish demo --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("demo: unexpected argument %q (see docs-publish demo --help)", fs.Arg(0))
 	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
@@ -77,7 +87,31 @@ func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []strin
 	}
 	os.WriteFile(filepath.Join(abs, "summary.txt"), []byte(strings.TrimLeft(b.String(), "\n")), 0o644)
 	fmt.Fprint(env.Stdout, b.String())
+	if *serve {
+		fmt.Fprintf(env.Stdout, "\nThe live site: %s\nThe emulator keeps running; stop it with Ctrl-C.\n", emu.SiteURL(p.Docs[0].ID))
+		<-ctx.Done()
+	}
 	return nil
+}
+
+func demoUsage(w io.Writer) {
+	fmt.Fprint(w, `docs-publish demo: the whole flow against the built-in emulator
+
+Usage:
+  docs-publish demo [flags]
+
+It starts the emulator of the service on a loopback port, publishes a sample
+description through the four steps (list the docs, update the file, release
+a build, download it) as a workflow would, prints the outputs, and leaves the
+description, the zip of the rendered site and a summary in a directory.
+
+Flags:
+  --dir DIR (default docs-publish-demo)
+      Directory for the sample description, the downloaded zip and the summary.
+  --serve
+      Keep the emulator running afterwards and print the address of the live
+      site, to browse it without unzipping; stop with Ctrl-C.
+`)
 }
 
 func indent(s string) string {

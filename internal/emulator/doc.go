@@ -1,5 +1,5 @@
 // Package emulator is an in-memory stand-in for the documentation service,
-// served over real HTTP on a loopback port.
+// served over real HTTP.
 //
 // It implements the four endpoints of the service interface: file updates
 // into projects with branches (each update a new version with its commit
@@ -8,6 +8,13 @@
 // bearer token and the JSON content type as the service does, and answers
 // errors in the service's error shape (error_message, error_code,
 // tracking_id).
+//
+// The rendered site (render*.go) reads like API documentation: operations by
+// tag with their parameters, request bodies and responses, schemas as nested
+// property tables, Markdown descriptions rendered safely, servers and
+// security. While it runs, the emulator serves the live build of each doc at
+// /sites/<doc id>/ (sites.go), logs each request without its token (log.go),
+// and can be seeded from a JSON or YAML file (seed.go).
 //
 // It deliberately shares no code with the client in internal/docsapi, so a
 // mistake in one cannot hide the same mistake in the other.

@@ -3,9 +3,12 @@ package emulator
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +38,9 @@ type Config struct {
 	// through a float64 asks for the wrong build (jq, in the seed's curl
 	// flow, does exactly that, so it is not the default).
 	FirstBuildID uint64
+	// Log, when set, gets a line per request: method, path, status and
+	// duration, never the token (see log.go).
+	Log io.Writer
 }
 
 // Project is a project with its branches and docs.
@@ -54,6 +60,9 @@ type Doc struct {
 	Domain string
 	File   string
 	Branch string
+	// Fail, when set, fails every build of the doc with this message, as
+	// a build the service cannot make would.
+	Fail string
 }
 
 // Default returns the seed that `docs-publish emulator` and the demo use.
@@ -90,6 +99,7 @@ type Server struct {
 	seq      int // tracking ids
 	wg       sync.WaitGroup
 	closed   bool
+	logMu    sync.Mutex // one request log line at a time
 }
 
 // Request is what the emulator saw of one request: the body's first 64 KiB,
@@ -161,21 +171,22 @@ func Start(cfg Config) (*Server, error) {
 	return StartOn(cfg, "127.0.0.1:0")
 }
 
-// StartOn listens on addr, which must be a loopback address: plain http
-// stays on this machine. StartTLS serves other addresses.
+// StartOn serves plain http on addr, as net.Listen reads it: ":8080" is
+// every interface. Beyond loopback, see Loopback.
 func StartOn(cfg Config, addr string) (*Server, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("the emulator listens on loopback only, not on %s", host)
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	return serve(cfg, ln, "http"), nil
+}
+
+// Loopback reports whether the emulator is reachable from this machine
+// only. Plain http beyond it sends the token in clear over the network
+// (docs-publish itself refuses to).
+func (s *Server) Loopback() bool {
+	a, ok := s.ln.Addr().(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
 }
 
 // serve starts an emulator seeded with cfg on ln.
@@ -191,9 +202,23 @@ func serve(cfg Config, ln net.Listener, scheme string) *Server {
 // build id in the variant's id style.
 func (s *Server) Config() Config { return s.cfg }
 
-// URL is the API's base address, prefix included.
+// URL is the API's base address, prefix included. An emulator on every
+// interface is reached on this machine through 127.0.0.1.
 func (s *Server) URL() string {
-	return s.scheme + "://" + s.ln.Addr().String() + strings.TrimRight(s.cfg.Prefix, "/")
+	return s.base() + strings.TrimRight(s.cfg.Prefix, "/")
+}
+
+// SiteURL is the address of the doc's live build, to browse.
+func (s *Server) SiteURL(docID string) string {
+	return s.base() + sitesPath + url.PathEscape(docID) + "/"
+}
+
+func (s *Server) base() string {
+	addr := s.ln.Addr().String()
+	if a, ok := s.ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port))
+	}
+	return s.scheme + "://" + addr
 }
 
 // Addr is the host:port the emulator listens on.

@@ -15,15 +15,28 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // maxLoggedBody is how much of a body the request log keeps.
 const maxLoggedBody = 64 << 10
 
-// ServeHTTP records the request, checks the token before reading any of
-// the body, and routes it.
+// ServeHTTP serves the sites of the live builds to anyone (as the hosted
+// docs are), and the API to its token; it logs every request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
+	defer func() { s.logRequest(r, rec.status, time.Since(start)) }()
+	if strings.HasPrefix(r.URL.Path, sitesPath) || r.URL.Path == strings.TrimSuffix(sitesPath, "/") {
+		s.serveSite(rec, r)
+		return
+	}
+	s.serveAPI(rec, r)
+}
+
+// serveAPI records the request, checks the token before reading any of
+// the body, and routes it.
+func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
 	// Logged on arrival, so a test sees a request whose answer is still
 	// being delayed; the status is filled in when the answer is done.
 	logged := &Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: r.Header.Clone()}

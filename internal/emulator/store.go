@@ -115,9 +115,12 @@ func (s *Server) startBuild(docID string, setLive bool) (*build, *storeError) {
 		defer s.wg.Done()
 		var zip []byte
 		var err error
-		if content == nil {
+		switch {
+		case d.Fail != "":
+			err = fmt.Errorf("doc %s: %s", d.ID, d.Fail)
+		case content == nil:
 			err = fmt.Errorf("doc %s renders %s on branch %s, which has no such file yet", d.ID, d.File, d.Branch)
-		} else {
+		default:
 			zip, err = renderSite(content)
 		}
 		s.mu.Lock()

@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSubcommandHelp: each command's help exits 0 on stdout, in the main
+// help's style; the main help lists the commands.
+func TestSubcommandHelp(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"emulator", "--help"}, []string{"docs-publish emulator:", "Usage:\n  docs-publish emulator [flags]", "Flags:\n  --addr HOST:PORT", "--seed FILE", "--doc PROJECT/DOC", "--fail-build DOC", "Seed file"}},
+		{[]string{"emulator", "-h"}, []string{"Usage:\n  docs-publish emulator [flags]"}},
+		{[]string{"help", "emulator"}, []string{"Usage:\n  docs-publish emulator [flags]"}},
+		{[]string{"demo", "--help"}, []string{"docs-publish demo:", "Usage:\n  docs-publish demo [flags]", "Flags:\n  --dir DIR", "--serve"}},
+		{[]string{"help", "demo"}, []string{"Usage:\n  docs-publish demo [flags]"}},
+		{[]string{"--help"}, []string{"docs-publish demo [flags]", "docs-publish emulator [flags]", "docs-publish help [demo|emulator]"}},
+		{[]string{"help"}, []string{"docs-publish demo [flags]", "docs-publish emulator [flags]"}},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, err := run(t, action, nil, tc.args...)
+			if err != nil || stderr != "" {
+				t.Fatalf("err %v, stderr %q", err, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("help lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestEmulatorFlags(t *testing.T) {
+	t.Parallel()
+	seed := filepath.Join(t.TempDir(), "seed.yaml")
+	os.WriteFile(seed, []byte("token: from-seed\nbuild-delay: 2s\nprojects:\n  - {id: 1, docs: [{id: 10}]}\n"), 0o644)
+	cases := []struct {
+		name     string
+		args     []string
+		token    string
+		delay    time.Duration
+		projects []emulator.Project
+		err      string
+	}{
+		{
+			name: "defaults", token: "emulator-token", delay: 300 * time.Millisecond,
+			projects: emulator.Default().Projects,
+		},
+		{
+			name:  "two projects, two docs, a failing build",
+			args:  []string{"--doc", "4711/17", "--doc", "4711/18=api/openapi.yml@develop", "--doc", "4712/21=other.yml", "--fail-build", "18=the theme does not build", "--token", "t", "--build-delay", "1s"},
+			token: "t", delay: time.Second,
+			projects: []emulator.Project{
+				{ID: "4711", Branches: []string{"main", "develop"}, Docs: []emulator.Doc{
+					{ID: "17", File: "openapi.yml", Branch: "main"},
+					{ID: "18", File: "api/openapi.yml", Branch: "develop", Fail: "the theme does not build"},
+				}},
+				{ID: "4712", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "21", File: "other.yml", Branch: "main"}}},
+			},
+		},
+		{
+			name:  "seed file, flags win, --doc adds",
+			args:  []string{"--seed", seed, "--token", "from-flag", "--doc", "2/20"},
+			token: "from-flag", delay: 2 * time.Second,
+			projects: []emulator.Project{
+				{ID: "1", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "10", File: "openapi.yml", Branch: "main"}}},
+				{ID: "2", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "20", File: "openapi.yml", Branch: "main"}}},
+			},
+		},
+		{name: "a doc without project", args: []string{"--doc", "17"}, err: `--doc "17": write PROJECT/DOC`},
+		{name: "a doc twice", args: []string{"--doc", "1/17", "--doc", "2/17"}, err: "doc 17 is seeded twice"},
+		{name: "failing an unknown doc", args: []string{"--fail-build", "99"}, err: "--fail-build 99: no doc 99"},
+		{name: "a missing seed file", args: []string{"--seed", filepath.Join(t.TempDir(), "none.yaml")}, err: "--seed: open"},
+		{name: "an unknown flag", args: []string{"--no-such"}, err: "see docs-publish emulator --help"},
+		{name: "a bad variant", args: []string{"--variant", "nope"}, err: "--variant"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, _, err := emulatorConfig(tc.args)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Token != tc.token || cfg.BuildDelay != tc.delay {
+				t.Errorf("token %q delay %v, want %q %v", cfg.Token, cfg.BuildDelay, tc.token, tc.delay)
+			}
+			if diff := cmp.Diff(tc.projects, cfg.Projects); diff != "" {
+				t.Errorf("projects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// lockedBuffer is an output the running command writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor polls out until re matches, and returns the match.
+func waitFor(t *testing.T, out *lockedBuffer, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no %s in:\n%s", re, out.String())
+	return nil
+}
+
+// TestEmulatorCommand runs the emulator as a person would: it prints where
+// each doc's site is, logs each request on stderr without the token, warns
+// when it listens beyond loopback over plain http, and stops when
+// interrupted.
+func TestEmulatorCommand(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		addr string
+		warn bool
+	}{
+		{"loopback", "127.0.0.1:0", false},
+		{"every interface", ":0", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			var stdout, stderr lockedBuffer
+			done := make(chan error, 1)
+			go func() {
+				done <- Run(ctx, Env{
+					Args: []string{"emulator", "--addr", tc.addr, "--token", "secret-token", "--doc", "4711/17", "--doc", "4712/21"}, Getenv: func(string) string { return "" },
+					Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Version: "test",
+				})
+			}()
+			m := waitFor(t, &stdout, regexp.MustCompile(`api-url: +(\S+)`))
+			api := m[1]
+			site17 := waitFor(t, &stdout, regexp.MustCompile(`doc-id 17 renders openapi.yml on branch main; its live build: (\S+)`))[1]
+			waitFor(t, &stdout, regexp.MustCompile(`project-id 4712 .*\n  doc-id 21 `))
+
+			req, _ := http.NewRequest("GET", api+"/docs.list?projectId=4712", nil)
+			req.Header.Set("Authorization", "Bearer secret-token")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			resp, err = http.Get(site17)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 404 || !strings.Contains(string(page), "no live build yet") {
+				t.Errorf("the site of a doc without a build: %d %s", resp.StatusCode, page)
+			}
+			waitFor(t, &stderr, regexp.MustCompile(`emulator: GET /docs.list\?projectId=4712 200 \S+\n`))
+			waitFor(t, &stderr, regexp.MustCompile(`emulator: GET /sites/17/ 404 \S+\n`))
+			if strings.Contains(stderr.String(), "secret-token") {
+				t.Errorf("stderr shows the token:\n%s", stderr.String())
+			}
+			if warned := strings.Contains(stderr.String(), "warning: listening on"); warned != tc.warn {
+				t.Errorf("warned %v, want %v:\n%s", warned, tc.warn, stderr.String())
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("the emulator ended with %v", err)
+			}
+		})
+	}
+}
+
+// TestDemoServe: with --serve the demo keeps the emulator running and
+// prints the address of the live site it published.
+func TestDemoServe(t *testing.T) {
+	t.Parallel()
+	spec, err := os.ReadFile("../../testdata/specs/bookstore.swagger2.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Env{
+			Args: []string{"demo", "--dir", filepath.Join(t.TempDir(), "demo"), "--serve"}, Getenv: func(string) string { return "" },
+			Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Sample: spec, Version: "test",
+		})
+	}()
+	site := waitFor(t, &stdout, regexp.MustCompile(`The live site: (\S+)`))[1]
+	resp, err := http.Get(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), `<h1>Bookstore API</h1>`) {
+		t.Errorf("the live site: %d %.300s", resp.StatusCode, page)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("the demo ended with %v\n%s", err, stderr.String())
+	}
+}
