@@ -33,6 +33,9 @@ type Config struct {
 	// LogSize is how many of the latest requests Requests keeps; zero
 	// means 10,000.
 	LogSize int
+	// LogBytes bounds what the request log holds, headers and bodies
+	// together: the oldest requests are dropped first. Zero means 16 MiB.
+	LogBytes int64
 	// FirstBuildID is the id of the first build; later builds count up.
 	// Zero means 1001. Tests set 2^53+1, so that a client reading ids
 	// through a float64 asks for the wrong build (jq, in the seed's curl
@@ -94,6 +97,7 @@ type Server struct {
 	builds   map[string]*build
 	nextID   uint64
 	requests []*Request
+	logBytes int64 // what requests hold, as Request.size counts it
 	faults   []*Fault
 	storage  *storageHost
 	seq      int // tracking ids
@@ -121,6 +125,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.LogSize == 0 {
 		cfg.LogSize = 10_000
+	}
+	if cfg.LogBytes == 0 {
+		cfg.LogBytes = 16 << 20
 	}
 	v := cfg.Variant.withDefaults()
 	var rng *rand.Rand

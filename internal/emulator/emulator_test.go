@@ -597,18 +597,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 func TestEmulatorBoundsWhatItIsSent(t *testing.T) {
 	t.Parallel()
 	s := start(t, Config{MaxBody: 1 << 20, LogSize: 5})
-	put := func(tok string, body io.Reader) int {
-		req, _ := http.NewRequest("PUT", s.URL()+"/projects/4711/files/openapi.yml", body)
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return -1 // the server may close the connection on an unread body
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	// 1 GB without a token: answered 401 long before the body is sent.
+	// 1 GB without a token: answered 401 long before the body is sent, by
+	// a server whose body cap (256 MiB) would not hide a body read first.
+	open := start(t, Config{})
+	put := func(tok string, body io.Reader) int { return putTo(open.URL(), tok, body) }
 	huge := &countingReader{left: 1 << 30}
 	if code := put("wrong", huge); code != http.StatusUnauthorized && code != -1 {
 		t.Errorf("a body without a token: %d, want 401", code)
@@ -616,6 +608,7 @@ func TestEmulatorBoundsWhatItIsSent(t *testing.T) {
 	if sent := huge.read.Load(); sent > 64<<20 {
 		t.Errorf("%d MiB of a body without a token were taken in", sent>>20)
 	}
+	put = func(tok string, body io.Reader) int { return putTo(s.URL(), tok, body) }
 	if code := put(token, &countingReader{left: 2 << 20}); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a body over the cap: %d, want 413", code)
 	}
@@ -635,4 +628,36 @@ func TestEmulatorBoundsWhatItIsSent(t *testing.T) {
 			t.Error("the log keeps the token")
 		}
 	}
+
+	// The log is bounded in bytes too: requests with large headers, as
+	// anyone can send without a token, push the oldest out.
+	small := start(t, Config{LogBytes: 1 << 20})
+	for range 100 {
+		req, _ := http.NewRequest("GET", small.URL()+"/docs.list?projectId=4711", nil)
+		req.Header.Set("X-Padding", strings.Repeat("p", 50<<10))
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}
+	var held int
+	logged := small.Requests()
+	for _, r := range logged {
+		held += len(r.Header.Get("X-Padding"))
+	}
+	if held > 1<<20 || len(logged) == 0 || len(logged) == 100 {
+		t.Errorf("the log holds %d requests with %d KiB of headers, want at most 1 MiB", len(logged), held>>10)
+	}
+}
+
+// putTo sends a file update to the emulator at base with token tok.
+func putTo(base, tok string, body io.Reader) int {
+	req, _ := http.NewRequest("PUT", base+"/projects/4711/files/openapi.yml", body)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return -1 // the server may close the connection on an unread body
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

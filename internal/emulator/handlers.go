@@ -34,6 +34,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveAPI(rec, r)
 }
 
+// trimLog drops the oldest requests while the log holds more than its
+// count or its bytes. s.mu is held.
+func (s *Server) trimLog() {
+	drop := 0
+	for drop < len(s.requests)-1 && (len(s.requests)-drop > s.cfg.LogSize || s.logBytes > s.cfg.LogBytes) {
+		s.logBytes -= s.requests[drop].size()
+		drop++
+	}
+	s.requests = slices.Delete(s.requests, 0, drop)
+}
+
+// size is what a logged request holds in memory, roughly.
+func (r *Request) size() int64 {
+	n := int64(len(r.Method) + len(r.Path) + len(r.RawQuery) + len(r.Body) + 64)
+	for k, vs := range r.Header {
+		n += int64(len(k))
+		for _, v := range vs {
+			n += int64(len(v))
+		}
+	}
+	return n
+}
+
 // serveAPI records the request, checks the token before reading any of
 // the body, and routes it.
 func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
@@ -43,9 +66,8 @@ func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
 	logged.Header.Del("Authorization") // the log never keeps a token
 	s.mu.Lock()
 	s.requests = append(s.requests, logged)
-	if len(s.requests) > s.cfg.LogSize {
-		s.requests = slices.Delete(s.requests, 0, len(s.requests)-s.cfg.LogSize)
-	}
+	s.logBytes += logged.size()
+	s.trimLog()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -67,8 +89,13 @@ func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	kept := bytes.Clone(body[:min(len(body), maxLoggedBody)]) // not the whole body kept alive
 	s.mu.Lock()
-	logged.Body = bytes.Clone(body[:min(len(body), maxLoggedBody)]) // not the whole body kept alive
+	logged.Body = kept
+	if slices.Contains(s.requests, logged) { // not dropped already
+		s.logBytes += int64(len(kept))
+		s.trimLog()
+	}
 	s.mu.Unlock()
 	if f := s.takeFault(r); f != nil && s.serveFault(f, rec, r) {
 		if rec.status == 0 {
