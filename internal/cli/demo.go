@@ -28,10 +28,10 @@ func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []strin
 			demoUsage(env.Stdout)
 			return nil
 		}
-		return fmt.Errorf("demo: %w (see docs-publish demo --help)", err)
+		return &UsageError{Err: fmt.Errorf("demo: %w (see docs-publish demo --help)", err)}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("demo: unexpected argument %q (see docs-publish demo --help)", fs.Arg(0))
+		return &UsageError{Msg: fmt.Sprintf("demo: unexpected argument %q (see docs-publish demo --help)", fs.Arg(0))}
 	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {

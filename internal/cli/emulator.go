@@ -34,7 +34,8 @@ func runEmulator(ctx context.Context, env Env, args []string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("emulator: %w", err)
+		// Flags and the seed file: what the user gave cannot be used.
+		return &UsageError{Err: fmt.Errorf("emulator: %w", err)}
 	}
 	if !f.quiet {
 		cfg.Log = prefixWriter{env.Stderr, "emulator: "}

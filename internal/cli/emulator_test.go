@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -243,5 +244,28 @@ func TestDemoServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("the demo ended with %v\n%s", err, stderr.String())
+	}
+}
+
+// TestSubcommandUsageErrors: a bad flag or seed file of a subcommand is a
+// usage error (exit 2), as the main command's are.
+func TestSubcommandUsageErrors(t *testing.T) {
+	t.Parallel()
+	seed := filepath.Join(t.TempDir(), "seed.yaml")
+	if err := os.WriteFile(seed, []byte("projects: [{id: '1', dcos: []}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"emulator", "--no-such-flag"},
+		{"emulator", "--seed", seed},
+		{"emulator", "--variant", "nope"},
+		{"demo", "--no-such-flag"},
+		{"demo", "extra"},
+	} {
+		_, _, err := run(t, actionYAML(t), nil, args...)
+		var ue *UsageError
+		if !errors.As(err, &ue) || ExitCode(context.Background(), err) != ExitUsage {
+			t.Errorf("%v: err %v, want a usage error", args, err)
+		}
 	}
 }

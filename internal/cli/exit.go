@@ -33,9 +33,17 @@ func (r *reported) Is(target error) bool { return target == ErrReported }
 // value where none goes.
 type UsageError struct {
 	Msg string
+	Err error // the cause, if any
 }
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *UsageError) Error() string {
+	if e.Msg == "" && e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *UsageError) Unwrap() error { return e.Err }
 
 // ExitCode is the exit code for the error Run returned; ctx is the context
 // Run was given, which signals cancel.
