@@ -124,8 +124,12 @@ func Compare(base, head []byte) (rep *Report, err error) {
 	}
 	found := checker.CheckBackwardCompatibilityUntilLevel(
 		checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
-	rep = &Report{found: found}
+	rep = &Report{}
 	for _, c := range found {
+		if notAChange[c.GetId()] {
+			continue
+		}
+		rep.found = append(rep.found, c)
 		rep.Changes = append(rep.Changes, Change{
 			ID: c.GetId(), Level: levelOf(c.GetLevel()),
 			Operation: c.GetOperation(), Path: c.GetPath(),
@@ -137,6 +141,11 @@ func Compare(base, head []byte) (rep *Report, err error) {
 }
 
 var localizer = checker.NewDefaultLocalizer()
+
+// notAChange are findings of the library's that are advice about the
+// description's version, not changes to the API: they would count as API
+// changes, and outlive the breaking changes an ignore file accepts.
+var notAChange = map[string]bool{"api-version-not-bumped": true}
 
 // read loads one side. Only the document itself is read: a $ref to
 // anything else (a file, a URL) is refused, whatever kin-openapi's defaults.

@@ -113,6 +113,9 @@ func TestGoldenReports(t *testing.T) {
 					t.Errorf("no %s change in:\n%s", id, got)
 				}
 			}
+			if strings.Contains(got, "api-version-not-bumped") {
+				t.Errorf("advice about the version counted as an API change:\n%s", got)
+			}
 			if name == "no-changes" && len(rep.Changes) != 0 {
 				t.Errorf("changes between identical descriptions:\n%s", got)
 			}

@@ -39,7 +39,6 @@ func newSummary(cfg publish.Config, res *publish.Result, runErr error, total tim
 		s.fact("Live", fmt.Sprint(res.Live))
 		s.fact("Build outcome", buildOutcome(res.BuildState))
 	}
-	s.fact("Docs URL", res.DocsURL)
 	s.fact("Bundle", res.BundlePath)
 	if res.ZipPath != "" {
 		s.fact("Zip", res.ZipPath)

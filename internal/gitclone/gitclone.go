@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -67,25 +68,27 @@ func Commit(dir, sha string) (*Files, error) {
 	return &Files{tree: tree, when: c.Committer.When}, nil
 }
 
-// Open implements fs.FS. Only regular files open: a folder, a link or a
-// submodule is a *NotRegularError, as a link in a commit could lead anywhere.
+// Open implements fs.FS. Symbolic links are followed as a checkout would
+// follow them, as long as they stay inside the repository and do not lead
+// to a hidden file or folder (a name with a leading dot, where tools keep
+// credentials) that name did not name itself; then only a regular file
+// opens: a folder, a submodule, or a link that leads out is a
+// *NotRegularError.
 func (f *Files) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	e, err := f.tree.FindEntry(name)
+	real, e, err := f.resolve(name)
 	if err != nil {
-		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-			err = fs.ErrNotExist
-		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if hidden(real) && !hidden(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{"symbolic link to " + real + ", a hidden file"}}
 	}
 	switch e.Mode {
 	case filemode.Regular, filemode.Executable, filemode.Deprecated:
 	case filemode.Dir:
 		return nil, &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{"folder"}}
-	case filemode.Symlink:
-		return nil, &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{"symbolic link"}}
 	default:
 		return nil, &fs.PathError{Op: "open", Path: name, Err: &NotRegularError{"submodule"}}
 	}
@@ -94,6 +97,83 @@ func (f *Files) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return &blobFile{f: file, name: path.Base(name), when: f.when}, nil
+}
+
+// maxHops bounds the links followed for one path.
+const maxHops = 40
+
+// resolve follows the links on name's way, each relative to its folder,
+// and gives the path reached and its entry.
+func (f *Files) resolve(name string) (string, *object.TreeEntry, error) {
+	parts := strings.Split(name, "/")
+	resolved := ""
+	var e *object.TreeEntry
+	for hops := 0; len(parts) > 0; {
+		p := parts[0]
+		parts = parts[1:]
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			if resolved == "" {
+				return "", nil, &NotRegularError{"symbolic link that leads out of the repository"}
+			}
+			resolved = path.Dir(resolved)
+			if resolved == "." {
+				resolved = ""
+			}
+			continue
+		}
+		next := path.Join(resolved, p)
+		var err error
+		if e, err = f.tree.FindEntry(next); err != nil {
+			if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+				err = fs.ErrNotExist
+			}
+			return "", nil, err
+		}
+		if e.Mode != filemode.Symlink {
+			resolved = next
+			continue
+		}
+		if hops++; hops > maxHops {
+			return "", nil, &NotRegularError{"chain of more than 40 symbolic links"}
+		}
+		target, err := f.linkTarget(e)
+		if err != nil {
+			return "", nil, err
+		}
+		if path.IsAbs(target) {
+			return "", nil, &NotRegularError{"symbolic link that leads out of the repository"}
+		}
+		parts = append(strings.Split(target, "/"), parts...)
+	}
+	if e == nil {
+		return "", nil, fs.ErrNotExist
+	}
+	return resolved, e, nil
+}
+
+// linkTarget is what a link entry points at.
+func (f *Files) linkTarget(e *object.TreeEntry) (string, error) {
+	file, err := f.tree.TreeEntryFile(e)
+	if err != nil {
+		return "", err
+	}
+	if file.Size > 4096 {
+		return "", &NotRegularError{"symbolic link with a target too long"}
+	}
+	return file.Contents()
+}
+
+// hidden says whether a path has a part with a leading dot.
+func hidden(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // blobFile is an open file of the commit; its content is read on first Read.

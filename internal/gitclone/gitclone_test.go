@@ -33,8 +33,18 @@ func repo(t *testing.T) (dir, first, second string) {
 	git("init", "-q", "-b", "main")
 	write("api/openapi.yaml", "openapi: 3.0.3\n")
 	write("api/common/params.yaml", "limit: {}\n")
-	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "api", "passwd.yaml")); err != nil {
-		t.Fatal(err)
+	write(".env", "TOKEN=secret\n")
+	for link, target := range map[string]string{
+		"api/passwd.yaml": "/etc/passwd",        // out, absolute
+		"api/up.yaml":     "../../outside.yaml", // out, relative
+		"api/v1.yaml":     "openapi.yaml",       // a file beside it
+		"api/shared":      "common",             // a folder beside it
+		"api/env.yaml":    "../.env",            // a hidden file of the repository
+		"api/loop.yaml":   "loop.yaml",          // itself
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	git("add", "-A")
 	git("commit", "-q", "-m", "first")
@@ -69,6 +79,13 @@ func TestCommitFiles(t *testing.T) {
 	if got, err := read(old, "api/common/params.yaml"); err != nil || got != "limit: {}\n" {
 		t.Errorf("a file in a folder: %q, %v", got, err)
 	}
+	// Links inside the repository are followed, as a checkout follows them.
+	if got, err := read(old, "api/v1.yaml"); err != nil || got != "openapi: 3.0.3\n" {
+		t.Errorf("a link to a file beside it: %q, %v", got, err)
+	}
+	if got, err := read(old, "api/shared/params.yaml"); err != nil || got != "limit: {}\n" {
+		t.Errorf("a file through a linked folder: %q, %v", got, err)
+	}
 	f, err := old.Open("api/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +104,17 @@ func TestCommitFiles(t *testing.T) {
 		{"api/common", func(err error) bool { var nr *NotRegularError; return errors.As(err, &nr) && nr.Kind == "folder" }},
 		{"api/passwd.yaml", func(err error) bool {
 			var nr *NotRegularError
-			return errors.As(err, &nr) && nr.Kind == "symbolic link"
+			return errors.As(err, &nr) && strings.Contains(nr.Kind, "leads out of the repository")
 		}},
+		{"api/up.yaml", func(err error) bool {
+			var nr *NotRegularError
+			return errors.As(err, &nr) && strings.Contains(nr.Kind, "leads out of the repository")
+		}},
+		{"api/env.yaml", func(err error) bool {
+			var nr *NotRegularError
+			return errors.As(err, &nr) && strings.Contains(nr.Kind, "hidden")
+		}},
+		{"api/loop.yaml", func(err error) bool { var nr *NotRegularError; return errors.As(err, &nr) }},
 		{"../etc/passwd", func(err error) bool { return errors.Is(err, fs.ErrInvalid) }},
 		{"/etc/passwd", func(err error) bool { return errors.Is(err, fs.ErrInvalid) }},
 		{".", func(err error) bool { return errors.Is(err, fs.ErrInvalid) }},

@@ -2,6 +2,7 @@ package githubapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -34,8 +35,30 @@ type comment struct {
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
 	User    struct {
-		Type string `json:"type"`
+		Login string `json:"login"`
 	} `json:"user"`
+}
+
+// actionsBot is who the workflow's GITHUB_TOKEN writes as. That token may
+// not ask who it is (GET /user answers 403 to it).
+const actionsBot = "github-actions[bot]"
+
+// login is who the token writes comments as.
+func (c *Client) login(ctx context.Context) (string, error) {
+	var user struct {
+		Login string `json:"login"`
+	}
+	_, err := c.getJSON(ctx, request{method: http.MethodGet, path: "user"}, &user)
+	var ae *APIError
+	switch {
+	case errors.As(err, &ae) && ae.Status == http.StatusForbidden:
+		return actionsBot, nil
+	case err != nil:
+		return "", err
+	case user.Login == "":
+		return actionsBot, nil
+	}
+	return user.Login, nil
 }
 
 // StickyComment keeps one comment on pull request number, found by marker
@@ -46,7 +69,11 @@ type comment struct {
 // what it did and the comment's address.
 func (c *Client) StickyComment(ctx context.Context, number int, marker, body string, create bool) (CommentAction, string, error) {
 	body = marker + "\n" + body
-	existing, err := c.findComment(ctx, number, marker)
+	me, err := c.login(ctx)
+	if err != nil {
+		return CommentNone, "", err
+	}
+	existing, err := c.findComment(ctx, number, marker, me)
 	if err != nil {
 		return CommentNone, "", err
 	}
@@ -68,11 +95,9 @@ func (c *Client) StickyComment(ctx context.Context, number int, marker, body str
 	return act, out.HTMLURL, nil
 }
 
-// findComment is the oldest comment that starts with marker, preferring one
-// written by a bot (as the workflow's GITHUB_TOKEN writes them) over one a
-// person wrote.
-func (c *Client) findComment(ctx context.Context, number int, marker string) (*comment, error) {
-	var byPerson *comment
+// findComment is the oldest comment that starts with marker and that me
+// wrote: a comment someone else wrote, marker or not, is never taken over.
+func (c *Client) findComment(ctx context.Context, number int, marker, me string) (*comment, error) {
 	page := "1"
 	for range maxCommentPages {
 		var list []comment
@@ -82,22 +107,15 @@ func (c *Client) findComment(ctx context.Context, number int, marker string) (*c
 			return nil, err
 		}
 		for i := range list {
-			cm := &list[i]
-			if !strings.HasPrefix(cm.Body, marker+"\n") {
-				continue
-			}
-			if cm.User.Type == "Bot" {
+			if cm := &list[i]; strings.HasPrefix(cm.Body, marker+"\n") && strings.EqualFold(cm.User.Login, me) {
 				return cm, nil
-			}
-			if byPerson == nil {
-				byPerson = cm
 			}
 		}
 		if page = nextPage(h.Get("Link")); page == "" {
 			break
 		}
 	}
-	return byPerson, nil
+	return nil, nil
 }
 
 var nextLink = regexp.MustCompile(`<([^>]*)>\s*;\s*rel="next"`)

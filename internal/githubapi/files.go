@@ -45,6 +45,32 @@ type Files struct {
 
 	mu      sync.Mutex
 	fetched int
+	checked error // the commit's check, once made
+	once    sync.Once
+}
+
+// ErrNoCommit is a commit the repository does not hold (a force-push
+// dropped it, or the event named another repository's).
+var ErrNoCommit = errors.New("the repository has no such commit")
+
+// checkCommit makes sure, once, that the commit exists: the contents API
+// answers 404 alike for a file the commit lacks and for a commit that does
+// not exist, and only the first means the description is new.
+func (f *Files) checkCommit() error {
+	f.once.Do(func() {
+		var commit struct {
+			SHA string `json:"sha"`
+		}
+		_, err := f.c.getJSON(f.ctx, request{method: http.MethodGet, path: f.c.repoPath("git", "commits", f.sha)}, &commit)
+		var ae *APIError
+		switch {
+		case errors.As(err, &ae) && (ae.Status == http.StatusNotFound || ae.Status == http.StatusUnprocessableEntity):
+			f.checked = fmt.Errorf("%w: %s", ErrNoCommit, f.sha)
+		case err != nil:
+			f.checked = err
+		}
+	})
+	return f.checked
 }
 
 // Files is commit sha's files. The context bounds every fetch: fs.FS has
@@ -67,6 +93,9 @@ func (f *Files) Open(name string) (fs.File, error) {
 	f.mu.Unlock()
 	if over {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: &TooManyFilesError{f.MaxFiles}}
+	}
+	if err := f.checkCommit(); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	data, size, err := f.fetch(name)
 	if err != nil {

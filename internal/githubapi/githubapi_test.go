@@ -64,13 +64,16 @@ func TestFiles(t *testing.T) {
 			t.Errorf("%s: %d bytes, %v; want %d bytes", tc.name, len(got), err, len(tc.want))
 		}
 	}
-	var raw, viaRef int
+	var raw, viaRef, commits int
 	for _, r := range gh.Requests() {
 		if !r.Authorized {
 			t.Errorf("%s %s without the token", r.Method, r.Path)
 		}
 		if strings.Contains(r.RawQuery, "ref="+sha) {
 			viaRef++
+		}
+		if strings.Contains(r.Path, "/git/commits/") {
+			commits++
 		}
 		if r.Accept == "application/vnd.github.raw+json" {
 			raw++
@@ -79,8 +82,14 @@ func TestFiles(t *testing.T) {
 			}
 		}
 	}
-	if raw != 1 || viaRef != len(gh.Requests()) {
-		t.Errorf("%d raw fetches (want 1), %d of %d requests at the commit", raw, viaRef, len(gh.Requests()))
+	if raw != 1 || commits != 1 || viaRef+commits != len(gh.Requests()) {
+		t.Errorf("%d raw fetches (want 1), %d checks of the commit (want 1), %d of %d requests at the commit", raw, commits, viaRef, len(gh.Requests()))
+	}
+
+	// A commit the repository does not hold is no new description.
+	gone := client(t, gh.APIURL()).Files(context.Background(), strings.Repeat("9", 40))
+	if _, err := fs.ReadFile(gone, "api/openapi.yaml"); !errors.Is(err, ErrNoCommit) || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a commit that does not exist: %v, want ErrNoCommit", err)
 	}
 }
 
@@ -169,7 +178,7 @@ func TestRetriesServerErrorsOnly(t *testing.T) {
 				}
 			}))
 			defer srv.Close()
-			_, err := client(t, srv.URL).findComment(context.Background(), 1, "<!-- m -->")
+			_, err := client(t, srv.URL).findComment(context.Background(), 1, "<!-- m -->", "me")
 			if (err == nil) != tc.ok || n.Load() != tc.attempts {
 				t.Errorf("err %v after %d attempts; want ok %v after %d", err, n.Load(), tc.ok, tc.attempts)
 			}
@@ -189,8 +198,8 @@ func TestStickyComment(t *testing.T) {
 		t.Fatalf("first run without changes: %v, %v", act, err)
 	}
 	// A person's comment that quotes the marker, and another description's.
-	gh.AddComment(githubapitest.Comment{Number: 7, Body: "> " + marker + "\nwhat is this?", UserType: "User"})
-	gh.AddComment(githubapitest.Comment{Number: 7, Body: "<!-- docs-publish api-changes: other.yaml -->\nx", UserType: "Bot"})
+	gh.AddComment(githubapitest.Comment{Number: 7, Body: "> " + marker + "\nwhat is this?", Login: "octocat"})
+	gh.AddComment(githubapitest.Comment{Number: 7, Body: "<!-- docs-publish api-changes: other.yaml -->\nx", Login: "github-actions[bot]"})
 	if act, _, err := c.StickyComment(ctx, 7, marker, "1 breaking change", true); err != nil || act != CommentCreated {
 		t.Fatalf("first run with changes: %v, %v", act, err)
 	}
@@ -230,9 +239,9 @@ func TestStickyCommentFoundPastTheFirstPage(t *testing.T) {
 	gh := githubapi(t)
 	gh.PerPage = 2
 	for i := 0; i < 5; i++ {
-		gh.AddComment(githubapitest.Comment{Number: 3, Body: "chatter", UserType: "User"})
+		gh.AddComment(githubapitest.Comment{Number: 3, Body: "chatter", Login: "octocat"})
 	}
-	id := gh.AddComment(githubapitest.Comment{Number: 3, Body: marker + "\nold", UserType: "Bot"})
+	id := gh.AddComment(githubapitest.Comment{Number: 3, Body: marker + "\nold", Login: "github-actions[bot]"})
 	act, _, err := client(t, gh.APIURL()).StickyComment(context.Background(), 3, marker, "new", false)
 	if err != nil || act != CommentUpdated {
 		t.Fatalf("%v, %v", act, err)
@@ -275,5 +284,41 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		if _, err := New(tc.api, token, tc.repo, Options{}); err == nil {
 			t.Errorf("New(%q, %q) accepted", tc.api, tc.repo)
 		}
+	}
+}
+
+// TestStickyCommentIsOnlyOurs: a comment someone else wrote is never taken
+// over, even one that starts with the marker; the token's own is found,
+// whether it writes as github-actions[bot] (GITHUB_TOKEN, which may not
+// ask who it is) or as a user (a personal token).
+func TestStickyCommentIsOnlyOurs(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- m -->"
+	for _, login := range []string{"", "release-bot"} {
+		t.Run("as "+login, func(t *testing.T) {
+			t.Parallel()
+			gh := githubapi(t)
+			gh.UserLogin = login
+			planted := gh.AddComment(githubapitest.Comment{Number: 5, Body: marker + "\nplanted by someone", Login: "stranger"})
+			c := client(t, gh.APIURL())
+			act, _, err := c.StickyComment(context.Background(), 5, marker, "report", true)
+			if err != nil || act != CommentCreated {
+				t.Fatalf("%v, %v: want a comment of our own", act, err)
+			}
+			if act, _, err = c.StickyComment(context.Background(), 5, marker, "report 2", true); err != nil || act != CommentUpdated {
+				t.Fatalf("second run: %v, %v", act, err)
+			}
+			for _, cm := range gh.Comments() {
+				if cm.ID == planted && cm.Body != marker+"\nplanted by someone" {
+					t.Errorf("someone else's comment was rewritten: %q", cm.Body)
+				}
+				if cm.ID != planted && (cm.Login != gh.Me() || cm.Body != marker+"\nreport 2") {
+					t.Errorf("our comment: %+v", cm)
+				}
+			}
+			if n := len(gh.Comments()); n != 2 {
+				t.Errorf("%d comments, want 2", n)
+			}
+		})
 	}
 }

@@ -17,6 +17,11 @@ const maxChangeRows = 150
 // counts first, then a table of the breaking changes and warnings, and the
 // other changes folded away. Everything from the description is escaped.
 func ChangesMarkdown(c *Comparison, file string) string {
+	return changesMarkdown(c, file, maxChangeRows)
+}
+
+// changesMarkdown is ChangesMarkdown with at most rows rows in each table.
+func changesMarkdown(c *Comparison, file string, rows int) string {
 	var b strings.Builder
 	esc := report.EscapeMarkdown
 	switch {
@@ -49,11 +54,11 @@ func ChangesMarkdown(c *Comparison, file string) string {
 	}
 	if len(serious) > 0 {
 		b.WriteString("\n| | operation | change | check |\n|---|---|---|---|\n")
-		changeRows(&b, serious, true)
+		changeRows(&b, serious, true, rows)
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", plural(len(rest), "other change"))
-		changeRows(&b, rest, false)
+		changeRows(&b, rest, false, rows)
 		b.WriteString("\n</details>\n")
 	}
 	if n := len(r.Accepted); n > 0 {
@@ -62,10 +67,10 @@ func ChangesMarkdown(c *Comparison, file string) string {
 	return b.String()
 }
 
-func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool) {
+func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool, max int) {
 	esc := report.EscapeMarkdown
 	for i, ch := range cs {
-		if i == maxChangeRows {
+		if i == max {
 			cols := "| | and %d more |  |\n"
 			if icon {
 				cols = "| | | and %d more |  |\n"
@@ -77,6 +82,30 @@ func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool) {
 			b.WriteString(map[apidiff.Level]string{apidiff.Breaking: "| ❌ ", apidiff.Warning: "| ⚠️ "}[ch.Level])
 		}
 		op := strings.TrimSpace(ch.Operation + " " + ch.Path)
-		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(op), esc(ch.Text), esc(ch.ID))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(op), withCode(ch.Text), esc(ch.ID))
 	}
 }
+
+// withCode is a change's text in Markdown: the values it quotes in
+// backticks (names and values from the description) as code, everything
+// escaped, since the values are the description's, untrusted.
+func withCode(text string) string {
+	parts := strings.Split(text, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i%2 == 0:
+			b.WriteString(report.EscapeMarkdown(p))
+		case i == len(parts)-1: // a backtick without its pair
+			b.WriteString(report.EscapeMarkdown("`" + p))
+		default:
+			b.WriteString("<code>" + codeEscape(p) + "</code>")
+		}
+	}
+	return b.String()
+}
+
+// codeEscape makes text safe inside <code> in a table cell: HTML escaped,
+// no cell break, no mention, one line.
+var codeEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "|", "&#124;",
+	"@", "@&#8203;", "\r", "", "\n", " ").Replace

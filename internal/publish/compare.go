@@ -17,6 +17,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/githubapi"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
+	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
 // Comparison is what the change does to the API, against its base.
@@ -89,31 +90,40 @@ func (f *flow) compare(ctx context.Context) error {
 	f.res.Changes = c
 	b, skip, err := f.base(ctx)
 	if err != nil {
-		return f.cannotCompare(c, err)
+		return f.cannotCompare(ctx, c, err)
 	}
 	if b == nil {
 		c.Skipped = skip
-		f.rep.Infof("nothing compared: %s", skip)
+		if f.cfg.CLI {
+			f.rep.Debugf("nothing compared: %s", skip)
+		} else {
+			f.rep.Infof("nothing compared: %s", skip)
+		}
 		return nil
 	}
 	c.Base = b.label
 	f.rep.Infof("comparing with %s", b.label)
 	baseDesc, err := loadBase(ctx, b)
+	if f.plan.BaseFile != "" && err != nil && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
+		// base-file is the user's input: one that names no file is a mistake,
+		// not a new description.
+		return &InputError{Input: "base-file", Err: err, Msg: fmt.Sprintf("%s: %v: give the path of the base description, relative to the workspace", f.plan.BaseFile, err)}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		c.New = true
 		f.rep.Infof("%s does not exist at %s: the description is new, so there is nothing to compare", b.name, b.label)
 		return f.comment(ctx, c)
 	}
 	if err != nil {
-		return f.cannotCompare(c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, err))
+		return f.cannotCompare(ctx, c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, err))
 	}
 	headJSON, err := f.headJSON(ctx)
 	if err != nil {
-		return f.cannotCompare(c, err)
+		return f.cannotCompare(ctx, c, err)
 	}
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) { return apidiff.Compare(baseDesc.content, headJSON) })
 	if err != nil {
-		return f.cannotCompare(c, err)
+		return f.cannotCompare(ctx, c, err)
 	}
 	if f.plan.IgnoreFile != "" {
 		if err := f.accept(rep); err != nil {
@@ -134,17 +144,27 @@ func (f *flow) compare(ctx context.Context) error {
 }
 
 // cannotCompare reports a comparison that could not be made: a warning, or
-// with fail-on-breaking an error.
-func (f *flow) cannotCompare(c *Comparison, err error) error {
+// with fail-on-breaking an error. A pull request's comment from an earlier
+// run is rewritten to say so, rather than left to say what no longer holds.
+func (f *flow) cannotCompare(ctx context.Context, c *Comparison, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	c.Skipped = err.Error()
+	if cerr := f.comment(ctx, c); cerr != nil {
+		return cerr
+	}
 	if f.cfg.FailOnBreaking {
 		return &CompareError{Err: err}
 	}
 	f.rep.Annotate(report.Warning, "API changes not reported: "+err.Error(), report.Where{})
 	return nil
+}
+
+// isNotRegular says whether err is a path that is no regular file.
+func isNotRegular(err error) bool {
+	var nr *workspace.NotRegularError
+	return errors.As(err, &nr)
 }
 
 // base works out where the base description is: base-file, or the file's
@@ -174,7 +194,7 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 		f.rep.Debugf("the local clone cannot give %s: %v", label, err)
 	}
 	if f.cfg.GitHubToken == "" || f.cfg.Repository == "" || f.cfg.GitHubAPIURL == "" {
-		return nil, fmt.Sprintf("%s is not in the local clone, and without github-token (and GITHUB_REPOSITORY, GITHUB_API_URL) it cannot be read through GitHub's API: fetch it (actions/checkout with fetch-depth: 0), give github-token, or set base-file", label), nil
+		return nil, "", fmt.Errorf("%s is not in the local clone, and without github-token (and GITHUB_REPOSITORY, GITHUB_API_URL) it cannot be read through GitHub's API: fetch it (actions/checkout with fetch-depth: 0), give github-token, or set base-file", label)
 	}
 	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll})
 	if err != nil {
@@ -344,7 +364,7 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		return err
 	}
 	create := c.Report != nil && len(c.Report.Changes)+len(c.Report.Accepted) > 0
-	act, link, err := gh.StickyComment(ctx, f.cfg.PullRequest, commentMarker(f.plan.File), ChangesMarkdown(c, f.plan.File), create)
+	act, link, err := gh.StickyComment(ctx, f.cfg.PullRequest, commentMarker(f.plan.File), commentBody(c, f.plan.File), create)
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return err
@@ -357,6 +377,26 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		f.rep.Infof("pull request #%d: comment %s (%s)", f.cfg.PullRequest, act, link)
 	}
 	return nil
+}
+
+// maxComment is the most a comment body may hold: GitHub refuses more than
+// 65,536 characters, and the marker and heading take some.
+const maxComment = 60_000
+
+// commentBody is the report as the pull request's comment says it: with a
+// heading, and with fewer rows when a long report would not fit.
+func commentBody(c *Comparison, file string) string {
+	head := "### API changes in " + report.EscapeMarkdown(file) + "\n\n"
+	for _, rows := range []int{maxChangeRows, 50, 10, 0} {
+		body := head + changesMarkdown(c, file, rows)
+		if rows < maxChangeRows {
+			body += "\nThe report is cut short to fit a comment: the job summary lists every change.\n"
+		}
+		if len(body) <= maxComment {
+			return body
+		}
+	}
+	return head + "The report is too long for a comment: the job summary lists every change.\n"
 }
 
 // commentMarker names the description's comment, hidden in the comment's

@@ -264,6 +264,44 @@ func TestComparisonOutcomes(t *testing.T) {
 			},
 		},
 		{
+			name:  "a base-file that is not there is a mistake, not a new description",
+			head:  breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) { cfg.BaseFile = "base/nope.yaml" },
+			errIs: func(err error) bool { var ie *InputError; return errors.As(err, &ie) && ie.Input == "base-file" },
+		},
+		{
+			name: "a base commit GitHub does not have is no new description",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				cfg.BaseSHA = "9999999999999999999999999999999999999999"
+			},
+			errIs: func(err error) bool { var ce *CompareError; return errors.As(err, &ce) },
+		},
+		{
+			name: "no way to read the base fails with fail-on-breaking",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking, cfg.GitHubToken = true, ""
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool { var ce *CompareError; return errors.As(err, &ce) },
+		},
+		{
+			name: "a stale comment is rewritten when the base cannot be read",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				gh.AddComment(githubapitest.Comment{Number: pullNum, Body: commentMarker("api/openapi.yaml") + "\nold report", Login: gh.Me()})
+				gh.AddFile(baseSHA, "api/openapi.yaml", "openapi: 3.0.3\npaths: [\n")
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if c := ours(gh); len(c) != 1 || !strings.Contains(c[0].Body, "Nothing compared") {
+					t.Errorf("comments: %+v", gh.Comments())
+				}
+			},
+		},
+		{
 			name: "no base at all",
 			head: breaking,
 			setup: func(cfg *Config, gh *githubapitest.Server) {

@@ -102,6 +102,15 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		if err != nil {
 			return outsideInput(in.name, in.value, err)
 		}
+		// Both are read before anything is sent: say now that one is not
+		// there, whatever the event.
+		st, err := ws.Stat(rel)
+		if err == nil && !st.Mode().IsRegular() {
+			err = &workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+		}
+		if err != nil {
+			return &InputError{Input: in.name, Err: err, Msg: fmt.Sprintf("%s cannot be read (%v): give the path of a file, relative to the workspace", in.value, err)}
+		}
 		*in.to = rel
 	}
 	return nil

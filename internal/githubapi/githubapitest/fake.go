@@ -18,10 +18,10 @@ import (
 
 // Comment is a comment on a pull request.
 type Comment struct {
-	ID       int64
-	Number   int // the pull request's
-	Body     string
-	UserType string // "Bot" or "User"
+	ID     int64
+	Number int // the pull request's
+	Body   string
+	Login  string // who wrote it; the fake's own writes are Me's
 }
 
 // Request is what the fake saw of one request.
@@ -41,6 +41,10 @@ type Server struct {
 	DenyWrite bool
 	// PerPage is the page size of comment lists; zero means the client's.
 	PerPage int
+	// UserLogin is who GET /user says the token is; "" answers 403, as
+	// GitHub does to the workflow's GITHUB_TOKEN, which writes as
+	// github-actions[bot].
+	UserLogin string
 
 	mu       sync.Mutex
 	files    map[string]map[string]string // sha → path → content
@@ -57,6 +61,8 @@ func New(repository, token string) *Server {
 	mux := http.NewServeMux()
 	prefix := "/repos/" + repository
 	mux.HandleFunc("GET "+prefix+"/contents/{path...}", s.contents)
+	mux.HandleFunc("GET "+prefix+"/git/commits/{sha}", s.commit)
+	mux.HandleFunc("GET /user", s.user)
 	mux.HandleFunc("GET "+prefix+"/issues/{number}/comments", s.listComments)
 	mux.HandleFunc("POST "+prefix+"/issues/{number}/comments", s.createComment)
 	mux.HandleFunc("PATCH "+prefix+"/issues/comments/{id}", s.updateComment)
@@ -171,6 +177,37 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Me is who the fake's comment writes are by.
+func (s *Server) Me() string {
+	if s.UserLogin != "" {
+		return s.UserLogin
+	}
+	return "github-actions[bot]"
+}
+
+func (s *Server) user(w http.ResponseWriter, r *http.Request) {
+	if s.UserLogin == "" {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"login": s.UserLogin})
+}
+
+// commit answers for a commit that holds files or links, and 404 for any
+// other, as GitHub does for a commit it does not have.
+func (s *Server) commit(w http.ResponseWriter, r *http.Request) {
+	sha := r.PathValue("sha")
+	s.mu.Lock()
+	_, files := s.files[sha]
+	_, links := s.links[sha]
+	s.mu.Unlock()
+	if !files && !links {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"sha": sha})
+}
+
 func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 	n, _ := strconv.Atoi(r.PathValue("number"))
 	per := s.PerPage
@@ -202,7 +239,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 }
 
 func commentJSON(c Comment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": "someone", "type": c.UserType},
+	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login, "type": userType(c.Login)},
 		"html_url": fmt.Sprintf("https://github.example/pull/%d#issuecomment-%d", c.Number, c.ID)}
 }
 
@@ -227,7 +264,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n, _ := strconv.Atoi(r.PathValue("number"))
-	c := Comment{Number: n, Body: body, UserType: "Bot"}
+	c := Comment{Number: n, Body: body, Login: s.Me()}
 	c.ID = s.AddComment(c)
 	writeJSON(w, http.StatusCreated, commentJSON(c))
 }
@@ -248,4 +285,11 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
+func userType(login string) string {
+	if strings.HasSuffix(login, "[bot]") {
+		return "Bot"
+	}
+	return "User"
 }
