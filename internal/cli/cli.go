@@ -47,6 +47,13 @@ func Run(ctx context.Context, env Env) error {
 			usage(env.Stdout, meta)
 			return nil
 		}
+		if a := env.Args[0]; !strings.HasPrefix(a, "-") {
+			for _, cmd := range []string{"demo", "emulator", "version", "help"} {
+				if editDistance(a, cmd) <= 2 {
+					return &UsageError{Msg: fmt.Sprintf("unknown command %q: did you mean %s? (see docs-publish --help)", a, cmd)}
+				}
+			}
+		}
 	}
 	return runPublish(ctx, env, meta, env.Args)
 }

@@ -222,6 +222,8 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"--set-live", "false"}, "write --set-live=false: a boolean flag takes its value after ="},
 		{[]string{"--file", "a.yaml", "--download", "TRUE"}, "write --download=TRUE"},
 		{[]string{"--zzzzzzzz"}, ""},
+		{[]string{"emulater"}, `unknown command "emulater": did you mean emulator?`},
+		{[]string{"dmeo", "--dir", "x"}, "did you mean demo?"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -231,11 +233,17 @@ func TestFlagMistakes(t *testing.T) {
 			if !errors.As(err, &ue) || ExitCode(context.Background(), err) != ExitUsage {
 				t.Fatalf("err %v, want a usage error", err)
 			}
-			if tc.want == "" && strings.Contains(stderr, "did you mean") {
-				t.Errorf("a suggestion for a name like no flag: %s", stderr)
+			// What the user reads: stderr, and the error main prints
+			// when it was not reported already.
+			said := stderr
+			if !errors.Is(err, ErrReported) {
+				said += err.Error()
 			}
-			if !strings.Contains(stderr, tc.want) {
-				t.Errorf("stderr %q, want %q", stderr, tc.want)
+			if tc.want == "" && strings.Contains(said, "did you mean") {
+				t.Errorf("a suggestion for a name like no flag: %s", said)
+			}
+			if !strings.Contains(said, tc.want) {
+				t.Errorf("said %q, want %q", said, tc.want)
 			}
 		})
 	}

@@ -82,7 +82,7 @@ func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []strin
 		}
 		zr.Close()
 		fmt.Fprintf(&b, "The rendered site is in %s: %s.\n", filepath.Join(*dir, "docs-build.zip"), strings.Join(names, ", "))
-		fmt.Fprintf(&b, "Open it with: unzip -o %s -d %s && open %s\n",
+		fmt.Fprintf(&b, "Open it with: unzip -o %s -d %s, then open %s in a browser (xdg-open on Linux, open on macOS)\n",
 			filepath.Join(*dir, "docs-build.zip"), filepath.Join(*dir, "site"), filepath.Join(*dir, "site", "index.html"))
 	}
 	os.WriteFile(filepath.Join(abs, "summary.txt"), []byte(strings.TrimLeft(b.String(), "\n")), 0o644)

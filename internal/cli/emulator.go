@@ -105,6 +105,13 @@ func emulatorConfig(args []string) (emulator.Config, emulatorFlags, error) {
 			cfg.BuildDelay = *delay
 		}
 	})
+	// "v1" and "/v1/" mean the path prefix /v1, however written.
+	if cfg.Prefix = strings.Trim(cfg.Prefix, "/"); cfg.Prefix != "" {
+		cfg.Prefix = "/" + cfg.Prefix
+	}
+	if cfg.BuildDelay < 0 {
+		return cfg, f, fmt.Errorf("--build-delay %s: give a duration of 0 or more, such as 2s", cfg.BuildDelay)
+	}
 	if cfg.Projects, err = docFlags(cfg.Projects, f.docs, f.seed != ""); err != nil {
 		return cfg, f, err
 	}

@@ -94,6 +94,12 @@ func TestEmulatorFlags(t *testing.T) {
 		{name: "a missing seed file", args: []string{"--seed", filepath.Join(t.TempDir(), "none.yaml")}, err: "--seed: open"},
 		{name: "an unknown flag", args: []string{"--no-such"}, err: "see docs-publish emulator --help"},
 		{name: "a bad variant", args: []string{"--variant", "nope"}, err: "--variant"},
+		{name: "a negative build delay", args: []string{"--build-delay", "-1s"}, err: "--build-delay -1s: give a duration of 0 or more"},
+	}
+	for _, prefix := range []string{"v1", "/v1", "/v1/", "v1/"} {
+		if cfg, _, err := emulatorConfig([]string{"--prefix", prefix}); err != nil || cfg.Prefix != "/v1" {
+			t.Errorf("--prefix %s: %q, %v; want /v1", prefix, cfg.Prefix, err)
+		}
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

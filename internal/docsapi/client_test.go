@@ -538,12 +538,15 @@ func TestUnreachableFailsFast(t *testing.T) {
 		DialContext:         (&net.Dialer{Timeout: 100 * time.Millisecond}).DialContext,
 		TLSHandshakeTimeout: 100 * time.Millisecond,
 	}}
+	plain := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(plain.Close)
 	cases := []struct {
 		name, url string
 		hc        *http.Client
 		kind      Unreachable
 	}{
 		{"connection refused", closed, nil, Refused},
+		{"https to a plain http server", strings.Replace(plain.URL, "http://", "https://", 1), nil, PlainHTTP},
 		{"unknown host", "https://docs-publish-test.invalid", nil, UnknownHost},
 		{"untrusted certificate", untrusted.URL, nil, UntrustedCertificate},
 		{"TLS handshake never answered", silentListener(t), short, TLSTimeout},

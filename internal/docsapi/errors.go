@@ -132,6 +132,7 @@ const (
 	UntrustedCertificate                        // its TLS certificate is not trusted
 	TLSFailed                                   // the TLS handshake failed
 	TLSTimeout                                  // the connection was made, the TLS handshake never finished
+	PlainHTTP                                   // an https address where the server speaks plain http
 )
 
 var unreachableText = map[Unreachable]string{
@@ -143,6 +144,7 @@ var unreachableText = map[Unreachable]string{
 	UntrustedCertificate: "its TLS certificate is not trusted",
 	TLSFailed:            "TLS handshake failed",
 	TLSTimeout:           "the TLS handshake did not finish in time",
+	PlainHTTP:            "the server there answers plain http, not https",
 }
 
 func (k Unreachable) String() string {

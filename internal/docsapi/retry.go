@@ -196,6 +196,8 @@ func unreachable(err error, s *sent) Unreachable {
 	var recErr tls.RecordHeaderError
 	var alert tls.AlertError
 	switch {
+	case errors.Is(err, http.ErrSchemeMismatch):
+		return PlainHTTP
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return Refused
 	case errors.As(err, &dnsErr):

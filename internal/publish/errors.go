@@ -51,11 +51,16 @@ func (e *StepError) Error() string {
 
 func (e *StepError) Unwrap() error { return e.Err }
 
-// authHint is the advice for a refused token, on any step.
-const authHint = "check the token secret: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
+// authHint is the advice for a refused token, on any step; authHintCLI is
+// the same off GitHub, where the token comes from the environment.
+const (
+	authHint    = "check the token secret: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
+	authHintCLI = "check DOCS_PUBLISH_TOKEN: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
+)
 
-// hintFor is the advice for a failure that any step can meet.
-func hintFor(err error) string {
+// hintFor is the advice for a failure that any step can meet; cli says the
+// run is off GitHub.
+func hintFor(err error, cli bool) string {
 	var ue *docsapi.UnreachableError
 	if errors.As(err, &ue) {
 		switch ue.Kind {
@@ -63,6 +68,8 @@ func hintFor(err error) string {
 			return "check that api-url is the service's https address; for a service whose certificate comes from a private authority, give its CA file in SSL_CERT_FILE"
 		case docsapi.TLSTimeout:
 			return "check that api-url is the service's https address and port: something there accepts connections but does not answer TLS (a plain-http port, or a proxy that holds the connection)"
+		case docsapi.PlainHTTP:
+			return "api-url is https, but the server at its host and port speaks plain http: give the service's https address (its port for https)"
 		case docsapi.UnknownHost:
 			return "check the host name in api-url"
 		case docsapi.ConnectTimeout:
@@ -72,6 +79,9 @@ func hintFor(err error) string {
 	}
 	switch docsapi.StatusOf(err) {
 	case http.StatusUnauthorized, http.StatusForbidden:
+		if cli {
+			return authHintCLI
+		}
 		return authHint
 	}
 	return ""

@@ -113,15 +113,29 @@ func TestHintForUnreachable(t *testing.T) {
 		{docsapi.UntrustedCertificate, "SSL_CERT_FILE"},
 		{docsapi.TLSFailed, "SSL_CERT_FILE"},
 		{docsapi.TLSTimeout, "accepts connections but does not answer TLS"},
+		{docsapi.PlainHTTP, "speaks plain http"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			t.Parallel()
 			err := fmt.Errorf("list docs: %w", &docsapi.UnreachableError{URL: "https://docs.example", Kind: tc.kind, Attempts: 4, Err: errors.New("cause")})
-			if got := hintFor(err); !strings.Contains(got, tc.want) {
+			if got := hintFor(err, false); !strings.Contains(got, tc.want) {
 				t.Errorf("hint %q, want one saying %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAuthHintNamesWhereTheTokenComesFrom: on GitHub the token is a
+// secret; on the CLI it is DOCS_PUBLISH_TOKEN.
+func TestAuthHintNamesWhereTheTokenComesFrom(t *testing.T) {
+	t.Parallel()
+	err := &docsapi.APIError{Status: 401}
+	if got := hintFor(err, false); !strings.Contains(got, "the token secret") {
+		t.Errorf("on GitHub: %q", got)
+	}
+	if got := hintFor(err, true); !strings.Contains(got, "DOCS_PUBLISH_TOKEN") || strings.Contains(got, "secret") {
+		t.Errorf("on the CLI: %q", got)
 	}
 }
 
