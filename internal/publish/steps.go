@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -33,7 +34,7 @@ func (f *flow) update(ctx context.Context) error {
 	f.rep.Infof("project %s, file %s, branch %s, %d bytes of JSON", f.cfg.ProjectID, f.plan.FileName, f.cfg.Branch, len(f.content))
 	f.rep.Debugf("commit message: %s", f.plan.CommitMessage)
 	err := f.client.UpdateFile(ctx, f.cfg.ProjectID, f.plan.FileName, docsapi.FileUpdate{
-		Content: f.content, Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
+		Content: bytes.NewReader(f.content), Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
 	})
 	if err != nil {
 		hint := hintFor(err)
