@@ -74,8 +74,11 @@ func (p *jsonParser) wrap(err error) error {
 }
 
 // start returns the position of the next token (after whitespace and the
-// separator the decoder has not consumed yet).
+// separator the decoder has not consumed yet). Peeking first brings the
+// token into the decoder's buffer, with all that comes before it: the
+// buffer may end anywhere.
 func (p *jsonParser) start() Pos {
+	p.dec.PeekKind()
 	off := p.dec.InputOffset()
 	unread := p.dec.UnreadBuffer()
 	for _, c := range unread {

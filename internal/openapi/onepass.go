@@ -1,0 +1,573 @@
+package openapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"unsafe"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The single pass: a description in one JSON file, with no $ref to another
+// file, is read token by token from its file, written out as it passes, and
+// validated from the few values validation reads, which are the only ones
+// kept. Bundling such a description changes nothing, so what is written is
+// the upload. Whatever the pass cannot decide (another file named, a value
+// validation reads that it did not keep, invalid JSON, a limit hit) it
+// leaves to the tree, which reads the file again and says what is wrong:
+// both give the same document and the same findings.
+
+// errGiveWay is the cause of a single pass that leaves the description to
+// the tree.
+var errGiveWay = errors.New("left to the tree")
+
+// giveWay says why the single pass gave way, for tests and debugging.
+type giveWay struct{ why string }
+
+func (g *giveWay) Error() string { return "single pass: " + g.why }
+func (g *giveWay) Unwrap() error { return errGiveWay }
+
+func gaveWay(format string, args ...any) error { return &giveWay{fmt.Sprintf(format, args...)} }
+
+// mode is how much of a value the single pass keeps.
+type mode uint8
+
+const (
+	mCopy       mode = iota // nothing: written out only
+	mStub                   // its kind and place (a node marked stub)
+	mProfile                // an object's members as profileKey says, the others as stubs; items of an array as mProfile
+	mNamed                  // every member (or item), each as mProfile
+	mNamedStubs             // every member (or item), each as mStub
+	mFull                   // all of it
+)
+
+// profileKey is how much of the value under key a kept object keeps: the
+// members validation reads (see validate.go), and the sections and names
+// that references name. Changing what validation reads means changing this.
+func profileKey(key string) mode {
+	switch key {
+	case "$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
+		"minimum", "maximum", "pattern", "default", "enum", "consumes":
+		return mFull
+	case "description", "title", "version", "content":
+		return mStub // only their kind, or that they are there, is read
+	case "info", "components", "schema", "query",
+		"get", "put", "post", "delete", "options", "head", "patch", "trace":
+		return mProfile
+	case "paths", "parameters", "responses", "headers", "schemas", "definitions", "pathItems", "additionalOperations":
+		return mNamed
+	case "examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks":
+		return mNamedStubs
+	}
+	return mCopy
+}
+
+// under is the mode of the values inside a value of mode m, under key.
+func (m mode) under(key string) mode {
+	switch m {
+	case mProfile:
+		if k := profileKey(key); k != mCopy {
+			return k
+		}
+		return mStub // that it is there, for the pointers that name it
+	case mNamed:
+		return mProfile
+	case mNamedStubs:
+		return mStub
+	case mFull:
+		return mFull
+	}
+	return mCopy
+}
+
+// item is the mode of an array's items.
+func (m mode) item() mode {
+	switch m {
+	case mProfile, mNamed:
+		return mProfile
+	case mNamedStubs:
+		return mStub
+	case mFull:
+		return mFull
+	}
+	return mCopy
+}
+
+// places is where a value stands, read as Swagger 2.0 and as OpenAPI 3.x:
+// the pass may meet a value before the key that says which it is.
+type places struct{ v2, v3 place }
+
+func (p places) child(key string) places {
+	c := places{v2: child(p.v2, key, false)}
+	if p.v3 == p.v2 && !(key == "examples" && (p.v2.s == sParam || p.v2.s == sHeader)) {
+		c.v3 = c.v2
+	} else {
+		c.v3 = child(p.v3, key, true)
+	}
+	return c
+}
+
+// passRef is a $ref the pass met, for validation to check.
+type passRef struct {
+	ref    *Node // its value
+	object int   // the object holding it, numbered in document order
+	// checked2, checked3: validation checks it, read as Swagger 2.0 and as
+	// OpenAPI 3.x (it does not check those inside examples and defaults)
+	checked2, checked3 bool
+}
+
+// Flags of an object, for the discriminator mappings the bundler follows.
+const (
+	fDiscriminator uint8 = 1 << iota // the value of a discriminator key
+	fMapping                         // the mapping of a discriminator
+)
+
+type pass struct {
+	dec      *jsontext.Decoder
+	lines    *lineReader
+	w        *bufio.Writer
+	src      *Source
+	bud      *budget
+	nodes    slab
+	maxDepth int
+	size     int64 // the document's size as Encode reckons it
+	objects  int
+	refs     []passRef
+	used     map[string]bool // every $ref's text, for the unused check
+	scratch  []byte
+}
+
+// Prepared is a description loaded, bundled, validated and written out.
+type Prepared struct {
+	// Root is the document. After the single pass it holds only what
+	// validation reads (info, the operations with the places of their
+	// methods' keys, parameters, responses, the components' names): enough
+	// for Operation, not for Encode.
+	Root *Node
+	// Findings are Validate's, in its order.
+	Findings []Finding
+	// Size is the bytes of JSON written.
+	Size int64
+	// OnePass says the single pass did the work.
+	OnePass bool
+}
+
+// PrepareOptions tune Prepare.
+type PrepareOptions struct {
+	// Bundle lifts what other files hold into the document.
+	Bundle bool
+	// Limits bound the work; zero fields take DefaultLimits'.
+	Limits Limits
+	// TreeOnly reads the description into a whole tree even when one pass
+	// would do.
+	TreeOnly bool
+}
+
+// Sink is where Prepare writes the document: a file, which Prepare may
+// empty and write again.
+type Sink interface {
+	io.Writer
+	io.Seeker
+	Truncate(size int64) error
+}
+
+// Prepare loads the description name from fsys, bundles it (with
+// opts.Bundle), validates it and writes it as JSON to out, as Load,
+// Bundle, Validate and Encode would, with the same errors. A JSON
+// description that names no other file takes a single pass from its file
+// to out, keeping only what validation reads; any other takes the tree. On
+// an error, out holds part of a document or none.
+func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
+	lim := opts.Limits.withDefaults()
+	if !opts.TreeOnly {
+		p, err := onePass(ctx, fsys, name, lim, out)
+		if !errors.Is(err, errGiveWay) {
+			return p, err
+		}
+		if _, err := out.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("write the document: %w", err)
+		}
+		if err := out.Truncate(0); err != nil {
+			return nil, fmt.Errorf("write the document: %w", err)
+		}
+	}
+	root, err := Load(ctx, fsys, name, lim)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Bundle {
+		if root, err = Bundle(ctx, root, BundleOptions{FS: fsys, Limits: lim}); err != nil {
+			return nil, err
+		}
+	}
+	findings := Validate(root)
+	n, err := EncodeTo(out, root, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{Root: root, Findings: findings, Size: n}, nil
+}
+
+// onePass tries the single pass; errGiveWay leaves the description to the
+// tree.
+func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer) (*Prepared, error) {
+	if err := checkRealPath(fsys, name); err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	if err := checkOpened(fsys, name, st); err != nil || st.Size() > lim.FileBytes {
+		return nil, gaveWay("the file is refused: %v", err)
+	}
+	// A byte order mark is not content: the tree drops it too.
+	in := bufio.NewReaderSize(io.LimitReader(f, lim.FileBytes+1), 512)
+	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		in.Discard(3)
+	}
+	lr := newLineReader(in)
+	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
+	cw := &countingWriter{w: out}
+	p := &pass{
+		dec:      jsontext.NewDecoder(lr),
+		lines:    lr,
+		w:        bufio.NewWriterSize(cw, 256<<10),
+		src:      src,
+		bud:      src.budget,
+		maxDepth: lim.Depth,
+		used:     map[string]bool{},
+	}
+	if k := p.dec.PeekKind(); k != '{' {
+		return nil, gaveWay("not a JSON object")
+	}
+	root, err := p.value(mProfile, places{at(sDoc), at(sDoc)}, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.dec.ReadToken(); err != io.EOF {
+		return nil, gaveWay("more after the document: %v", err)
+	}
+	if lr.read > lim.FileBytes {
+		return nil, gaveWay("the file grew past the limit")
+	}
+	if p.size > lim.DocumentBytes {
+		return nil, gaveWay("the document is over its limit")
+	}
+	if root.Get("swagger") == nil && root.Get("openapi") == nil {
+		return nil, gaveWay("not a description")
+	}
+	if err := p.w.Flush(); err != nil {
+		return nil, fmt.Errorf("write the document: %w", err)
+	}
+	findings, ok := validateKept(root, p.refs, p.used)
+	if !ok {
+		return nil, gaveWay("a $ref leads where the pass kept nothing")
+	}
+	return &Prepared{Root: root, Findings: findings, Size: cw.n, OnePass: true}, nil
+}
+
+// countingWriter counts what it writes.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// stop is an error of the decoder, or of the budget: the context's errors
+// end the work, anything else gives way to the tree.
+func (p *pass) stop(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var g *giveWay
+	if errors.As(err, &g) {
+		return err
+	}
+	return gaveWay("%v", err)
+}
+
+func (p *pass) node(k Kind, off int64) *Node {
+	n := p.nodes.node()
+	n.Kind, n.Pos, n.Src = k, p.lines.pos(off), p.src
+	return n
+}
+
+// text is a string token's text: the token itself (valid until the next
+// read) when it holds no escape, else a decoded copy. It writes the string
+// out as Encode would.
+func (p *pass) text(raw []byte) (s string, copied bool, err error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		p.w.Write(raw)
+		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
+	}
+	b, err := jsontext.AppendUnquote(p.scratch[:0], raw)
+	if err != nil {
+		return "", false, p.stop(err)
+	}
+	p.scratch = b
+	s = string(b)
+	p.w.Write(appendString(p.scratch[:0], s))
+	return s, true, nil
+}
+
+// keep is s, copied unless it is a copy already.
+func keep(s string, copied bool) string {
+	if copied {
+		return s
+	}
+	return string([]byte(s))
+}
+
+// value passes one value, writing it out and keeping what m says.
+func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
+	if depth > p.maxDepth {
+		return nil, gaveWay("nests too deep")
+	}
+	if err := p.bud.value(); err != nil {
+		return nil, p.stop(err)
+	}
+	if p.bud.values%4096 == 0 {
+		p.lines.advance(p.dec.InputOffset())
+	}
+	switch p.dec.PeekKind() {
+	case '{':
+		return p.object(m, pl, flags, depth)
+	case '[':
+		return p.array(m, pl, depth)
+	case '"':
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		off := p.dec.InputOffset() - int64(len(raw))
+		s, copied, err := p.text(raw)
+		if err != nil {
+			return nil, err
+		}
+		p.size += int64(len(s)) + 2
+		if m == mCopy {
+			return nil, nil
+		}
+		n := p.node(String, off)
+		if m == mStub {
+			n.part = stub
+		} else {
+			n.Scalar = keep(s, copied)
+		}
+		return n, nil
+	case '0', 'n', 't', 'f':
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		off := p.dec.InputOffset() - int64(len(raw))
+		p.w.Write(raw)
+		p.size += int64(len(raw))
+		kind := Number
+		switch raw[0] {
+		case 'n':
+			kind = Null
+		case 't', 'f':
+			kind = Bool
+		default:
+			// Only a long literal or one with an exponent can be out of range.
+			if len(raw) > 300 || bytes.ContainsAny(raw, "eE") {
+				if err := checkRange(string(raw), string(raw)); err != nil {
+					return nil, gaveWay("%v", err)
+				}
+			}
+		}
+		if m == mCopy {
+			return nil, nil
+		}
+		n := p.node(kind, off)
+		n.Scalar = string(raw)
+		return n, nil
+	}
+	_, err := p.dec.ReadToken()
+	return nil, p.stop(err)
+}
+
+func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) {
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.stop(err)
+	}
+	p.objects++
+	num := p.objects
+	var n *Node
+	if m != mCopy {
+		n = p.node(Object, p.dec.InputOffset()-1)
+		if m == mStub {
+			n.part = stub
+		}
+	}
+	p.w.WriteByte('{')
+	p.size += 2
+	for first := true; ; first = false {
+		switch p.dec.PeekKind() {
+		case '}':
+			if _, err := p.dec.ReadToken(); err != nil {
+				return nil, p.stop(err)
+			}
+			p.w.WriteByte('}')
+			return n, nil
+		case '"':
+		default:
+			_, err := p.dec.ReadToken()
+			return nil, p.stop(err)
+		}
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		keyOff := p.dec.InputOffset() - int64(len(raw))
+		if !first {
+			p.w.WriteByte(',')
+		}
+		key, copied, err := p.text(raw)
+		if err != nil {
+			return nil, err
+		}
+		p.w.WriteByte(':')
+		p.size += int64(len(key)) + 4
+		// Everything the key decides is decided now: key may be the
+		// decoder's buffer, which the next read may overwrite.
+		vm := m.under(key)
+		var kept string
+		var kpos Pos
+		if vm != mCopy {
+			kept, kpos = keep(key, copied), p.lines.pos(keyOff)
+		}
+		isRef := key == "$ref"
+		cf := uint8(0)
+		switch {
+		case key == "discriminator":
+			cf = fDiscriminator
+		case key == "mapping" && flags&fDiscriminator != 0:
+			cf = fMapping
+		}
+		cpl := places{at(sData), at(sData)} // validation and bundling pass over a $ref's value
+		if !isRef {
+			cpl = pl.child(key)
+		}
+		next := p.dec.PeekKind()
+		var v *Node
+		switch {
+		case isRef && next == '"':
+			v, err = p.ref(vm, pl, num)
+		case flags&fMapping != 0 && next == '"':
+			v, err = p.mapping(vm, depth)
+		default:
+			v, err = p.value(vm, cpl, cf, depth+1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && n != nil {
+			n.Fields = append(n.Fields, Field{Key: kept, KeyPos: kpos, Value: v})
+		}
+	}
+}
+
+// ref passes a $ref's text: it is recorded for validation, and one that
+// names another file, or that bundling would refuse, gives way.
+func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
+	if err := p.bud.value(); err != nil {
+		return nil, p.stop(err)
+	}
+	raw, err := p.dec.ReadValue()
+	if err != nil {
+		return nil, p.stop(err)
+	}
+	off := p.dec.InputOffset() - int64(len(raw))
+	s, copied, err := p.text(raw)
+	if err != nil {
+		return nil, err
+	}
+	p.size += int64(len(s)) + 2
+	s = keep(s, copied)
+	if !isRemote(s) {
+		if file, _, err := splitRef(s); err != nil || file != "" {
+			return nil, gaveWay("$ref %q names a file, or cannot be read", s)
+		}
+	}
+	p.used[s] = true
+	n := p.node(String, off)
+	n.Scalar = s
+	p.refs = append(p.refs, passRef{ref: n, object: object, checked2: pl.v2.s != sData, checked3: pl.v3.s != sData})
+	if m == mCopy {
+		return nil, nil
+	}
+	return n, nil
+}
+
+// mapping passes a discriminator mapping's value: one that names another
+// file gives way, as bundling would lift it.
+func (p *pass) mapping(m mode, depth int) (*Node, error) {
+	v, err := p.value(mFull, places{at(sData), at(sData)}, 0, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	if looksLikeRef(v.Scalar) && !isRemote(v.Scalar) {
+		if file, _, err := splitRef(v.Scalar); err != nil || file != "" {
+			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar)
+		}
+	}
+	if m == mCopy {
+		return nil, nil
+	}
+	return v, nil
+}
+
+func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.stop(err)
+	}
+	var n *Node
+	if m != mCopy {
+		n = p.node(Array, p.dec.InputOffset()-1)
+		if m == mStub {
+			n.part = stub
+		}
+	}
+	p.w.WriteByte('[')
+	p.size += 2
+	im := m.item()
+	cpl := pl.child("")
+	for first := true; ; first = false {
+		if p.dec.PeekKind() == ']' {
+			if _, err := p.dec.ReadToken(); err != nil {
+				return nil, p.stop(err)
+			}
+			p.w.WriteByte(']')
+			return n, nil
+		}
+		if !first {
+			p.w.WriteByte(',')
+		}
+		p.size++
+		v, err := p.value(im, cpl, 0, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && n != nil {
+			n.Items = append(n.Items, v)
+		}
+	}
+}
