@@ -61,8 +61,8 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 type Node struct {
 	Kind Kind
 	// part says what a node of a tree the single pass kept holds: all of
-	// the value, or nothing below it (a stub). Trees read whole have no
-	// stubs.
+	// the value, only the members validation reads (someKeys), or nothing
+	// below it (a stub). Trees read whole are whole throughout.
 	part part
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
@@ -79,8 +79,9 @@ type Node struct {
 type part uint8
 
 const (
-	whole part = iota
-	stub       // the kind and place of the value, and nothing of it
+	whole    part = iota
+	someKeys      // an Object with only the members profileKey names
+	stub          // the kind and place of the value, and nothing of it
 )
 
 // Field is one member of an Object.

@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
+	"slices"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -40,7 +42,8 @@ type mode uint8
 const (
 	mCopy       mode = iota // nothing: written out only
 	mStub                   // its kind and place (a node marked stub)
-	mProfile                // an object's members as profileKey says, the others as stubs; items of an array as mProfile
+	mProfile                // an object's members as profileKey says; items of an array as mProfile
+	mRoot                   // the description's top: mProfile, with its other members as stubs
 	mNamed                  // every member (or item), each as mProfile
 	mNamedStubs             // every member (or item), each as mStub
 	mFull                   // all of it
@@ -71,6 +74,8 @@ func profileKey(key string) mode {
 func (m mode) under(key string) mode {
 	switch m {
 	case mProfile:
+		return profileKey(key)
+	case mRoot:
 		if k := profileKey(key); k != mCopy {
 			return k
 		}
@@ -130,7 +135,7 @@ const (
 type pass struct {
 	dec      *jsontext.Decoder
 	lines    *lineReader
-	w        *bufio.Writer
+	w        *aheadWriter
 	src      *Source
 	bud      *budget
 	nodes    slab
@@ -140,6 +145,48 @@ type pass struct {
 	refs     []passRef
 	used     map[string]bool // every $ref's text, for the unused check
 	scratch  []byte
+	names    []*names // the keys of the objects open, by depth
+	seed     maphash.Seed
+}
+
+// names are the keys of one object, by their hashes: a key written twice,
+// or two whose hashes meet, give way to the tree, whose decoder names the
+// key. Most objects have a few keys, looked through; large ones get a set.
+type names struct {
+	list []uint64
+	set  map[uint64]struct{}
+}
+
+// add reports whether h is new to the object.
+func (ns *names) add(h uint64) bool {
+	if ns.set != nil {
+		if _, dup := ns.set[h]; dup {
+			return false
+		}
+		ns.set[h] = struct{}{}
+		return true
+	}
+	if slices.Contains(ns.list, h) {
+		return false
+	}
+	ns.list = append(ns.list, h)
+	if len(ns.list) > 32 {
+		ns.set = make(map[uint64]struct{}, 64)
+		for _, h := range ns.list {
+			ns.set[h] = struct{}{}
+		}
+	}
+	return true
+}
+
+// keysAt is a fresh set of keys for an object at depth.
+func (p *pass) keysAt(depth int) *names {
+	for len(p.names) <= depth {
+		p.names = append(p.names, &names{})
+	}
+	ns := p.names[depth]
+	ns.list, ns.set = ns.list[:0], nil
+	return ns
 }
 
 // Prepared is a description loaded, bundled, validated and written out.
@@ -238,22 +285,28 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	}
 	lr := newLineReader(in)
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
-	cw := &countingWriter{w: out}
 	p := &pass{
-		dec:      jsontext.NewDecoder(lr),
+		// Keys written twice are caught by the pass itself, more cheaply:
+		// by their hashes (see names).
+		dec:      jsontext.NewDecoder(lr, jsontext.AllowDuplicateNames(true)),
 		lines:    lr,
-		w:        bufio.NewWriterSize(cw, 256<<10),
 		src:      src,
 		bud:      src.budget,
 		maxDepth: lim.Depth,
 		used:     map[string]bool{},
+		seed:     maphash.MakeSeed(),
 	}
 	if k := p.dec.PeekKind(); k != '{' {
 		return nil, gaveWay("not a JSON object")
 	}
-	root, err := p.value(mProfile, places{at(sDoc), at(sDoc)}, 0, 0)
+	p.w = newAheadWriter(out)
+	root, err := p.value(mRoot, places{at(sDoc), at(sDoc)}, 0, 0)
+	written, werr := p.w.close()
 	if err != nil {
 		return nil, err
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("write the document: %w", werr)
 	}
 	if _, err := p.dec.ReadToken(); err != io.EOF {
 		return nil, gaveWay("more after the document: %v", err)
@@ -267,26 +320,11 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
 		return nil, gaveWay("not a description")
 	}
-	if err := p.w.Flush(); err != nil {
-		return nil, fmt.Errorf("write the document: %w", err)
-	}
 	findings, ok := validateKept(root, p.refs, p.used)
 	if !ok {
 		return nil, gaveWay("a $ref leads where the pass kept nothing")
 	}
-	return &Prepared{Root: root, Findings: findings, Size: cw.n, OnePass: true}, nil
-}
-
-// countingWriter counts what it writes.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
+	return &Prepared{Root: root, Findings: findings, Size: written, OnePass: true}, nil
 }
 
 // stop is an error of the decoder, or of the budget: the context's errors
@@ -313,7 +351,7 @@ func (p *pass) node(k Kind, off int64) *Node {
 // out as Encode would.
 func (p *pass) text(raw []byte) (s string, copied bool, err error) {
 	if bytes.IndexByte(raw, '\\') < 0 {
-		p.w.Write(raw)
+		p.w.write(raw)
 		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
 	}
 	b, err := jsontext.AppendUnquote(p.scratch[:0], raw)
@@ -322,7 +360,7 @@ func (p *pass) text(raw []byte) (s string, copied bool, err error) {
 	}
 	p.scratch = b
 	s = string(b)
-	p.w.Write(appendString(p.scratch[:0], s))
+	p.w.write(appendString(p.scratch[:0], s))
 	return s, true, nil
 }
 
@@ -377,7 +415,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 			return nil, p.stop(err)
 		}
 		off := p.dec.InputOffset() - int64(len(raw))
-		p.w.Write(raw)
+		p.w.write(raw)
 		p.size += int64(len(raw))
 		kind := Number
 		switch raw[0] {
@@ -413,19 +451,23 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	var n *Node
 	if m != mCopy {
 		n = p.node(Object, p.dec.InputOffset()-1)
-		if m == mStub {
+		switch m {
+		case mStub:
 			n.part = stub
+		case mProfile:
+			n.part = someKeys
 		}
 	}
-	p.w.WriteByte('{')
+	p.w.writeByte('{')
 	p.size += 2
+	keys := p.keysAt(depth)
 	for first := true; ; first = false {
 		switch p.dec.PeekKind() {
 		case '}':
 			if _, err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
 			}
-			p.w.WriteByte('}')
+			p.w.writeByte('}')
 			return n, nil
 		case '"':
 		default:
@@ -438,13 +480,16 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		}
 		keyOff := p.dec.InputOffset() - int64(len(raw))
 		if !first {
-			p.w.WriteByte(',')
+			p.w.writeByte(',')
 		}
 		key, copied, err := p.text(raw)
 		if err != nil {
 			return nil, err
 		}
-		p.w.WriteByte(':')
+		if !keys.add(maphash.String(p.seed, key)) {
+			return nil, gaveWay("a key written twice, or two keys alike")
+		}
+		p.w.writeByte(':')
 		p.size += int64(len(key)) + 4
 		// Everything the key decides is decided now: key may be the
 		// decoder's buffer, which the next read may overwrite.
@@ -546,7 +591,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 			n.part = stub
 		}
 	}
-	p.w.WriteByte('[')
+	p.w.writeByte('[')
 	p.size += 2
 	im := m.item()
 	cpl := pl.child("")
@@ -555,11 +600,11 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 			if _, err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
 			}
-			p.w.WriteByte(']')
+			p.w.writeByte(']')
 			return n, nil
 		}
 		if !first {
-			p.w.WriteByte(',')
+			p.w.writeByte(',')
 		}
 		p.size++
 		v, err := p.value(im, cpl, 0, depth+1)

@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -78,14 +79,17 @@ func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
 	return onePass
 }
 
-// operationPlaces is where Operation finds each operation of whole in doc.
+// operationPlaces is where Operation finds each method of whole's paths in
+// doc: the methods a comparison may name.
 func operationPlaces(whole, doc *Node) []string {
 	var out []string
 	for _, pf := range fieldsOf(whole.Get("paths")) {
 		item := (&validator{root: whole, ix: index{}}).deref(pf.Value)
 		var ms []string
 		for _, f := range fieldsOf(item) {
-			ms = append(ms, f.Key)
+			if slices.Contains(methods, f.Key) || f.Key == "query" {
+				ms = append(ms, f.Key)
+			}
 		}
 		for _, f := range fieldsOf(item.Get("additionalOperations")) {
 			ms = append(ms, f.Key)

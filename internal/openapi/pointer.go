@@ -99,6 +99,9 @@ func (ix index) resolveKept(root *Node, pointer string) (n *Node, err error, ok 
 		case Object:
 			next := ix.get(n, tok)
 			if next == nil {
+				if n.part == someKeys && profileKey(tok) == mCopy {
+					return nil, nil, false // a member not kept
+				}
 				return nil, fmt.Errorf("no %q", tok), true
 			}
 			n = next
