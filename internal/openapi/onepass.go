@@ -117,10 +117,12 @@ func (p places) child(key string) places {
 	return c
 }
 
-// passRef is a $ref the pass met, for validation to check.
+// passRef is a $ref the pass met, for validation to check: a description
+// may hold hundreds of thousands, so it is kept small.
 type passRef struct {
-	ref    *Node // its value
-	object int   // the object holding it, numbered in document order
+	text   string // shared by every $ref that says the same
+	pos    Pos
+	object int32 // the object holding it, numbered in document order
 	// checked2, checked3: validation checks it, read as Swagger 2.0 and as
 	// OpenAPI 3.x (it does not check those inside examples and defaults)
 	checked2, checked3 bool
@@ -143,8 +145,9 @@ type pass struct {
 	size     int64 // the document's size as Encode reckons it
 	objects  int
 	refs     []passRef
-	used     map[string]bool // every $ref's text, for the unused check
+	texts    map[string]string // every $ref's text, once
 	scratch  []byte
+	unq      []byte
 	names    []*names // the keys of the objects open, by depth
 	seed     maphash.Seed
 }
@@ -293,7 +296,7 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 		src:      src,
 		bud:      src.budget,
 		maxDepth: lim.Depth,
-		used:     map[string]bool{},
+		texts:    map[string]string{},
 		seed:     maphash.MakeSeed(),
 	}
 	if k := p.dec.PeekKind(); k != '{' {
@@ -320,7 +323,11 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
 		return nil, gaveWay("not a description")
 	}
-	findings, ok := validateKept(root, p.refs, p.used)
+	used := make(map[string]bool, len(p.texts))
+	for t := range p.texts {
+		used[t] = true
+	}
+	findings, ok := validateKept(root, p.refs, used)
 	if !ok {
 		return nil, gaveWay("a $ref leads where the pass kept nothing")
 	}
@@ -354,23 +361,42 @@ func (p *pass) text(raw []byte) (s string, copied bool, err error) {
 		p.w.write(raw)
 		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
 	}
-	b, err := jsontext.AppendUnquote(p.scratch[:0], raw)
+	b, err := jsontext.AppendUnquote(p.unq[:0], raw)
 	if err != nil {
 		return "", false, p.stop(err)
 	}
-	p.scratch = b
-	s = string(b)
-	p.w.write(appendString(p.scratch[:0], s))
-	return s, true, nil
+	p.unq = b
+	s = unsafe.String(unsafe.SliceData(b), len(b))
+	p.scratch = appendString(p.scratch[:0], s)
+	p.w.write(p.scratch)
+	return s, false, nil
 }
 
-// keep is s, copied unless it is a copy already.
+// keep is s, copied unless it is a copy already; a key validation reads is
+// the program's own string.
 func keep(s string, copied bool) string {
 	if copied {
 		return s
 	}
+	if k, ok := knownKeys[s]; ok {
+		return k
+	}
 	return string([]byte(s))
 }
+
+// knownKeys are the keys profileKey names, each one string for all its
+// uses.
+var knownKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
+		"minimum", "maximum", "pattern", "default", "enum", "consumes", "description", "title", "version", "content",
+		"info", "components", "schema", "query", "get", "put", "post", "delete", "options", "head", "patch", "trace",
+		"paths", "parameters", "responses", "headers", "schemas", "definitions", "pathItems", "additionalOperations",
+		"examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks", "200", "201", "204", "default"} {
+		m[k] = k
+	}
+	return m
+}()
 
 // value passes one value, writing it out and keeping what m says.
 func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
@@ -546,19 +572,24 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 		return nil, err
 	}
 	p.size += int64(len(s)) + 2
-	s = keep(s, copied)
 	if !isRemote(s) {
 		if file, _, err := splitRef(s); err != nil || file != "" {
 			return nil, gaveWay("$ref %q names a file, or cannot be read", s)
 		}
 	}
-	p.used[s] = true
-	n := p.node(String, off)
-	n.Scalar = s
-	p.refs = append(p.refs, passRef{ref: n, object: object, checked2: pl.v2.s != sData, checked3: pl.v3.s != sData})
+	// One string for every $ref that says the same.
+	text, seen := p.texts[s]
+	if !seen {
+		text = keep(s, copied)
+		p.texts[text] = text
+	}
+	pos := p.lines.pos(off)
+	p.refs = append(p.refs, passRef{text: text, pos: pos, object: int32(object), checked2: pl.v2.s != sData, checked3: pl.v3.s != sData})
 	if m == mCopy {
 		return nil, nil
 	}
+	n := p.nodes.node()
+	n.Kind, n.Scalar, n.Pos, n.Src = String, text, pos, p.src
 	return n, nil
 }
 

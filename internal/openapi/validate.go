@@ -56,14 +56,25 @@ func validateKept(root *Node, refs []passRef, used map[string]bool) (findings []
 	v.fmt = formatOf(root)
 	v.structure()
 	// In document order, as the walk over the tree meets them.
-	slices.SortStableFunc(refs, func(a, b passRef) int { return a.object - b.object })
+	slices.SortStableFunc(refs, func(a, b passRef) int { return int(a.object) - int(b.object) })
+	problems := map[string]string{} // by text: many $refs say the same
+	at := Node{Kind: String, Src: root.Src}
 	for _, r := range refs {
 		checked := r.checked3
 		if v.version == 2 {
 			checked = r.checked2
 		}
-		if checked && !isRemote(r.ref.Scalar) {
-			v.checkRef(r.ref)
+		if !checked || isRemote(r.text) {
+			continue
+		}
+		msg, done := problems[r.text]
+		if !done {
+			msg = v.refProblem(r.text, root.Src.Name)
+			problems[r.text] = msg
+		}
+		if msg != "" {
+			at.Scalar, at.Pos = r.text, r.pos
+			v.add(Error, &at, "%s", msg)
 		}
 	}
 	v.parameters()
@@ -254,27 +265,35 @@ func (v *validator) refs(n *Node, p place) {
 
 // checkRef reports a $ref that does not resolve, or names a file it may not.
 func (v *validator) checkRef(ref *Node) {
-	file, ptr, err := splitRef(ref.Scalar)
+	from := ""
+	if ref.Src != nil {
+		from = ref.Src.Name
+	}
+	if msg := v.refProblem(ref.Scalar, from); msg != "" {
+		v.add(Error, ref, "%s", msg)
+	}
+}
+
+// refProblem is what is wrong with a $ref written in the file from, or "".
+func (v *validator) refProblem(ref, from string) string {
+	file, ptr, err := splitRef(ref)
 	switch {
 	case err != nil:
-		v.add(Error, ref, "%v", err)
+		return err.Error()
 	case file != "":
 		// Left by bundle: false on purpose: the service resolves
 		// references across the project's files itself. They are
 		// published as written, so the rules for what a $ref may
 		// name hold for them too.
-		from := ""
-		if ref.Src != nil {
-			from = ref.Src.Name
-		}
 		if _, err := refFile(from, file); err != nil {
-			v.add(Error, ref, "$ref %s %v", ref.Scalar, err)
+			return fmt.Sprintf("$ref %s %v", ref, err)
 		}
 	default:
 		if _, err := v.resolve(ptr, false); err != nil && err != errUndecided {
-			v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)
+			return fmt.Sprintf("$ref %s does not resolve: %v", ref, err)
 		}
 	}
+	return ""
 }
 
 // sharedSection returns the shared parameters or responses.

@@ -21,6 +21,10 @@ const maxExpandedNodes = 1_000_000
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data, shifts := unescapeSlashes(data)
+	parts := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
+	if root, ok, err := parts.parseInParts(data, partsFrom, bigEntry); ok {
+		return root, err
+	}
 	data, doc, extra, err := decodeYAML(data)
 	if err == io.EOF {
 		return nil, &LoadError{File: name, Msg: "is empty: it holds no YAML or JSON document", Err: errEmpty}
@@ -124,6 +128,9 @@ type yamlConverter struct {
 	shifts    map[int][]int       // where \/ became / (see unescapeSlashes)
 	nodes     slab
 	anchored  int // anchors the conversion is inside: an alias may convert them again
+	// lineOffset is the line of the file that a part parsed on its own
+	// starts at, 0-based (see parseInParts).
+	lineOffset int
 }
 
 // newNode is a node of kind k written at y.
@@ -135,7 +142,8 @@ func (c *yamlConverter) newNode(k Kind, y *yaml.Node) *Node {
 
 // pos is where y was written, in the file as written.
 func (c *yamlConverter) pos(y *yaml.Node) Pos {
-	return Pos{Line: int32(y.Line), Col: int32(writtenCol(c.shifts, y.Line, y.Column))}
+	line := y.Line + c.lineOffset
+	return Pos{Line: int32(line), Col: int32(writtenCol(c.shifts, line, y.Column))}
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
@@ -324,9 +332,9 @@ func (c *yamlConverter) firstKey(y *yaml.Node, i int, key string) *yaml.Node {
 // the last one and silently drop the other.
 func (c *yamlConverter) duplicate(k, first *yaml.Node, key string) error {
 	if first.Value == k.Value && first.Style == k.Style {
-		return c.fail(k, "duplicate key %q (first at line %d): each key may appear once in a mapping", key, first.Line)
+		return c.fail(k, "duplicate key %q (first at line %d): each key may appear once in a mapping", key, first.Line+c.lineOffset)
 	}
-	return c.fail(k, "key %s reads as %q, as does the key %s at line %d: each key may appear once in a mapping; rename or remove one", written(k), key, written(first), first.Line)
+	return c.fail(k, "key %s reads as %q, as does the key %s at line %d: each key may appear once in a mapping; rename or remove one", written(k), key, written(first), first.Line+c.lineOffset)
 }
 
 // written is a scalar key as it was written, quotes included.
