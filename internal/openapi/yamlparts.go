@@ -12,7 +12,8 @@ import (
 
 // A large YAML description is parsed in parts, on every core, each part
 // converted and let go of as soon as it is parsed: its top-level entries,
-// and the entries of a large one (paths, components' sections) one by one.
+// and the entries of a large one (paths, components and their sections,
+// the schemas) one by one.
 // The YAML library reads whole documents only, so each part is a document
 // of its own, and what holds between parts (the top level's keys, an alias
 // to an anchor in another part) is checked here or makes a part fail. Any
@@ -22,16 +23,17 @@ import (
 // partsFrom is the size from which a description is parsed in parts.
 const partsFrom = 1 << 20
 
-// bigEntry is the size from which a top-level entry is parsed entry by
-// entry.
+// bigEntry is the size from which an entry is parsed entry by entry.
 const bigEntry = 256 << 10
 
-// yamlPart is a span of lines parsed as a document of its own.
+// yamlPart is a span of lines parsed as a document of its own: an entry
+// of a mapping, or the key of one whose entries come as parts of their
+// own (open), until a part that closes it.
 type yamlPart struct {
 	text  []byte
-	line  int  // the line of data it starts at, 0-based
-	split bool // the key line of a top-level entry parsed in parts
-	last  bool // the last part of its top-level entry
+	line  int // the line of data it starts at, 0-based
+	open  bool
+	close bool
 	doc   *yaml.Node
 	err   error
 }
@@ -42,93 +44,96 @@ type yamlPart struct {
 // group 3.
 var keyLine = regexp.MustCompile(`^( *)("[^"\\]*"|'[^']*'|[^\s#'"\-?:,\[\]{}&*!|>%@` + "`" + `<][^\n]*?):( [^\n]*)?$`)
 
+// maxPartLevels bounds how deep the split goes: paths, then components and
+// their sections, then the schemas.
+const maxPartLevels = 3
+
 // splitParts cuts data into parts, or says it cannot: a part for each
-// top-level entry, and for each entry of a top-level entry from big bytes.
+// top-level entry, and for each entry of an entry from big bytes whose
+// value is a block mapping, level by level.
 func splitParts(data []byte, big int) ([]*yamlPart, bool) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	type entry struct{ key, start, end int } // lines
-	var entries []entry
-	for i, l := range lines {
-		if len(l) == 0 || l[0] == ' ' || l[0] == '\n' || l[0] == '\r' || l[0] == '#' {
-			continue
-		}
-		if len(entries) > 0 && (bytes.HasPrefix(l, []byte("- ")) || bytes.Equal(bytes.TrimRight(l, "\r\n"), []byte("-"))) {
-			continue // a list as a top-level value, written at the key's indentation
-		}
-		if !keyLine.Match(bytes.TrimRight(l, "\r\n")) || bytes.HasPrefix(l, []byte("<<")) {
-			return nil, false // a document marker, a directive, a tab, a list, a flow...
-		}
-		if len(entries) > 0 {
-			entries[len(entries)-1].end = i
-		}
-		entries = append(entries, entry{key: i, start: i, end: len(lines)})
-	}
-	if len(entries) == 0 || bytes.HasPrefix(data, []byte{' '}) {
+	if len(data) == 0 || data[0] == ' ' {
 		return nil, false
 	}
-	entries[0].start = 0 // comments before the first key go with it
 	var parts []*yamlPart
-	text := func(a, b int) []byte { return bytes.Join(lines[a:b], nil) }
-	for _, e := range entries {
-		m := keyLine.FindSubmatch(bytes.TrimRight(lines[e.key], "\r\n"))
-		body := text(e.key+1, e.end)
-		rest := bytes.TrimSpace(m[3])
-		if len(body) < big || len(rest) > 0 && rest[0] != '#' || !startsMapping(lines[e.key+1:e.end]) {
-			parts = append(parts, &yamlPart{text: text(e.start, e.end), line: e.start, last: true})
-			continue
-		}
-		// The entry's value is a block mapping of keys at one indentation:
-		// a part for each.
-		parts = append(parts, &yamlPart{text: text(e.start, e.key+1), line: e.start, split: true})
-		indent := -1
-		from := -1
-		for i := e.key + 1; i < e.end; i++ {
-			l := bytes.TrimRight(lines[i], "\r\n")
-			t := bytes.TrimLeft(l, " ")
-			if len(t) == 0 || t[0] == '#' {
-				continue
-			}
-			n := len(l) - len(t)
-			if indent < 0 {
-				indent = n
-			}
-			switch {
-			case n < indent:
-				return nil, false
-			case n > indent:
-				if from < 0 {
-					return nil, false
-				}
-				continue
-			}
-			if !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
-				return nil, false
-			}
-			if from >= 0 {
-				parts = append(parts, &yamlPart{text: text(from, i), line: from})
-			}
-			from = i
-		}
-		if from < 0 {
-			return nil, false
-		}
-		parts = append(parts, &yamlPart{text: text(from, e.end), line: from, last: true})
+	if !splitMapping(lines, 0, len(lines), 0, big, 0, &parts) {
+		return nil, false
 	}
 	return parts, true
 }
 
-// startsMapping reports whether the first line of a body that says
-// something is indented and starts a mapping entry.
-func startsMapping(lines [][]byte) bool {
+// splitMapping cuts lines a to b, a block mapping whose keys are at indent,
+// into parts.
+func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPart) bool {
+	type entry struct{ key, start, end int } // lines
+	var entries []entry
+	for i := a; i < b; i++ {
+		l := bytes.TrimRight(lines[i], "\r\n")
+		t := bytes.TrimLeft(l, " ")
+		n := len(l) - len(t)
+		switch {
+		case len(t) == 0 || t[0] == '#' || n > indent:
+			if len(entries) == 0 && n > indent && len(t) > 0 && t[0] != '#' {
+				return false // content before the first key
+			}
+			continue
+		case n < indent:
+			return false
+		case len(entries) > 0 && (bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-"))):
+			continue // a list as a value, written at its key's indentation
+		}
+		if !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
+			return false // a document marker, a directive, a tab, a list, a flow...
+		}
+		if len(entries) > 0 {
+			entries[len(entries)-1].end = i
+		}
+		entries = append(entries, entry{key: i, start: i, end: b})
+	}
+	if len(entries) == 0 {
+		return false
+	}
+	entries[0].start = a // comments before the first key go with it
+	text := func(a, b int) []byte { return bytes.Join(lines[a:b], nil) }
+	size := func(a, b int) int {
+		n := 0
+		for _, l := range lines[a:b] {
+			n += len(l)
+		}
+		return n
+	}
+	for _, e := range entries {
+		m := keyLine.FindSubmatch(bytes.TrimRight(lines[e.key], "\r\n"))
+		rest := bytes.TrimSpace(m[3])
+		inner, ok := firstIndent(lines[e.key+1 : e.end])
+		if level >= maxPartLevels || size(e.key+1, e.end) < big || len(rest) > 0 && rest[0] != '#' || !ok || inner <= indent {
+			*parts = append(*parts, &yamlPart{text: text(e.start, e.end), line: e.start})
+			continue
+		}
+		// The entry's value is a block mapping: a part for each of its
+		// entries, between its key and the part that closes it.
+		*parts = append(*parts, &yamlPart{text: text(e.start, e.key+1), line: e.start, open: true})
+		if !splitMapping(lines, e.key+1, e.end, inner, big, level+1, parts) {
+			return false
+		}
+		*parts = append(*parts, &yamlPart{close: true})
+	}
+	return true
+}
+
+// firstIndent is the indentation of the first line of lines that says
+// something, if it starts a mapping entry.
+func firstIndent(lines [][]byte) (int, bool) {
 	for _, l := range lines {
 		l = bytes.TrimRight(l, "\r\n")
 		t := bytes.TrimLeft(l, " ")
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
-		return len(t) < len(l) && t[0] != '-' && keyLine.Match(l)
+		return len(l) - len(t), t[0] != '-' && keyLine.Match(l)
 	}
-	return false
+	return 0, false
 }
 
 // parseInParts parses data in parts and converts them into one tree, or
@@ -175,6 +180,9 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 	go func() {
 		defer close(next)
 		for i := range parts {
+			if parts[i].close {
+				continue // nothing to parse
+			}
 			select {
 			case ahead <- struct{}{}:
 			case <-stop:
@@ -212,10 +220,22 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		return doc.Content[0], nil
 	}
 
+	// The mappings open, the document's top first: each node is made at
+	// its first entry, where the whole parse would meet it.
+	type level struct {
+		node *Node
+		keys map[string]bool
+	}
+	var open []*level
 	var top *Node
-	var sub *Node               // the top-level value being put together from parts
-	var subKeys map[string]bool // its keys
 	for i, p := range parts {
+		if p.close {
+			if len(open) < 2 || open[len(open)-1].node == nil {
+				return nil, errPartsDisagree
+			}
+			open = open[:len(open)-1]
+			continue
+		}
 		m, err := take(i)
 		if err != nil {
 			return nil, err
@@ -229,42 +249,28 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 				}
 			}
 			top = c.newNode(Object, m)
+			open = append(open, &level{node: top, keys: map[string]bool{}})
 		}
-		into, depth := top, 2
-		if sub != nil {
-			into, depth = sub, 3
-		}
-		if p.split {
-			if len(m.Content) != 2 || m.Content[1].Kind != yaml.ScalarNode || m.Content[1].Tag != "!!null" || m.Content[1].Value != "" {
-				return nil, errPartsDisagree
-			}
-			k := m.Content[0]
-			key, err := c.key(k)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.grow(k, key); err != nil {
-				return nil, err
-			}
-			if top.has(key) {
-				return nil, errPartsDisagree
-			}
-			top.Fields = append(top.Fields, Field{Key: key, KeyPos: c.pos(k)})
-			continue
-		}
-		if sub == nil && len(top.Fields) > 0 && top.Fields[len(top.Fields)-1].Value == nil {
-			// The first part of a top-level entry's value: the mapping
-			// starts at its first key, and counts as a value.
-			c.depth = 2
+		cur := open[len(open)-1]
+		depth := len(open) + 1 // the depth convert would be at in cur
+		if cur.node == nil {
+			// The first entry of a mapping given in parts: the mapping
+			// starts here, and counts as a value.
+			c.depth = depth - 1
 			if err := c.grow(m, ""); err != nil {
 				return nil, err
 			}
-			if c.depth+1 > c.lim.Depth {
+			if depth > c.lim.Depth {
 				return nil, errPartsDisagree
 			}
-			sub, subKeys = c.newNode(Object, m), map[string]bool{}
-			top.Fields[len(top.Fields)-1].Value = sub
-			into, depth = sub, 3
+			cur.node = c.newNode(Object, m)
+			parent := open[len(open)-2].node
+			parent.Fields[len(parent.Fields)-1].Value = cur.node
+		}
+		if p.open {
+			if len(m.Content) != 2 || m.Content[1].Kind != yaml.ScalarNode || m.Content[1].Tag != "!!null" || m.Content[1].Value != "" {
+				return nil, errPartsDisagree
+			}
 		}
 		for j := 0; j+1 < len(m.Content); j += 2 {
 			k, v := m.Content[j], m.Content[j+1]
@@ -278,32 +284,29 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			if err := c.grow(k, key); err != nil {
 				return nil, err
 			}
-			if sub != nil && subKeys[key] || sub == nil && top.has(key) {
+			if cur.keys[key] {
 				return nil, errPartsDisagree
 			}
-			if sub != nil {
-				subKeys[key] = true
+			cur.keys[key] = true
+			if p.open {
+				cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k)})
+				open = append(open, &level{keys: map[string]bool{}})
+				break
 			}
 			c.depth = depth
 			val, err := c.convert(v)
 			if err != nil {
 				return nil, err
 			}
-			into.Fields = append(into.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
+			cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
 			m.Content[j+1] = nil
 		}
-		if p.last {
-			sub = nil
-		}
 	}
-	if top == nil || top.Fields[len(top.Fields)-1].Value == nil {
+	if len(open) != 1 || top == nil {
 		return nil, errPartsDisagree
 	}
 	return top, nil
 }
-
-// has reports whether an Object has the member key.
-func (n *Node) has(key string) bool { return n.field(key) != nil }
 
 // parsePart parses one part, which must be one document.
 func parsePart(text []byte) (*yaml.Node, error) {
