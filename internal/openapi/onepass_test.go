@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -232,5 +233,48 @@ func TestOnePassStopsWhenCancelled(t *testing.T) {
 	var g *giveWay
 	if errors.As(err, &g) {
 		t.Errorf("a cancelled pass gave way to the tree: %v", err)
+	}
+}
+
+// FuzzOnePass: on any input, a run gives what the tree gives: the same
+// upload, findings and error, whichever way it took.
+func FuzzOnePass(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*.json")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a/{id}":{"get":{"parameters":[{"$ref":"#/components/parameters/p"}],"responses":{"200":{"$ref":"#/components/responses/r"}}}}},"components":{"parameters":{"p":{"name":"id","in":"path","schema":{"$ref":"#/components/schemas/s"}}},"responses":{"r":{"headers":{"h":{"$ref":"#/nope"}}}},"schemas":{"s":{"type":"integer","default":"x"}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agree(t, fstest.MapFS{"f.json": {Data: data}}, "f.json", Limits{})
+	})
+}
+
+// TestPrepareReportsAFailedWrite: a document that cannot be written is an
+// error with the write's cause, the single pass's as the tree's.
+func TestPrepareReportsAFailedWrite(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, file, data string }{
+		{"single pass", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`},
+		{"tree", "a.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := filepath.Join(t.TempDir(), "out")
+			if err := os.WriteFile(name, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.Open(name) // read only: every write fails
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			_, err = Prepare(context.Background(), fstest.MapFS{tc.file: {Data: []byte(tc.data)}}, tc.file, PrepareOptions{Bundle: true}, out)
+			var pe *iofs.PathError
+			if !errors.As(err, &pe) {
+				t.Errorf("error %v (%T), want the write's *fs.PathError as its cause", err, err)
+			}
+		})
 	}
 }

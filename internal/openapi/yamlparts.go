@@ -52,15 +52,32 @@ const maxPartLevels = 3
 // top-level entry, and for each entry of an entry from big bytes whose
 // value is a block mapping, level by level.
 func splitParts(data []byte, big int) ([]*yamlPart, bool) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	if len(data) == 0 || data[0] == ' ' {
+	if len(data) == 0 || data[0] == ' ' || otherBreaks(data) {
 		return nil, false
 	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
 	var parts []*yamlPart
 	if !splitMapping(lines, 0, len(lines), 0, big, 0, &parts) {
 		return nil, false
 	}
 	return parts, true
+}
+
+// otherBreaks reports whether data breaks lines other than with \n or
+// \r\n: YAML also breaks them at a lone \r, NEL, LS and PS, which the
+// split does not count.
+func otherBreaks(data []byte) bool {
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 >= len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+1:]
+	}
+	return bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
 }
 
 // splitMapping cuts lines a to b, a block mapping whose keys are at indent,

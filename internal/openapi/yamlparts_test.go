@@ -6,6 +6,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -162,4 +163,18 @@ type stringsBuilder struct{ data []byte }
 func (s *stringsBuilder) Write(b []byte) (int, error) {
 	s.data = append(s.data, b...)
 	return len(b), nil
+}
+
+// FuzzYAMLInParts: on any input the split accepts, the parts give the tree
+// of the whole.
+func FuzzYAMLInParts(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*.yaml")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte("openapi: 3.0.0\npaths:\n  /a: &x {k: 1}\n  /b: *x\ntags:\n- a\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		partsAgree(t, "f.yaml", data)
+	})
 }
