@@ -109,6 +109,10 @@ func where(fn string) string {
 		return "the garbage collector"
 	case strings.HasPrefix(fn, "syscall."), strings.HasPrefix(fn, "internal/runtime/syscall"), strings.HasPrefix(fn, "internal/poll"):
 		return "reading and writing files"
+	case strings.HasPrefix(fn, "runtime."), strings.HasPrefix(fn, "internal/runtime"), strings.HasPrefix(fn, "aeshash"), strings.HasPrefix(fn, "gcWriteBarrier"):
+		return "the Go runtime (maps, scheduling)"
+	case !strings.Contains(strings.SplitN(fn, "/", 2)[0], "."):
+		return "the standard library"
 	}
 	return "other"
 }
