@@ -23,9 +23,11 @@ type point struct {
 	rss  float64 // MB
 }
 
-// growth measures preparation on synthetic descriptions of growing size and
-// the memory of downloads of growing zips.
-func growth(ctx context.Context, o *options) (prep, download []point, err error) {
+// growth measures preparation on synthetic descriptions of growing size,
+// both ways a run prepares one (the single pass, and the tree, which a
+// description that names another file takes), and the memory of downloads
+// of growing zips.
+func growth(ctx context.Context, o *options) (prep, tree, download []point, err error) {
 	dir := filepath.Join(o.work, "growth")
 	os.MkdirAll(dir, 0o755)
 	base := filepath.Join(o.work, "prep", "github.json")
@@ -35,34 +37,63 @@ func growth(ctx context.Context, o *options) (prep, download []point, err error)
 	}
 	root, err := openapi.Load(context.Background(), os.DirFS(filepath.Dir(base)), filepath.Base(base), openapi.DefaultLimits)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	// The second file that makes a description take the tree.
+	if err := os.WriteFile(filepath.Join(dir, "shared.json"), []byte(`{"note":"a second file"}`), 0o644); err != nil {
+		return nil, nil, nil, err
 	}
 	for _, size := range sizes {
 		name := fmt.Sprintf("synthetic-%gMB.json", size)
 		if err := synthesize(root, size, filepath.Join(dir, name)); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		var ss []sample
-		for i := 0; i < 3; i++ {
-			s, err := measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, "--dry-run", "--file", name, "--bundle-path", "out.json")
-			if err != nil {
-				return nil, nil, err
+		two := fmt.Sprintf("synthetic-%gMB-two-files.json", size)
+		if err := namingAnotherFile(filepath.Join(dir, name), filepath.Join(dir, two)); err != nil {
+			return nil, nil, nil, err
+		}
+		for _, way := range []struct {
+			file string
+			to   *[]point
+		}{{name, &prep}, {two, &tree}} {
+			var ss []sample
+			for i := 0; i < 3; i++ {
+				s, err := measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, "--dry-run", "--file", way.file, "--bundle-path", "out.json")
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				ss = append(ss, s)
 			}
-			ss = append(ss, s)
+			st := summarize(ss)
+			*way.to = append(*way.to, point{size, st.median.Seconds(), float64(st.rssMedian) / 1024})
+			logf("  %s: %s, %s", way.file, ms(st.median), mb(st.rssMedian))
 		}
-		st := summarize(ss)
-		prep = append(prep, point{size, st.median.Seconds(), float64(st.rssMedian) / 1024})
-		logf("  %s: %s, %s", name, ms(st.median), mb(st.rssMedian))
+		os.Remove(filepath.Join(dir, two))
 	}
 	for _, size := range zips {
 		s, err := downloadOnce(ctx, o, dir, size)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		download = append(download, point{size, s.wall.Seconds(), float64(s.rss) / 1024})
 		logf("  download of %g MB: %s, %s", size, ms(s.wall), mb(s.rss))
 	}
-	return prep, download, nil
+	return prep, tree, download, nil
+}
+
+// namingAnotherFile writes the description from as to, with one $ref to
+// another file at its top (inlined where it stands): the same document but
+// for that value, which the single pass leaves to the tree.
+func namingAnotherFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if len(data) == 0 || data[0] != '{' {
+		return fmt.Errorf("%s is not a JSON object", from)
+	}
+	out := append([]byte(`{"x-shared":{"$ref":"shared.json"},`), data[1:]...)
+	return os.WriteFile(to, out, 0o644)
 }
 
 // synthesize writes a description of about size MB made of the source's

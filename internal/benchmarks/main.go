@@ -86,10 +86,14 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	}
 	start := time.Now()
 	o.binary = filepath.Join(work, "docs-publish")
-	if err := sh(ctx, "", "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", o.binary, "."); err != nil {
+	// Built as the image builds it: static, stripped.
+	if _, err := measure(ctx, "", []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", o.binary, "."); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
 	r := &report{machine: machine(), started: start}
+	if r.image, err = measureImage(o.binary); err != nil {
+		return fmt.Errorf("binary: %w", err)
+	}
 
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
@@ -104,7 +108,7 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 		return fmt.Errorf("preparation: %w", err)
 	}
 	logf("growth")
-	if r.growth, r.download, err = growth(ctx, o); err != nil {
+	if r.growth, r.growthTree, r.download, err = growth(ctx, o); err != nil {
 		return fmt.Errorf("growth: %w", err)
 	}
 	r.took = time.Since(start)
@@ -112,7 +116,7 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if o.smoke {
 		return smoke(stdout, text, r, o)
 	}
-	if err := writePlot(o.plot, r.growth, r.download); err != nil {
+	if err := writePlot(o.plot, r.growth, r.growthTree, r.download); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {

@@ -21,20 +21,27 @@ var (
 	grey  = color.RGBA{210, 210, 210, 255}
 	blue  = color.RGBA{9, 105, 218, 255}
 	red   = color.RGBA{207, 34, 46, 255}
+	// The tree's series, paler than the single pass's.
+	lightBlue = color.RGBA{120, 170, 230, 255}
+	orange    = color.RGBA{230, 140, 40, 255}
 )
 
 // writePlot draws two panels: preparation time and memory against
 // description size, and download memory against zip size.
-func writePlot(path string, prep, download []point) error {
+func writePlot(path string, prep, tree, download []point) error {
 	img := image.NewRGBA(image.Rect(0, 0, 1100, 460))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	panel(img, image.Rect(60, 40, 520, 400), "Preparation (docs-publish --dry-run)", "description size (MB)", prep, []series{
-		{"wall time (s)", blue, func(p point) float64 { return p.wall }},
-		{"peak memory (100 MB)", red, func(p point) float64 { return p.rss / 100 }},
+	// Both ways on one panel: each series carries the points it plots.
+	both := append(append([]point(nil), prep...), tree...)
+	panel(img, image.Rect(60, 40, 520, 400), "Preparation (docs-publish --dry-run)", "description size (MB)", both, []series{
+		{"single pass: wall time (s)", blue, func(p point) float64 { return p.wall }, prep},
+		{"single pass: peak memory (100 MB)", red, func(p point) float64 { return p.rss / 100 }, prep},
+		{"tree: wall time (s)", lightBlue, func(p point) float64 { return p.wall }, tree},
+		{"tree: peak memory (100 MB)", orange, func(p point) float64 { return p.rss / 100 }, tree},
 	})
 	panel(img, image.Rect(610, 40, 1070, 400), "Download", "zip size (MB)", download, []series{
-		{"peak memory (100 MB)", red, func(p point) float64 { return p.rss / 100 }},
-		{"wall time (s)", blue, func(p point) float64 { return p.wall }},
+		{"peak memory (100 MB)", red, func(p point) float64 { return p.rss / 100 }, download},
+		{"wall time (s)", blue, func(p point) float64 { return p.wall }, download},
 	})
 	f, err := os.Create(path)
 	if err != nil {
@@ -51,6 +58,7 @@ type series struct {
 	label string
 	c     color.RGBA
 	y     func(point) float64
+	pts   []point // the points it plots, among the panel's
 }
 
 func panel(img *image.RGBA, r image.Rectangle, title, xlabel string, pts []point, ss []series) {
@@ -82,11 +90,11 @@ func panel(img *image.RGBA, r image.Rectangle, title, xlabel string, pts []point
 	line(img, r.Min.X, r.Min.Y, r.Min.X, r.Max.Y, black)
 	for i, s := range ss {
 		text(img, r.Min.X+10, r.Min.Y+15+16*i, "-- "+s.label, s.c)
-		for j := range pts {
-			x, y := px(pts[j].mb), py(s.y(pts[j]))
+		for j := range s.pts {
+			x, y := px(s.pts[j].mb), py(s.y(s.pts[j]))
 			dot(img, x, y, s.c)
 			if j > 0 {
-				line(img, px(pts[j-1].mb), py(s.y(pts[j-1])), x, y, s.c)
+				line(img, px(s.pts[j-1].mb), py(s.y(s.pts[j-1])), x, y, s.c)
 			}
 		}
 	}

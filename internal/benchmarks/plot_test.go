@@ -26,7 +26,8 @@ func TestWritePlot(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "g.png")
 	pts := []point{{1, 0.05, 23}, {5, 0.2, 70}, {20, 0.9, 244}, {80, 4.2, 868}}
-	if err := writePlot(p, pts, []point{{10, 0.08, 11}, {100, 0.4, 12}, {500, 2.5, 12}}); err != nil {
+	tree := []point{{1, 0.06, 25}, {5, 0.3, 90}, {20, 1.1, 300}, {80, 4.8, 1000}}
+	if err := writePlot(p, pts, tree, []point{{10, 0.08, 11}, {100, 0.4, 12}, {500, 2.5, 12}}); err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.Open(p)

@@ -3,18 +3,30 @@ package docsapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 )
 
-// FileUpdate is the body of a file update.
+// FileUpdate is a file update.
 type FileUpdate struct {
-	// Content is the description itself as a JSON value: the service embeds
-	// it as JSON, never as a string.
-	Content       json.RawMessage `json:"content"`
-	Branch        string          `json:"branch"`
-	CommitMessage string          `json:"commit_message"`
+	// Content is the description itself as one JSON value, written as it
+	// is into the body's content member: the service embeds it as JSON,
+	// never as a string. It is read from its start each time the request
+	// is sent, so a large description is streamed from its file, never
+	// held in memory.
+	Content Content
+	Branch  string
+	// CommitMessage is recorded with the update.
+	CommitMessage string
+}
+
+// Content is JSON that can be read again from its start: a *bytes.Reader,
+// or a file as an *io.SectionReader.
+type Content interface {
+	io.ReaderAt
+	Size() int64
 }
 
 // UpdateFile writes a file in a project on a branch (PUT /projects/<id>/files/<name>).
@@ -22,14 +34,25 @@ type FileUpdate struct {
 // is not described by the interface: any success is taken, with or without
 // a body, unless it is a web page.
 func (c *Client) UpdateFile(ctx context.Context, projectID, fileName string, f FileUpdate) error {
-	body, err := json.Marshal(f)
+	if f.Content == nil {
+		return errors.New("update file: no content")
+	}
+	// The body is {"content":<the description>,"branch":…,"commit_message":…},
+	// its content streamed between a head and a tail written here.
+	head := []byte(`{"content":`)
+	tail, err := json.Marshal(struct {
+		Branch        string `json:"branch"`
+		CommitMessage string `json:"commit_message"`
+	}{f.Branch, f.CommitMessage})
 	if err != nil {
 		return fmt.Errorf("encode body: %w", err)
 	}
+	tail[0] = ','
+	body := &streamBody{head: head, content: f.Content, tail: tail}
 	_, _, err = c.call(ctx, &request{
 		method:     "PUT",
 		path:       "/projects/" + segment(projectID) + "/files/" + segment(fileName),
-		body:       body,
+		stream:     body,
 		accept:     "application/json",
 		idempotent: true,
 		decode: func(a answer) error {

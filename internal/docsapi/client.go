@@ -125,7 +125,8 @@ type request struct {
 	method     string
 	path       string // escaped, below the base path
 	query      url.Values
-	body       []byte // JSON, or nil
+	body       []byte      // JSON, or nil
+	stream     *streamBody // JSON read from a file, in place of body
 	accept     string
 	idempotent bool
 	// decode reads a success answer inside the retried operation. nil
@@ -202,7 +203,10 @@ func (s *sent) tlsTimedOut(err error) bool {
 // attempt sends r once, and tells what the transport saw of it.
 func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *sent, error) {
 	var body io.Reader
-	if r.body != nil {
+	switch {
+	case r.stream != nil:
+		body = r.stream.open()
+	case r.body != nil:
 		body = bytes.NewReader(r.body)
 	}
 	s := &sent{}
@@ -210,8 +214,14 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *sent
 	if err != nil {
 		return nil, s, err
 	}
+	if r.stream != nil {
+		// A known length, and the body again from its start for a redirect
+		// that repeats the request (307, 308).
+		req.ContentLength = r.stream.size()
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(r.stream.open()), nil }
+	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	if r.body != nil {
+	if body != nil {
 		// The seed stresses this header for the file update.
 		req.Header.Set("Content-Type", "application/json;charset=UTF-8")
 	}

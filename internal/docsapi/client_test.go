@@ -1,6 +1,7 @@
 package docsapi
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/tls"
@@ -169,7 +170,7 @@ func TestTolerantAnswers(t *testing.T) {
 					}
 				}
 			case "update":
-				err = c.UpdateFile(ctx, "p", "f.yml", FileUpdate{Content: json.RawMessage(`{}`), Branch: "main"})
+				err = c.UpdateFile(ctx, "p", "f.yml", FileUpdate{Content: bytes.NewReader([]byte(`{}`)), Branch: "main"})
 			}
 			if tc.errs == nil {
 				if err != nil || got != tc.want || docErr != tc.docErr {
@@ -237,7 +238,7 @@ func TestRequestsAsTheInterfaceSays(t *testing.T) {
 	ctx := context.Background()
 
 	project, file := "team a/#1?x", "specs/open api#2.yml"
-	err := c.UpdateFile(ctx, project, file, FileUpdate{Content: json.RawMessage(`{"openapi":"3.0.0","b":1,"a":2}`), Branch: "version/1.0", CommitMessage: "m"})
+	err := c.UpdateFile(ctx, project, file, FileUpdate{Content: bytes.NewReader([]byte(`{"openapi":"3.0.0","b":1,"a":2}`)), Branch: "version/1.0", CommitMessage: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,6 +450,59 @@ func TestRetryPolicy(t *testing.T) {
 				t.Errorf("IsUncertain = %v, want %v (%v)", IsUncertain(err), tc.uncertain, err)
 			}
 		})
+	}
+}
+
+// TestUpdateStreamsItsContentAgainOnEveryAttempt: the file update's body
+// is read from the content's start for each attempt, a retry after a 503
+// and a redirect that repeats the request (307) included, each time whole,
+// with its length announced.
+func TestUpdateStreamsItsContentAgainOnEveryAttempt(t *testing.T) {
+	t.Parallel()
+	content := []byte(`{"openapi":"3.0.0","info":{"title":"<a> & b \u2028"},"paths":{}}`)
+	file, err := os.CreateTemp(t.TempDir(), "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if _, err := file.Write(content); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"content":` + string(content) + `,"branch":"main","commit_message":"m"}`
+	type attempt struct {
+		length int64
+		body   string
+	}
+	var mu sync.Mutex
+	var seen []attempt
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, attempt{r.ContentLength, string(b)})
+		n := len(seen)
+		mu.Unlock()
+		switch n {
+		case 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case 2:
+			http.Redirect(w, r, r.URL.Path+"?again=1", http.StatusTemporaryRedirect)
+		default:
+			io.WriteString(w, `{}`)
+		}
+	}))
+	defer srv.Close()
+	c := newClient(t, srv.URL)
+	err = c.UpdateFile(context.Background(), "p", "f.yml", FileUpdate{Content: io.NewSectionReader(file, 0, int64(len(content))), Branch: "main", CommitMessage: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d requests, want 3 (a 503, a 307, then the update)", len(seen))
+	}
+	for i, a := range seen {
+		if a.body != want || a.length != int64(len(want)) {
+			t.Errorf("attempt %d: %d bytes announced, body\n%s\nwant %d bytes\n%s", i+1, a.length, a.body, len(want), want)
+		}
 	}
 }
 

@@ -39,6 +39,9 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		bud = newBudget(ctx, opts.Limits)
 	}
 	bud.ctx = ctx
+	if !needsBundling(root, bud.lim.DepthAcrossFiles) {
+		return root, nil
+	}
 	b := &bundler{
 		ctx:     ctx,
 		fsys:    opts.FS,
@@ -71,6 +74,65 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		return nil, b.errs
 	}
 	return root, nil
+}
+
+// needsBundling reports whether bundling could change root or refuse it: a
+// $ref or a discriminator mapping that names a file, or that cannot be
+// read, or nesting past maxDepth. A description with none, most of them,
+// skips the bundler's walk and its map of every value.
+func needsBundling(root *Node, maxDepth int) bool {
+	var needs func(n *Node, depth int) bool
+	needs = func(n *Node, depth int) bool {
+		if depth > maxDepth {
+			return true
+		}
+		switch n.Kind {
+		case Object:
+			for i := range n.Fields {
+				f := &n.Fields[i]
+				switch {
+				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar, false):
+					return true
+				case f.Key == "discriminator":
+					for _, m := range fieldsOfMapping(f.Value) {
+						if m.Value.Kind == String && namesFile(m.Value.Scalar, true) {
+							return true
+						}
+					}
+				}
+				if needs(f.Value, depth+1) {
+					return true
+				}
+			}
+		case Array:
+			for _, it := range n.Items {
+				if needs(it, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return needs(root, 0)
+}
+
+// namesFile reports whether a $ref (or, mapping, a discriminator mapping's
+// value) names a file, or cannot be read as a reference.
+func namesFile(ref string, mapping bool) bool {
+	if isRemote(ref) || mapping && !looksLikeRef(ref) {
+		return false
+	}
+	file, _, err := splitRef(ref)
+	return err != nil || file != ""
+}
+
+// fieldsOfMapping is the members of a discriminator's mapping, if any.
+func fieldsOfMapping(d *Node) []Field {
+	m := d.Get("mapping")
+	if m == nil || m.Kind != Object {
+		return nil
+	}
+	return m.Fields
 }
 
 // LoadErrors are all the load errors of a description: every $ref that does

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -14,7 +16,7 @@ import (
 // parseJSON is the fast path: most large descriptions are JSON, and a token
 // decoder reads them several times faster than a YAML parser would.
 func parseJSON(src *Source, data []byte) (*Node, error) {
-	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), lines: newLineIndex(data), name: src.Name, src: src, maxDepth: src.budget.lim.Depth}
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data, name: src.Name, src: src, maxDepth: src.budget.lim.Depth}
 	root, err := p.value(0)
 	if err != nil {
 		return nil, trailingComma(data, p.wrap(err))
@@ -30,20 +32,50 @@ func parseJSON(src *Source, data []byte) (*Node, error) {
 
 type jsonParser struct {
 	dec      *jsontext.Decoder
-	lines    lineIndex
+	data     []byte // the input: strings without escapes point into it
 	name     string
 	src      *Source
 	nodes    slab
-	line     int // cursor into lines: values come in increasing offsets
 	maxDepth int
+	// The cursor: values come in increasing offsets, so lines are counted
+	// on from the last, with no index of them all.
+	at, lineStart int64
+	line          int32
+	fields        []Field // the members of the objects open, each object's sized once at its end
+	items         []*Node
 }
 
-// posAt is lines.pos for offsets that never go back, in amortised O(1).
+// posAt is the position of off, which is not before the last asked for.
 func (p *jsonParser) posAt(off int64) Pos {
-	for p.line+1 < len(p.lines) && int64(p.lines[p.line+1]) <= off {
-		p.line++
+	if off > p.at {
+		seg := p.data[p.at:min(off, int64(len(p.data)))]
+		if n := bytes.Count(seg, newline); n > 0 {
+			p.line += int32(n)
+			p.lineStart = p.at + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		}
+		p.at = off
 	}
-	return Pos{Line: int32(p.line + 1), Col: int32(off-int64(p.lines[p.line])) + 1}
+	return Pos{Line: p.line + 1, Col: int32(off-p.lineStart) + 1}
+}
+
+// posOf is the position of any offset of data, for an error.
+func posOf(data []byte, off int64) Pos {
+	off = max(0, min(off, int64(len(data))))
+	start := int64(bytes.LastIndexByte(data[:off], '\n')) + 1
+	return Pos{Line: int32(bytes.Count(data[:off], newline)) + 1, Col: int32(off-start) + 1}
+}
+
+// text is the text of a string token, raw as the decoder gave it and ending
+// at end in data: the input itself where it holds no escape.
+func (p *jsonParser) text(raw []byte, end int64) (string, error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		if len(raw) == 2 {
+			return "", nil
+		}
+		return unsafe.String(&p.data[end-int64(len(raw))+1], len(raw)-2), nil
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	return string(b), err
 }
 
 // stop is the error for work stopped at pos: a limit, or the context.
@@ -65,17 +97,20 @@ func (p *jsonParser) wrap(err error) error {
 		if errors.Is(err, jsontext.ErrDuplicateName) {
 			msg = "duplicate key " + strings.TrimPrefix(se.JSONPointer.LastToken(), "/")
 		}
-		return &LoadError{File: p.name, Pos: p.lines.pos(se.ByteOffset), Msg: "invalid JSON: " + msg}
+		return &LoadError{File: p.name, Pos: posOf(p.data, se.ByteOffset), Msg: "invalid JSON: " + msg}
 	}
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return &LoadError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
+		return &LoadError{File: p.name, Pos: posOf(p.data, p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
 	}
-	return &LoadError{File: p.name, Pos: p.lines.pos(p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
+	return &LoadError{File: p.name, Pos: posOf(p.data, p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
 }
 
 // start returns the position of the next token (after whitespace and the
-// separator the decoder has not consumed yet).
+// separator the decoder has not consumed yet). Peeking first brings the
+// token into the decoder's buffer, with all that comes before it: the
+// buffer may end anywhere.
 func (p *jsonParser) start() Pos {
+	p.dec.PeekKind()
 	off := p.dec.InputOffset()
 	unread := p.dec.UnreadBuffer()
 	for _, c := range unread {
@@ -95,59 +130,95 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	if err := p.src.budget.value(); err != nil {
 		return nil, p.stop(pos, err)
 	}
-	tok, err := p.dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
 	n := p.nodes.node()
 	n.Pos, n.Src = pos, p.src
-	switch tok.Kind() {
-	case 'n':
-		n.Kind, n.Scalar = Null, "null"
-	case 't':
-		n.Kind, n.Scalar = Bool, "true"
-	case 'f':
-		n.Kind, n.Scalar = Bool, "false"
-	case '"':
-		n.Kind, n.Scalar = String, tok.String()
-	case '0':
-		n.Kind, n.Scalar = Number, tok.String()
-		// Only a long literal or one with an exponent can be out of range.
-		if len(n.Scalar) > 300 || strings.ContainsAny(n.Scalar, "eE") {
-			if err := checkRange(n.Scalar, n.Scalar); err != nil {
-				return nil, &LoadError{File: p.name, Pos: pos, Msg: err.Error()}
+	switch p.dec.PeekKind() {
+	case '"', '0', 'n', 't', 'f':
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		switch raw[0] {
+		case 'n':
+			n.Kind, n.Scalar = Null, "null"
+		case 't':
+			n.Kind, n.Scalar = Bool, "true"
+		case 'f':
+			n.Kind, n.Scalar = Bool, "false"
+		case '"':
+			n.Kind = String
+			if n.Scalar, err = p.text(raw, p.dec.InputOffset()); err != nil {
+				return nil, err
+			}
+		default:
+			n.Kind, n.Scalar = Number, string(raw)
+			// Only a long literal or one with an exponent can be out of range.
+			if len(n.Scalar) > 300 || strings.ContainsAny(n.Scalar, "eE") {
+				if err := checkRange(n.Scalar, n.Scalar); err != nil {
+					return nil, &LoadError{File: p.name, Pos: pos, Msg: err.Error()}
+				}
 			}
 		}
 	case '{':
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
 		n.Kind = Object
+		mark := len(p.fields)
 		for p.dec.PeekKind() != '}' {
 			kpos := p.start()
-			ktok, err := p.dec.ReadToken()
+			raw, err := p.dec.ReadValue()
 			if err != nil {
 				return nil, err
 			}
-			key := ktok.String() // the token is void after the next read
+			if raw[0] != '"' {
+				return nil, errors.New("an object key must be a string")
+			}
+			key, err := p.text(raw, p.dec.InputOffset())
+			if err != nil {
+				return nil, err
+			}
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
-			n.Fields = append(n.Fields, Field{Key: key, KeyPos: kpos, Value: v})
+			p.fields = append(p.fields, Field{Key: key, KeyPos: kpos, Value: v})
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
 		}
+		if len(p.fields) > mark {
+			n.Fields = slices.Clone(p.fields[mark:])
+		}
+		clear(p.fields[mark:])
+		p.fields = p.fields[:mark]
 	case '[':
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
 		n.Kind = Array
+		mark := len(p.items)
 		for p.dec.PeekKind() != ']' {
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
-			n.Items = append(n.Items, v)
+			p.items = append(p.items, v)
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
 		}
+		if len(p.items) > mark {
+			n.Items = slices.Clone(p.items[mark:])
+		}
+		clear(p.items[mark:])
+		p.items = p.items[:mark]
+	default:
+		_, err := p.dec.ReadToken()
+		if err == nil {
+			err = errors.New("unexpected token")
+		}
+		return nil, err
 	}
 	return n, nil
 }
@@ -186,7 +257,7 @@ func trailingComma(data []byte, err error) error {
 	if comma < 0 {
 		return err
 	}
-	return &LoadError{File: le.File, Pos: newLineIndex(data).pos(int64(comma)), Msg: "invalid JSON: a trailing comma before a closing } or ]: JSON allows none, remove it"}
+	return &LoadError{File: le.File, Pos: posOf(data, int64(comma)), Msg: "invalid JSON: a trailing comma before a closing } or ]: JSON allows none, remove it"}
 }
 
 // lineStart is the offset at which 1-based line n of data starts.

@@ -71,9 +71,22 @@ func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
 	if st.Size() > max {
 		return nil, &limitError{fmt.Sprintf("the file is %d bytes, more than %s", st.Size(), mib(max))}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// Read into a buffer of the size the file says, once: growing one
+	// would copy a large description several times. A file that grew
+	// since is read on, up to the limit.
+	data := make([]byte, 0, st.Size()+1)
+	for int64(len(data)) <= max {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), max+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, &limitError{"the file is more than " + mib(max)}

@@ -1,7 +1,9 @@
 package openapi
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -49,6 +51,8 @@ type Source struct {
 	Name string
 	// budget is shared by all the files of one description.
 	budget *budget
+	// kept: the values read from it are what the single pass kept.
+	kept bool
 }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -56,6 +60,10 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 // Node is one value of a description.
 type Node struct {
 	Kind Kind
+	// part says what a node of a tree the single pass kept holds: all of
+	// the value, only the members validation reads (someKeys), or nothing
+	// below it (a stub). Trees read whole are whole throughout.
+	part part
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
 	Scalar string
@@ -66,6 +74,15 @@ type Node struct {
 	Pos   Pos
 	Src   *Source // the file it was written in
 }
+
+// part is how much of its value a node holds.
+type part uint8
+
+const (
+	whole    part = iota
+	someKeys      // an Object with only the members profileKey names
+	stub          // the kind and place of the value, and nothing of it
+)
 
 // Field is one member of an Object.
 type Field struct {
@@ -144,6 +161,16 @@ func (s *slab) node() *Node {
 // any of it, a document larger than lim.DocumentBytes: aliases and inlined
 // $refs can make a small description a huge document.
 func Encode(root *Node, lim Limits) ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := EncodeTo(&b, root, lim); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// EncodeTo is Encode, written to w as it goes rather than held whole. It
+// returns the bytes written.
+func EncodeTo(w io.Writer, root *Node, lim Limits) (int64, error) {
 	lim = lim.withDefaults()
 	var memo map[*Node]int64
 	if b := root.budgetOf(); b == nil || b.expanded > 0 {
@@ -158,9 +185,65 @@ func Encode(root *Node, lim Limits) ([]byte, error) {
 			// top, where it starts.
 			e.File, e.Pos = root.Src.Name, root.Pos
 		}
-		return nil, e
+		return 0, e
 	}
-	return root.AppendJSON(make([]byte, 0, size+size/8+64)), nil
+	if bb, ok := w.(*bytes.Buffer); ok {
+		bb.Grow(int(size + size/8 + 64))
+	}
+	e := encoder{w: w, buf: make([]byte, 0, min(size+size/8+64, encodeChunk+encodeChunk/4))}
+	e.node(root)
+	e.flush()
+	return e.n, e.err
+}
+
+// encodeChunk is how much the encoder holds before it writes.
+const encodeChunk = 256 << 10
+
+// encoder writes a tree as JSON through a buffer of its own.
+type encoder struct {
+	w   io.Writer
+	buf []byte
+	n   int64
+	err error
+}
+
+func (e *encoder) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		var n int
+		n, e.err = e.w.Write(e.buf)
+		e.n += int64(n)
+	}
+	e.buf = e.buf[:0]
+}
+
+func (e *encoder) node(n *Node) {
+	switch n.Kind {
+	case Array:
+		e.buf = append(e.buf, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.node(it)
+		}
+		e.buf = append(e.buf, ']')
+	case Object:
+		e.buf = append(e.buf, '{')
+		for i := range n.Fields {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = appendString(e.buf, n.Fields[i].Key)
+			e.buf = append(e.buf, ':')
+			e.node(n.Fields[i].Value)
+		}
+		e.buf = append(e.buf, '}')
+	default:
+		e.buf = n.AppendJSON(e.buf)
+	}
+	if len(e.buf) >= encodeChunk {
+		e.flush()
+	}
 }
 
 // budgetOf is the budget the node's description was read with, if any.

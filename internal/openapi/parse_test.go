@@ -38,6 +38,8 @@ func TestParseConvertsToJSON(t *testing.T) {
 			`{"openapi":"3.0.0","a":"200","b":"1.0"}`},
 		{"anchors, aliases and merge keys expanded", "a.yaml", "openapi: 3.0.0\nbase: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n  z: 4\n",
 			`{"openapi":"3.0.0","base":{"x":1,"y":2},"use":{"x":1,"y":2},"merged":{"y":3,"z":4,"x":1}}`},
+		{"aliases to values converted before, nested and in lists", "a.yaml", "openapi: 3.0.0\nbase: &b\n  inner:\n    deep: &d [1, {k: v}]\n  more: *d\ncopy: *b\nlist:\n  - &i {a: 1, b: [2, 3]}\n  - *i\n  - {<<: *i, c: 4}\nagain: *d\n",
+			`{"openapi":"3.0.0","base":{"inner":{"deep":[1,{"k":"v"}]},"more":[1,{"k":"v"}]},"copy":{"inner":{"deep":[1,{"k":"v"}]},"more":[1,{"k":"v"}]},"list":[{"a":1,"b":[2,3]},{"a":1,"b":[2,3]},{"c":4,"a":1,"b":[2,3]}],"again":[1,{"k":"v"}]}`},
 		{"escapes and unicode", "a.yaml", "openapi: 3.0.0\ns: \"tab\\there \\\"q\\\" <b> & é \\u0001\"\n",
 			`{"openapi":"3.0.0","s":"tab\there \"q\" <b> & é \u0001"}`},
 		{"JSON kept as written", "a.json", `{"swagger": "2.0", "z": 1.50, "a": [1, 2e10, -0.0], "big": 123456789012345678901234567890}`,

@@ -87,6 +87,37 @@ func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 	return n, nil
 }
 
+// resolveKept is resolve over a tree the single pass kept. ok is false where
+// what was kept cannot tell: a pointer through a value not kept.
+func (ix index) resolveKept(root *Node, pointer string) (n *Node, err error, ok bool) {
+	n = root
+	for _, tok := range pointerTokens(pointer) {
+		if n.part == stub && (n.Kind == Object || n.Kind == Array) {
+			return nil, nil, false
+		}
+		switch n.Kind {
+		case Object:
+			next := ix.get(n, tok)
+			if next == nil {
+				if n.part == someKeys && profileKey(tok) == mCopy {
+					return nil, nil, false // a member not kept
+				}
+				return nil, fmt.Errorf("no %q", tok), true
+			}
+			n = next
+		case Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Items) {
+				return nil, fmt.Errorf("no item %q", tok), true
+			}
+			n = n.Items[i]
+		default:
+			return nil, fmt.Errorf("%q is inside a %s", tok, n.Kind), true
+		}
+	}
+	return n, nil, true
+}
+
 var arrayIndex = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
 // refOf returns the $ref of an object that has one.

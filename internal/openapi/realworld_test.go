@@ -92,3 +92,16 @@ func TestLargeRealWorldDescriptions(t *testing.T) {
 }
 
 func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst, src) }
+
+// TestLargeRealWorldDescriptionsInOnePass: GitHub's REST description, as
+// published (13 MB) and dereferenced (73 MB, no $ref at all), takes the
+// single pass, with the tree's upload and findings.
+func TestLargeRealWorldDescriptionsInOnePass(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"generated/api.github.com.json", "generated/api.github.com.deref.json"} {
+		path := npmFile(t, "@octokit/openapi", "23.0.2", file)
+		if !agree(t, os.DirFS(filepath.Dir(path)), filepath.Base(path), Limits{}) {
+			t.Errorf("%s did not take the single pass", file)
+		}
+	}
+}

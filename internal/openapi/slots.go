@@ -102,6 +102,23 @@ var everyChild = map[slot]place{
 	sData: at(sData),
 }
 
+// childrenOf and everyChildOf are children and everyChild by slot, for a
+// lookup per key that costs no more than it must: the single pass asks
+// for every key of a description.
+var (
+	childrenOf   [sData + 1]map[string]place
+	everyChildOf [sData + 1]*place
+)
+
+func init() {
+	for s, m := range children {
+		childrenOf[s] = m
+	}
+	for s, p := range everyChild {
+		everyChildOf[s] = &p
+	}
+}
+
 // child is the place of the value under key k (or of an array item, k == "")
 // in a value at p.
 func child(p place, k string, v3 bool) place {
@@ -111,13 +128,13 @@ func child(p place, k string, v3 bool) place {
 	if skipKey(p, k) {
 		return at(sData)
 	}
-	if c, ok := everyChild[p.s]; ok {
-		return c
+	if c := everyChildOf[p.s]; c != nil {
+		return *c
 	}
 	if k == "examples" && v3 && (p.s == sParam || p.s == sHeader) {
 		return named(sExample) // Swagger 2.0's examples are data
 	}
-	if c, ok := children[p.s][k]; ok {
+	if c, ok := childrenOf[p.s][k]; ok {
 		return c
 	}
 	return at(sOther)

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"mime"
@@ -42,8 +43,44 @@ func Validate(root *Node) []Finding {
 	v.refs(root, at(sDoc))
 	v.parameters()
 	v.responses()
-	v.unused()
+	v.unused(usedRefs(root))
 	return v.findings
+}
+
+// validateKept is Validate over what the single pass kept, with the $refs
+// it met (refs) and the text of every $ref (used). ok is false when a
+// value validation reads was not kept: then only the tree can tell.
+func validateKept(root *Node, refs []passRef, used map[string]bool) (findings []Finding, ok bool) {
+	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, kept: true}
+	v.version = versionOf(root)
+	v.fmt = formatOf(root)
+	v.structure()
+	// In document order, as the walk over the tree meets them.
+	slices.SortStableFunc(refs, func(a, b passRef) int { return int(a.object) - int(b.object) })
+	problems := map[string]string{} // by text: many $refs say the same
+	at := Node{Kind: String, Src: root.Src}
+	for _, r := range refs {
+		checked := r.checked3
+		if v.version == 2 {
+			checked = r.checked2
+		}
+		if !checked || isRemote(r.text) {
+			continue
+		}
+		msg, done := problems[r.text]
+		if !done {
+			msg = v.refProblem(r.text, root.Src.Name)
+			problems[r.text] = msg
+		}
+		if msg != "" {
+			at.Scalar, at.Pos = r.text, r.pos
+			v.add(Error, &at, "%s", msg)
+		}
+	}
+	v.parameters()
+	v.responses()
+	v.unused(used)
+	return v.findings, !v.undecided
 }
 
 type validator struct {
@@ -53,7 +90,31 @@ type validator struct {
 	findings []Finding
 	checked  map[*Node]bool
 	ix       index
+	// kept: root is what the single pass kept; undecided: a value
+	// validation reads was not kept.
+	kept, undecided bool
 }
+
+// resolve follows a local pointer. Over a kept tree, a pointer into what
+// was not kept is undecided and resolves to nothing; read says the caller
+// reads the value's members, which a stub does not hold.
+func (v *validator) resolve(pointer string, read bool) (*Node, error) {
+	if !v.kept {
+		return v.ix.resolve(v.root, pointer)
+	}
+	n, err, ok := v.ix.resolveKept(v.root, pointer)
+	if ok && err == nil && read && n.part == stub && (n.Kind == Object || n.Kind == Array) {
+		ok = false
+	}
+	if !ok {
+		v.undecided = true
+		return nil, errUndecided
+	}
+	return n, err
+}
+
+// errUndecided is a pointer into what the single pass did not keep.
+var errUndecided = errors.New("not kept")
 
 func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
 	f := Finding{Severity: sev, Msg: fmt.Sprintf(format, args...)}
@@ -174,7 +235,7 @@ func (v *validator) deref(n *Node) *Node {
 		if err != nil {
 			return nil
 		}
-		t, err := v.ix.resolve(v.root, ptr)
+		t, err := v.resolve(ptr, true)
 		if err != nil {
 			return nil
 		}
@@ -192,27 +253,7 @@ func (v *validator) refs(n *Node, p place) {
 		}
 	case Object:
 		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) {
-			file, ptr, err := splitRef(ref.Scalar)
-			switch {
-			case err != nil:
-				v.add(Error, ref, "%v", err)
-			case file != "":
-				// Left by bundle: false on purpose: the service resolves
-				// references across the project's files itself. They are
-				// published as written, so the rules for what a $ref may
-				// name hold for them too.
-				from := ""
-				if ref.Src != nil {
-					from = ref.Src.Name
-				}
-				if _, err := refFile(from, file); err != nil {
-					v.add(Error, ref, "$ref %s %v", ref.Scalar, err)
-				}
-			default:
-				if _, err := v.ix.resolve(v.root, ptr); err != nil {
-					v.add(Error, ref, "$ref %s does not resolve: %v", ref.Scalar, err)
-				}
-			}
+			v.checkRef(ref)
 		}
 		for _, f := range n.Fields {
 			if f.Key != "$ref" && !skipKey(p, f.Key) {
@@ -220,6 +261,39 @@ func (v *validator) refs(n *Node, p place) {
 			}
 		}
 	}
+}
+
+// checkRef reports a $ref that does not resolve, or names a file it may not.
+func (v *validator) checkRef(ref *Node) {
+	from := ""
+	if ref.Src != nil {
+		from = ref.Src.Name
+	}
+	if msg := v.refProblem(ref.Scalar, from); msg != "" {
+		v.add(Error, ref, "%s", msg)
+	}
+}
+
+// refProblem is what is wrong with a $ref written in the file from, or "".
+func (v *validator) refProblem(ref, from string) string {
+	file, ptr, err := splitRef(ref)
+	switch {
+	case err != nil:
+		return err.Error()
+	case file != "":
+		// Left by bundle: false on purpose: the service resolves
+		// references across the project's files itself. They are
+		// published as written, so the rules for what a $ref may
+		// name hold for them too.
+		if _, err := refFile(from, file); err != nil {
+			return fmt.Sprintf("$ref %s %v", ref, err)
+		}
+	default:
+		if _, err := v.resolve(ptr, false); err != nil && err != errUndecided {
+			return fmt.Sprintf("$ref %s does not resolve: %v", ref, err)
+		}
+	}
+	return ""
 }
 
 // sharedSection returns the shared parameters or responses.
@@ -542,8 +616,8 @@ func (v *validator) responses() {
 	}
 }
 
-// unused warns of shared parameters and responses no endpoint refers to.
-func (v *validator) unused() {
+// usedRefs is the text of every $ref in a tree.
+func usedRefs(root *Node) map[string]bool {
 	used := map[string]bool{}
 	var collect func(n *Node)
 	collect = func(n *Node) {
@@ -557,7 +631,13 @@ func (v *validator) unused() {
 			collect(it)
 		}
 	}
-	collect(v.root)
+	collect(root)
+	return used
+}
+
+// unused warns of shared parameters and responses no endpoint refers to
+// (used holds the text of every $ref).
+func (v *validator) unused(used map[string]bool) {
 	for _, s := range []slot{sParam, sResponse} {
 		shared := v.sharedSection(s)
 		if shared == nil {

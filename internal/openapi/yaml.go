@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,10 @@ const maxExpandedNodes = 1_000_000
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data, shifts := unescapeSlashes(data)
+	parts := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
+	if root, ok, err := parts.parseInParts(data, partsFrom, bigEntry); ok {
+		return root, err
+	}
 	data, doc, extra, err := decodeYAML(data)
 	if err == io.EOF {
 		return nil, &LoadError{File: name, Msg: "is empty: it holds no YAML or JSON document", Err: errEmpty}
@@ -121,11 +126,24 @@ type yamlConverter struct {
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 	alias     *yaml.Node          // the alias whose expansion is under way
 	shifts    map[int][]int       // where \/ became / (see unescapeSlashes)
+	nodes     slab
+	anchored  int // anchors the conversion is inside: an alias may convert them again
+	// lineOffset is the line of the file that a part parsed on its own
+	// starts at, 0-based (see parseInParts).
+	lineOffset int
+}
+
+// newNode is a node of kind k written at y.
+func (c *yamlConverter) newNode(k Kind, y *yaml.Node) *Node {
+	n := c.nodes.node()
+	n.Kind, n.Pos, n.Src = k, c.pos(y), c.src
+	return n
 }
 
 // pos is where y was written, in the file as written.
 func (c *yamlConverter) pos(y *yaml.Node) Pos {
-	return Pos{Line: int32(y.Line), Col: int32(writtenCol(c.shifts, y.Line, y.Column))}
+	line := y.Line + c.lineOffset
+	return Pos{Line: int32(line), Col: int32(writtenCol(c.shifts, line, y.Column))}
 }
 
 func (c *yamlConverter) fail(y *yaml.Node, format string, args ...any) error {
@@ -166,6 +184,10 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	}
 	c.depth++
 	defer func() { c.depth-- }()
+	if y.Anchor != "" {
+		c.anchored++
+		defer func() { c.anchored-- }()
+	}
 	if c.depth > c.lim.Depth {
 		return nil, c.overLimit(y, "nests deeper than %d levels (the limit of docs-publish)", c.lim.Depth)
 	}
@@ -174,7 +196,9 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		if len(y.Content) == 0 {
 			return nil, c.fail(y, "is empty")
 		}
-		return c.convert(y.Content[0])
+		top := y.Content[0]
+		c.release(y, 0)
+		return c.convert(top)
 	case yaml.AliasNode:
 		if y.Alias == nil {
 			return nil, c.fail(y, "alias *%s refers to no anchor", y.Value)
@@ -195,13 +219,15 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	case yaml.ScalarNode:
 		return c.scalar(y)
 	case yaml.SequenceNode:
-		n := &Node{Kind: Array, Pos: c.pos(y), Src: c.src, Items: make([]*Node, 0, len(y.Content))}
-		for _, it := range y.Content {
+		n := c.newNode(Array, y)
+		n.Items = make([]*Node, 0, len(y.Content))
+		for i, it := range y.Content {
 			v, err := c.convert(it)
 			if err != nil {
 				return nil, err
 			}
 			n.Items = append(n.Items, v)
+			c.release(y, i)
 		}
 		return n, nil
 	case yaml.MappingNode:
@@ -210,9 +236,29 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	return nil, c.fail(y, "unsupported YAML node")
 }
 
+// release lets the YAML library's node y.Content[i] go once converted, so
+// that the two trees are not both whole at once. A node an alias names
+// stays, held by the alias; no node is changed, only let go of.
+func (c *yamlConverter) release(y *yaml.Node, i int) {
+	if len(c.expanding) == 0 && c.anchored == 0 {
+		y.Content[i] = nil
+	}
+}
+
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
-	n := &Node{Kind: Object, Pos: c.pos(y), Src: c.src, Fields: make([]Field, 0, len(y.Content)/2)}
-	seen := make(map[string]*yaml.Node, len(y.Content)/2) // by key, where it was written
+	n := c.newNode(Object, y)
+	n.Fields = make([]Field, 0, len(y.Content)/2)
+	var seen map[string]int // by key, for large mappings; small ones are looked through
+	if len(y.Content) > 2*16 {
+		seen = make(map[string]int, len(y.Content)/2)
+	}
+	has := func(key string) bool {
+		if seen != nil {
+			_, ok := seen[key]
+			return ok
+		}
+		return slices.ContainsFunc(n.Fields, func(f Field) bool { return f.Key == key })
+	}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
@@ -227,15 +273,18 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 		if err := c.grow(k, key); err != nil {
 			return nil, err
 		}
-		if first, dup := seen[key]; dup {
-			return nil, c.duplicate(k, first, key)
+		if has(key) {
+			return nil, c.duplicate(k, c.firstKey(y, i, key), key)
 		}
-		seen[key] = k
+		if seen != nil {
+			seen[key] = len(n.Fields)
+		}
 		val, err := c.convert(v)
 		if err != nil {
 			return nil, err
 		}
 		n.Fields = append(n.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
+		c.release(y, i+1)
 	}
 	// Merge keys (<<): explicit keys win, then earlier merged maps over later.
 	for _, m := range merges {
@@ -252,8 +301,10 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 				return nil, c.fail(src, "a merge key (<<) needs a mapping or a list of mappings, not a %s", val.Kind)
 			}
 			for _, f := range val.Fields {
-				if _, dup := seen[f.Key]; !dup {
-					seen[f.Key] = src
+				if !has(f.Key) {
+					if seen != nil {
+						seen[f.Key] = len(n.Fields)
+					}
 					n.Fields = append(n.Fields, f)
 				}
 			}
@@ -262,15 +313,28 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 	return n, nil
 }
 
+// firstKey is the key node before index i of mapping y that reads as key:
+// the first of two, for the error that names both.
+func (c *yamlConverter) firstKey(y *yaml.Node, i int, key string) *yaml.Node {
+	for j := 0; j < i; j += 2 {
+		if k := y.Content[j]; k != nil && !(k.Kind == yaml.ScalarNode && k.Tag == "!!merge") {
+			if kk, err := c.key(k); err == nil && kk == key {
+				return k
+			}
+		}
+	}
+	return y.Content[i]
+}
+
 // duplicate is the error for a key k that reads as key, as first did. Two
 // keys written alike are a repeated key; two written differently (+1: and
 // 1.0:) read as the same text, as the service reads them, which would keep
 // the last one and silently drop the other.
 func (c *yamlConverter) duplicate(k, first *yaml.Node, key string) error {
 	if first.Value == k.Value && first.Style == k.Style {
-		return c.fail(k, "duplicate key %q (first at line %d): each key may appear once in a mapping", key, first.Line)
+		return c.fail(k, "duplicate key %q (first at line %d): each key may appear once in a mapping", key, first.Line+c.lineOffset)
 	}
-	return c.fail(k, "key %s reads as %q, as does the key %s at line %d: each key may appear once in a mapping; rename or remove one", written(k), key, written(first), first.Line)
+	return c.fail(k, "key %s reads as %q, as does the key %s at line %d: each key may appear once in a mapping; rename or remove one", written(k), key, written(first), first.Line+c.lineOffset)
 }
 
 // written is a scalar key as it was written, quotes included.
@@ -319,7 +383,9 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: kind, Scalar: lit, Pos: pos, Src: c.src}, nil
+		n := c.newNode(kind, y)
+		n.Scalar = lit
+		return n, nil
 	}
 	// Quoted, block, or explicitly tagged: the tag decides.
 	switch y.ShortTag() {
@@ -345,7 +411,9 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
 	}
 	// !!str, !!timestamp, !!binary and custom tags: the text as written.
-	return &Node{Kind: String, Scalar: y.Value, Pos: pos, Src: c.src}, nil
+	n := c.newNode(String, y)
+	n.Scalar = y.Value
+	return n, nil
 }
 
 // intLiteral writes a YAML integer (0x1f, 0o17, 1_000, +5) as a decimal JSON

@@ -121,7 +121,11 @@ func (f *flow) compare(ctx context.Context) error {
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
-	rep, err := runAside(ctx, func() (*apidiff.Report, error) { return apidiff.Compare(baseDesc.content, headJSON) })
+	baseJSON, err := baseDesc.json()
+	if err != nil {
+		return f.cannotCompare(ctx, c, err)
+	}
+	rep, err := runAside(ctx, func() (*apidiff.Report, error) { return apidiff.Compare(baseJSON, headJSON) })
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
@@ -242,7 +246,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &described{doc: doc, content: content, bundled: true}, nil
+		return &described{doc: doc, body: bytes.NewReader(content), size: int64(len(content)), bundled: true}, nil
 	})
 }
 
@@ -250,16 +254,21 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 // upload keeps its $refs, which the comparison cannot follow.
 func (f *flow) headJSON(ctx context.Context) ([]byte, error) {
 	if f.head.bundled {
-		return f.head.content, nil
+		return f.head.json()
 	}
+	scratch, err := f.ws.Scratch()
+	if err != nil {
+		return nil, err
+	}
+	defer scratch.Close()
 	d, err := runAside(ctx, func() (*described, error) {
-		d, _, err := describe(ctx, true, f.plan.File, f.ws.FS())
+		d, _, err := describe(ctx, true, f.plan.File, f.ws.FS(), scratch)
 		return d, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("the description cannot be bundled for the comparison: %w", err)
 	}
-	return d.content, nil
+	return d.json()
 }
 
 // maxIgnoreFile bounds breaking-ignore.

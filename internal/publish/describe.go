@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -17,7 +19,7 @@ import (
 // fail-on-warnings, stop the run before its first request. It gives up when
 // ctx ends, wherever it is: parsing a large file cannot be interrupted, so
 // it runs aside and is left to finish on its own.
-func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result) (*described, error) {
+func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result, out *os.File) (*described, error) {
 	type loaded struct {
 		d        *described
 		findings []openapi.Finding
@@ -26,7 +28,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		d, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws.FS())
+		d, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws.FS(), out)
 		// Errors at places in the description are findings like any other:
 		// each is reported where it was written.
 		var les openapi.LoadErrors
@@ -83,31 +85,32 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 const maxAnnotated = 50
 
 // described is a description as it is published: its tree, which knows
-// where each value was written, and the JSON that is uploaded.
+// where each value was written (after the single pass, only what
+// validation read of it), and the JSON that is uploaded, read from body.
 type described struct {
 	doc     *openapi.Node
-	content []byte
+	body    io.ReaderAt
+	size    int64
 	bundled bool
 }
 
+// json is the whole upload, read from body.
+func (d *described) json() ([]byte, error) {
+	b := make([]byte, d.size)
+	if _, err := d.body.ReadAt(b, 0); err != nil && !(err == io.EOF && d.size == 0) {
+		return nil, fmt.Errorf("read the upload back: %w", err)
+	}
+	return b, nil
+}
+
 // describe loads the description name from fsys, bundles it and validates
-// it.
-func describe(ctx context.Context, bundle bool, name string, fsys fs.FS) (*described, []openapi.Finding, error) {
-	doc, err := openapi.Load(ctx, fsys, name, openapi.DefaultLimits)
+// it, writing the upload to out.
+func describe(ctx context.Context, bundle bool, name string, fsys fs.FS, out *os.File) (*described, []openapi.Finding, error) {
+	p, err := openapi.Prepare(ctx, fsys, name, openapi.PrepareOptions{Bundle: bundle}, out)
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
-	if bundle {
-		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: fsys}); err != nil {
-			return nil, nil, loadError(name, err)
-		}
-	}
-	findings := openapi.Validate(doc)
-	content, err := openapi.Encode(doc, openapi.DefaultLimits)
-	if err != nil {
-		return nil, nil, loadError(name, err)
-	}
-	return &described{doc: doc, content: content, bundled: bundle}, findings, nil
+	return &described{doc: p.Root, body: out, size: p.Size, bundled: bundle}, p.Findings, nil
 }
 
 // loadFindings are load errors as findings.
@@ -185,7 +188,7 @@ func plural(n int, word string) string {
 }
 
 // dryRun says what a run would publish, and sends nothing.
-func dryRun(cfg Config, p *Plan, content []byte, rep report.Reporter) error {
+func dryRun(cfg Config, p *Plan, size int64, rep report.Reporter) error {
 	end := rep.Group("dry run")
 	defer end()
 	doc := "the project's only doc"
@@ -201,7 +204,7 @@ func dryRun(cfg Config, p *Plan, content []byte, rep report.Reporter) error {
 		project = "(no project-id)"
 	}
 	rep.Infof("dry run: nothing was sent to the service")
-	rep.Infof("would write %s (%d bytes of JSON) on branch %s of project %s", p.FileName, len(content), branch, project)
+	rep.Infof("would write %s (%d bytes of JSON) on branch %s of project %s", p.FileName, size, branch, project)
 	rep.Infof("would release a build under %s with setLive %v", doc, cfg.SetLive)
 	if p.Download {
 		rep.Infof("would download the build")

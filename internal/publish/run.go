@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
@@ -72,6 +73,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	res.Steps = append(res.Steps, StepTime{StepCheck, time.Since(start)})
 	if f != nil {
 		defer f.ws.Close()
+		defer f.closeBody()
 	}
 	if err != nil {
 		res.FailedStep = StepCheck
@@ -90,7 +92,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 		}
 	}
 	if f.plan.DryRun {
-		return res, dryRun(cfg, f.plan, f.content, rep)
+		return res, dryRun(cfg, f.plan, f.head.size, rep)
 	}
 	f.client, err = docsapi.New(f.plan.APIURL, cfg.Token, docsapi.Options{
 		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
@@ -122,12 +124,25 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	for _, w := range p.Warnings {
 		rep.Annotate(report.Warning, w, report.Where{})
 	}
-	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, res); err != nil {
+	// The upload is written to a file as it is made: to bundle-path's
+	// place when it is set, else to a scratch file no path leads to.
+	var bundle *workspace.File
+	if p.BundlePath != "" {
+		if bundle, err = ws.Create(p.BundlePath); err != nil {
+			return f, outsideInput("bundle-path", cfg.BundlePath, err)
+		}
+		f.body = bundle.File
+	} else if f.body, err = ws.Scratch(); err != nil {
 		return f, err
 	}
-	f.content = f.head.content
-	if p.BundlePath != "" {
-		if err := ws.WriteFile(p.BundlePath, f.content); err != nil {
+	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, res, f.body); err != nil {
+		if bundle != nil {
+			bundle.Abort()
+		}
+		return f, err
+	}
+	if bundle != nil {
+		if err := bundle.Keep(); err != nil {
 			return f, outsideInput("bundle-path", cfg.BundlePath, err)
 		}
 		res.BundlePath = p.BundlePath
@@ -143,7 +158,7 @@ type flow struct {
 	cfg           Config
 	plan          *Plan
 	head          *described
-	content       []byte // the description as JSON
+	body          *os.File // the upload, written by the load
 	ws            *workspace.Workspace
 	rep           report.Reporter
 	client        *docsapi.Client
@@ -152,6 +167,13 @@ type flow struct {
 	firstPoll     time.Duration
 	progressEvery time.Duration
 	userAgent     string
+}
+
+// closeBody closes the upload's file: a scratch file goes with it.
+func (f *flow) closeBody() {
+	if f.body != nil {
+		f.body.Close()
+	}
 }
 
 // take runs one step: in a log group of its own, timed, and named as the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -30,10 +31,10 @@ func (s Step) String() string { return string(s) }
 
 func (f *flow) update(ctx context.Context) error {
 	desc := fmt.Sprintf("update file %s on branch %s", f.plan.FileName, f.cfg.Branch)
-	f.rep.Infof("project %s, file %s, branch %s, %d bytes of JSON", f.cfg.ProjectID, f.plan.FileName, f.cfg.Branch, len(f.content))
+	f.rep.Infof("project %s, file %s, branch %s, %d bytes of JSON", f.cfg.ProjectID, f.plan.FileName, f.cfg.Branch, f.head.size)
 	f.rep.Debugf("commit message: %s", f.plan.CommitMessage)
 	err := f.client.UpdateFile(ctx, f.cfg.ProjectID, f.plan.FileName, docsapi.FileUpdate{
-		Content: f.content, Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
+		Content: io.NewSectionReader(f.head.body, 0, f.head.size), Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
 	})
 	if err != nil {
 		hint := hintFor(err, f.cfg.CLI)

@@ -114,12 +114,42 @@ func (f *File) Commit() error {
 	}, f.Abort)
 }
 
+// Keep is Commit, with the file left open for reading what was written
+// (ReadAt): its target may change once it is in place, what was written
+// cannot. The caller closes it.
+func (f *File) Keep() error {
+	return f.commit("file", func() error {
+		err := f.Sync()
+		if err == nil {
+			err = f.w.settle(f.tmp, 0o644)
+		}
+		return err
+	}, f.Abort)
+}
+
 // Abort drops the file. It is a no-op after Commit.
 func (f *File) Abort() {
 	f.drop(func() {
 		f.Close()
 		f.w.root.Remove(f.tmp)
 	})
+}
+
+// Scratch returns a new empty file for the run's own use, open for reading
+// and writing, that no path leads to: it is made at the workspace's top
+// under a fresh hidden name and unlinked at once, so nothing is left of it
+// however the run ends, and it goes when it is closed.
+func (w *Workspace) Scratch() (*os.File, error) {
+	tmp := tempName(".")
+	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+	}
+	if err := w.root.Remove(tmp); err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+	}
+	return fh, nil
 }
 
 // WriteFile writes data to name atomically.

@@ -162,3 +162,47 @@ func TestAtomicDir(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptFileReadsWhatWasWritten: a kept file is in place, and reads back
+// what was written even when its target is replaced afterwards.
+func TestKeptFileReadsWhatWasWritten(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	f, err := w.Create("build/bundle.json")
+	must(t, err)
+	io.WriteString(f, `{"a":1}`)
+	must(t, f.Keep())
+	defer f.Close()
+	must(t, w.WriteFile("build/bundle.json", []byte("changed"))) // a new file in its place
+	got, err := io.ReadAll(io.NewSectionReader(f, 0, 7))
+	if err != nil || string(got) != `{"a":1}` {
+		t.Errorf("read back %q, %v", got, err)
+	}
+	st, err := os.Stat(filepath.Join(w.Dir(), "build"))
+	must(t, err)
+	entries, _ := os.ReadDir(filepath.Join(w.Dir(), "build"))
+	if len(entries) != 1 || !st.IsDir() {
+		t.Errorf("build holds %v", entries)
+	}
+}
+
+// TestScratchLeavesNothing: a scratch file can be written and read, and no
+// entry of the workspace leads to it, before or after it is closed.
+func TestScratchLeavesNothing(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	before, _ := os.ReadDir(w.Dir())
+	f, err := w.Scratch()
+	must(t, err)
+	io.WriteString(f, "scratch")
+	got, err := io.ReadAll(io.NewSectionReader(f, 0, 7))
+	if err != nil || string(got) != "scratch" {
+		t.Errorf("read back %q, %v", got, err)
+	}
+	during, _ := os.ReadDir(w.Dir())
+	f.Close()
+	after, _ := os.ReadDir(w.Dir())
+	if len(during) != len(before) || len(after) != len(before) {
+		t.Errorf("the workspace held %d entries, then %d while the scratch file was open, %d after", len(before), len(during), len(after))
+	}
+}

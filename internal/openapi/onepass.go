@@ -1,0 +1,649 @@
+package openapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"slices"
+	"unsafe"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The single pass: a description in one JSON file, with no $ref to another
+// file, is read token by token from its file, written out as it passes, and
+// validated from the few values validation reads, which are the only ones
+// kept. Bundling such a description changes nothing, so what is written is
+// the upload. Whatever the pass cannot decide (another file named, a value
+// validation reads that it did not keep, invalid JSON, a limit hit) it
+// leaves to the tree, which reads the file again and says what is wrong:
+// both give the same document and the same findings.
+
+// errGiveWay is the cause of a single pass that leaves the description to
+// the tree.
+var errGiveWay = errors.New("left to the tree")
+
+// giveWay says why the single pass gave way, for tests and debugging.
+type giveWay struct{ why string }
+
+func (g *giveWay) Error() string { return "single pass: " + g.why }
+func (g *giveWay) Unwrap() error { return errGiveWay }
+
+func gaveWay(format string, args ...any) error { return &giveWay{fmt.Sprintf(format, args...)} }
+
+// mode is how much of a value the single pass keeps.
+type mode uint8
+
+const (
+	mCopy       mode = iota // nothing: written out only
+	mStub                   // its kind and place (a node marked stub)
+	mProfile                // an object's members as profileKey says; items of an array as mProfile
+	mRoot                   // the description's top: mProfile, with its other members as stubs
+	mNamed                  // every member (or item), each as mProfile
+	mNamedStubs             // every member (or item), each as mStub
+	mFull                   // all of it
+)
+
+// profileKey is how much of the value under key a kept object keeps: the
+// members validation reads (see validate.go), and the sections and names
+// that references name. Changing what validation reads means changing this.
+func profileKey(key string) mode {
+	switch key {
+	case "$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
+		"minimum", "maximum", "pattern", "default", "enum", "consumes":
+		return mFull
+	case "description", "title", "version", "content":
+		return mStub // only their kind, or that they are there, is read
+	case "info", "components", "schema", "query",
+		"get", "put", "post", "delete", "options", "head", "patch", "trace":
+		return mProfile
+	case "paths", "parameters", "responses", "headers", "schemas", "definitions", "pathItems", "additionalOperations":
+		return mNamed
+	case "examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks":
+		return mNamedStubs
+	}
+	return mCopy
+}
+
+// under is the mode of the values inside a value of mode m, under key.
+func (m mode) under(key string) mode {
+	switch m {
+	case mProfile:
+		return profileKey(key)
+	case mRoot:
+		if k := profileKey(key); k != mCopy {
+			return k
+		}
+		return mStub // that it is there, for the pointers that name it
+	case mNamed:
+		return mProfile
+	case mNamedStubs:
+		return mStub
+	case mFull:
+		return mFull
+	}
+	return mCopy
+}
+
+// item is the mode of an array's items.
+func (m mode) item() mode {
+	switch m {
+	case mProfile, mNamed:
+		return mProfile
+	case mNamedStubs:
+		return mStub
+	case mFull:
+		return mFull
+	}
+	return mCopy
+}
+
+// places is where a value stands, read as Swagger 2.0 and as OpenAPI 3.x:
+// the pass may meet a value before the key that says which it is.
+type places struct{ v2, v3 place }
+
+func (p places) child(key string) places {
+	c := places{v2: child(p.v2, key, false)}
+	if p.v3 == p.v2 && !(key == "examples" && (p.v2.s == sParam || p.v2.s == sHeader)) {
+		c.v3 = c.v2
+	} else {
+		c.v3 = child(p.v3, key, true)
+	}
+	return c
+}
+
+// passRef is a $ref the pass met, for validation to check: a description
+// may hold hundreds of thousands, so it is kept small.
+type passRef struct {
+	text   string // shared by every $ref that says the same
+	pos    Pos
+	object int32 // the object holding it, numbered in document order
+	// checked2, checked3: validation checks it, read as Swagger 2.0 and as
+	// OpenAPI 3.x (it does not check those inside examples and defaults)
+	checked2, checked3 bool
+}
+
+// Flags of an object, for the discriminator mappings the bundler follows.
+const (
+	fDiscriminator uint8 = 1 << iota // the value of a discriminator key
+	fMapping                         // the mapping of a discriminator
+)
+
+type pass struct {
+	dec      *jsontext.Decoder
+	lines    *lineReader
+	w        *aheadWriter
+	src      *Source
+	bud      *budget
+	nodes    slab
+	maxDepth int
+	size     int64 // the document's size as Encode reckons it
+	objects  int
+	refs     []passRef
+	texts    map[string]string // every $ref's text, once
+	scratch  []byte
+	unq      []byte
+	names    []*names // the keys of the objects open, by depth
+	seed     maphash.Seed
+}
+
+// names are the keys of one object, by their hashes: a key written twice,
+// or two whose hashes meet, give way to the tree, whose decoder names the
+// key. Most objects have a few keys, looked through; large ones get a set.
+type names struct {
+	list []uint64
+	set  map[uint64]struct{}
+}
+
+// add reports whether h is new to the object.
+func (ns *names) add(h uint64) bool {
+	if ns.set != nil {
+		if _, dup := ns.set[h]; dup {
+			return false
+		}
+		ns.set[h] = struct{}{}
+		return true
+	}
+	if slices.Contains(ns.list, h) {
+		return false
+	}
+	ns.list = append(ns.list, h)
+	if len(ns.list) > 32 {
+		ns.set = make(map[uint64]struct{}, 64)
+		for _, h := range ns.list {
+			ns.set[h] = struct{}{}
+		}
+	}
+	return true
+}
+
+// keysAt is a fresh set of keys for an object at depth.
+func (p *pass) keysAt(depth int) *names {
+	for len(p.names) <= depth {
+		p.names = append(p.names, &names{})
+	}
+	ns := p.names[depth]
+	ns.list, ns.set = ns.list[:0], nil
+	return ns
+}
+
+// Prepared is a description loaded, bundled, validated and written out.
+type Prepared struct {
+	// Root is the document. After the single pass it holds only what
+	// validation reads (info, the operations with the places of their
+	// methods' keys, parameters, responses, the components' names): enough
+	// for Operation, not for Encode.
+	Root *Node
+	// Findings are Validate's, in its order.
+	Findings []Finding
+	// Size is the bytes of JSON written.
+	Size int64
+	// OnePass says the single pass did the work.
+	OnePass bool
+}
+
+// PrepareOptions tune Prepare.
+type PrepareOptions struct {
+	// Bundle lifts what other files hold into the document.
+	Bundle bool
+	// Limits bound the work; zero fields take DefaultLimits'.
+	Limits Limits
+	// TreeOnly reads the description into a whole tree even when one pass
+	// would do.
+	TreeOnly bool
+}
+
+// Sink is where Prepare writes the document: a file, which Prepare may
+// empty and write again.
+type Sink interface {
+	io.Writer
+	io.Seeker
+	Truncate(size int64) error
+}
+
+// Prepare loads the description name from fsys, bundles it (with
+// opts.Bundle), validates it and writes it as JSON to out, as Load,
+// Bundle, Validate and Encode would, with the same errors. A JSON
+// description that names no other file takes a single pass from its file
+// to out, keeping only what validation reads; any other takes the tree. On
+// an error, out holds part of a document or none.
+func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
+	lim := opts.Limits.withDefaults()
+	if !opts.TreeOnly {
+		p, err := onePass(ctx, fsys, name, lim, out)
+		if !errors.Is(err, errGiveWay) {
+			return p, err
+		}
+		if _, err := out.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("write the document: %w", err)
+		}
+		if err := out.Truncate(0); err != nil {
+			return nil, fmt.Errorf("write the document: %w", err)
+		}
+	}
+	root, err := Load(ctx, fsys, name, lim)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Bundle {
+		if root, err = Bundle(ctx, root, BundleOptions{FS: fsys, Limits: lim}); err != nil {
+			return nil, err
+		}
+	}
+	findings := Validate(root)
+	n, err := EncodeTo(out, root, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{Root: root, Findings: findings, Size: n}, nil
+}
+
+// onePass tries the single pass; errGiveWay leaves the description to the
+// tree.
+func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer) (*Prepared, error) {
+	if err := checkRealPath(fsys, name); err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, gaveWay("%v", err)
+	}
+	if err := checkOpened(fsys, name, st); err != nil || st.Size() > lim.FileBytes {
+		return nil, gaveWay("the file is refused: %v", err)
+	}
+	// A byte order mark is not content: the tree drops it too.
+	in := bufio.NewReaderSize(io.LimitReader(f, lim.FileBytes+1), 512)
+	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		in.Discard(3)
+	}
+	lr := newLineReader(in)
+	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
+	p := &pass{
+		// Keys written twice are caught by the pass itself, more cheaply:
+		// by their hashes (see names).
+		dec:      jsontext.NewDecoder(lr, jsontext.AllowDuplicateNames(true)),
+		lines:    lr,
+		src:      src,
+		bud:      src.budget,
+		maxDepth: lim.Depth,
+		texts:    map[string]string{},
+		seed:     maphash.MakeSeed(),
+	}
+	if k := p.dec.PeekKind(); k != '{' {
+		return nil, gaveWay("not a JSON object")
+	}
+	p.w = newAheadWriter(out)
+	root, err := p.value(mRoot, places{at(sDoc), at(sDoc)}, 0, 0)
+	written, werr := p.w.close()
+	if err != nil {
+		return nil, err
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("write the document: %w", werr)
+	}
+	if _, err := p.dec.ReadToken(); err != io.EOF {
+		return nil, gaveWay("more after the document: %v", err)
+	}
+	if lr.read > lim.FileBytes {
+		return nil, gaveWay("the file grew past the limit")
+	}
+	if p.size > lim.DocumentBytes {
+		return nil, gaveWay("the document is over its limit")
+	}
+	if root.Get("swagger") == nil && root.Get("openapi") == nil {
+		return nil, gaveWay("not a description")
+	}
+	used := make(map[string]bool, len(p.texts))
+	for t := range p.texts {
+		used[t] = true
+	}
+	findings, ok := validateKept(root, p.refs, used)
+	if !ok {
+		return nil, gaveWay("a $ref leads where the pass kept nothing")
+	}
+	return &Prepared{Root: root, Findings: findings, Size: written, OnePass: true}, nil
+}
+
+// stop is an error of the decoder, or of the budget: the context's errors
+// end the work, anything else gives way to the tree.
+func (p *pass) stop(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var g *giveWay
+	if errors.As(err, &g) {
+		return err
+	}
+	return gaveWay("%v", err)
+}
+
+func (p *pass) node(k Kind, off int64) *Node {
+	n := p.nodes.node()
+	n.Kind, n.Pos, n.Src = k, p.lines.pos(off), p.src
+	return n
+}
+
+// text is a string token's text: the token itself (valid until the next
+// read) when it holds no escape, else a decoded copy. It writes the string
+// out as Encode would.
+func (p *pass) text(raw []byte) (s string, copied bool, err error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		p.w.write(raw)
+		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
+	}
+	b, err := jsontext.AppendUnquote(p.unq[:0], raw)
+	if err != nil {
+		return "", false, p.stop(err)
+	}
+	p.unq = b
+	s = unsafe.String(unsafe.SliceData(b), len(b))
+	p.scratch = appendString(p.scratch[:0], s)
+	p.w.write(p.scratch)
+	return s, false, nil
+}
+
+// keep is s, copied unless it is a copy already; a key validation reads is
+// the program's own string.
+func keep(s string, copied bool) string {
+	if copied {
+		return s
+	}
+	if k, ok := knownKeys[s]; ok {
+		return k
+	}
+	return string([]byte(s))
+}
+
+// knownKeys are the keys profileKey names, each one string for all its
+// uses.
+var knownKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
+		"minimum", "maximum", "pattern", "default", "enum", "consumes", "description", "title", "version", "content",
+		"info", "components", "schema", "query", "get", "put", "post", "delete", "options", "head", "patch", "trace",
+		"paths", "parameters", "responses", "headers", "schemas", "definitions", "pathItems", "additionalOperations",
+		"examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks", "200", "201", "204", "default"} {
+		m[k] = k
+	}
+	return m
+}()
+
+// value passes one value, writing it out and keeping what m says.
+func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
+	if depth > p.maxDepth {
+		return nil, gaveWay("nests too deep")
+	}
+	if err := p.bud.value(); err != nil {
+		return nil, p.stop(err)
+	}
+	if p.bud.values%4096 == 0 {
+		p.lines.advance(p.dec.InputOffset())
+	}
+	switch p.dec.PeekKind() {
+	case '{':
+		return p.object(m, pl, flags, depth)
+	case '[':
+		return p.array(m, pl, depth)
+	case '"':
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		off := p.dec.InputOffset() - int64(len(raw))
+		s, copied, err := p.text(raw)
+		if err != nil {
+			return nil, err
+		}
+		p.size += int64(len(s)) + 2
+		if m == mCopy {
+			return nil, nil
+		}
+		n := p.node(String, off)
+		if m == mStub {
+			n.part = stub
+		} else {
+			n.Scalar = keep(s, copied)
+		}
+		return n, nil
+	case '0', 'n', 't', 'f':
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		off := p.dec.InputOffset() - int64(len(raw))
+		p.w.write(raw)
+		p.size += int64(len(raw))
+		kind := Number
+		switch raw[0] {
+		case 'n':
+			kind = Null
+		case 't', 'f':
+			kind = Bool
+		default:
+			// Only a long literal or one with an exponent can be out of range.
+			if len(raw) > 300 || bytes.ContainsAny(raw, "eE") {
+				if err := checkRange(string(raw), string(raw)); err != nil {
+					return nil, gaveWay("%v", err)
+				}
+			}
+		}
+		if m == mCopy {
+			return nil, nil
+		}
+		n := p.node(kind, off)
+		n.Scalar = string(raw)
+		return n, nil
+	}
+	_, err := p.dec.ReadToken()
+	return nil, p.stop(err)
+}
+
+func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) {
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.stop(err)
+	}
+	p.objects++
+	num := p.objects
+	var n *Node
+	if m != mCopy {
+		n = p.node(Object, p.dec.InputOffset()-1)
+		switch m {
+		case mStub:
+			n.part = stub
+		case mProfile:
+			n.part = someKeys
+		}
+	}
+	p.w.writeByte('{')
+	p.size += 2
+	keys := p.keysAt(depth)
+	for first := true; ; first = false {
+		switch p.dec.PeekKind() {
+		case '}':
+			if _, err := p.dec.ReadToken(); err != nil {
+				return nil, p.stop(err)
+			}
+			p.w.writeByte('}')
+			return n, nil
+		case '"':
+		default:
+			_, err := p.dec.ReadToken()
+			return nil, p.stop(err)
+		}
+		raw, err := p.dec.ReadValue()
+		if err != nil {
+			return nil, p.stop(err)
+		}
+		keyOff := p.dec.InputOffset() - int64(len(raw))
+		if !first {
+			p.w.writeByte(',')
+		}
+		key, copied, err := p.text(raw)
+		if err != nil {
+			return nil, err
+		}
+		if !keys.add(maphash.String(p.seed, key)) {
+			return nil, gaveWay("a key written twice, or two keys alike")
+		}
+		p.w.writeByte(':')
+		p.size += int64(len(key)) + 4
+		// Everything the key decides is decided now: key may be the
+		// decoder's buffer, which the next read may overwrite.
+		vm := m.under(key)
+		var kept string
+		var kpos Pos
+		if vm != mCopy {
+			kept, kpos = keep(key, copied), p.lines.pos(keyOff)
+		}
+		isRef := key == "$ref"
+		cf := uint8(0)
+		switch {
+		case key == "discriminator":
+			cf = fDiscriminator
+		case key == "mapping" && flags&fDiscriminator != 0:
+			cf = fMapping
+		}
+		cpl := places{at(sData), at(sData)} // validation and bundling pass over a $ref's value
+		if !isRef {
+			cpl = pl.child(key)
+		}
+		next := p.dec.PeekKind()
+		var v *Node
+		switch {
+		case isRef && next == '"':
+			v, err = p.ref(vm, pl, num)
+		case flags&fMapping != 0 && next == '"':
+			v, err = p.mapping(vm, depth)
+		default:
+			v, err = p.value(vm, cpl, cf, depth+1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && n != nil {
+			n.Fields = append(n.Fields, Field{Key: kept, KeyPos: kpos, Value: v})
+		}
+	}
+}
+
+// ref passes a $ref's text: it is recorded for validation, and one that
+// names another file, or that bundling would refuse, gives way.
+func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
+	if err := p.bud.value(); err != nil {
+		return nil, p.stop(err)
+	}
+	raw, err := p.dec.ReadValue()
+	if err != nil {
+		return nil, p.stop(err)
+	}
+	off := p.dec.InputOffset() - int64(len(raw))
+	s, copied, err := p.text(raw)
+	if err != nil {
+		return nil, err
+	}
+	p.size += int64(len(s)) + 2
+	if !isRemote(s) {
+		if file, _, err := splitRef(s); err != nil || file != "" {
+			return nil, gaveWay("$ref %q names a file, or cannot be read", s)
+		}
+	}
+	// One string for every $ref that says the same.
+	text, seen := p.texts[s]
+	if !seen {
+		text = keep(s, copied)
+		p.texts[text] = text
+	}
+	pos := p.lines.pos(off)
+	p.refs = append(p.refs, passRef{text: text, pos: pos, object: int32(object), checked2: pl.v2.s != sData, checked3: pl.v3.s != sData})
+	if m == mCopy {
+		return nil, nil
+	}
+	n := p.nodes.node()
+	n.Kind, n.Scalar, n.Pos, n.Src = String, text, pos, p.src
+	return n, nil
+}
+
+// mapping passes a discriminator mapping's value: one that names another
+// file gives way, as bundling would lift it.
+func (p *pass) mapping(m mode, depth int) (*Node, error) {
+	v, err := p.value(mFull, places{at(sData), at(sData)}, 0, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	if looksLikeRef(v.Scalar) && !isRemote(v.Scalar) {
+		if file, _, err := splitRef(v.Scalar); err != nil || file != "" {
+			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar)
+		}
+	}
+	if m == mCopy {
+		return nil, nil
+	}
+	return v, nil
+}
+
+func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.stop(err)
+	}
+	var n *Node
+	if m != mCopy {
+		n = p.node(Array, p.dec.InputOffset()-1)
+		if m == mStub {
+			n.part = stub
+		}
+	}
+	p.w.writeByte('[')
+	p.size += 2
+	im := m.item()
+	cpl := pl.child("")
+	for first := true; ; first = false {
+		if p.dec.PeekKind() == ']' {
+			if _, err := p.dec.ReadToken(); err != nil {
+				return nil, p.stop(err)
+			}
+			p.w.writeByte(']')
+			return n, nil
+		}
+		if !first {
+			p.w.writeByte(',')
+		}
+		p.size++
+		v, err := p.value(im, cpl, 0, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && n != nil {
+			n.Items = append(n.Items, v)
+		}
+	}
+}

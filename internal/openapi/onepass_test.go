@@ -1,0 +1,280 @@
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	iofs "io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// prepared is what one way of preparing a description gave.
+type prepared struct {
+	body     []byte
+	findings []Finding
+	err      string
+	onePass  bool
+	root     *Node
+}
+
+// prepareWith runs Prepare into a file, as a run does.
+func prepareWith(t *testing.T, fsys iofs.FS, name string, opts PrepareOptions) prepared {
+	t.Helper()
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	p, err := Prepare(context.Background(), fsys, name, opts, out)
+	if err != nil {
+		return prepared{err: err.Error()}
+	}
+	body, err := os.ReadFile(out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(body)) != p.Size {
+		t.Errorf("%s: Prepare says it wrote %d bytes, the file holds %d", name, p.Size, len(body))
+	}
+	return prepared{body: body, findings: p.Findings, onePass: p.OnePass, root: p.Root}
+}
+
+// agree prepares a description through the tree and as a run would, with
+// and without bundling, and reports any difference: the upload byte for
+// byte, the findings (order, places, messages), the error, and where each
+// operation's method is written. It returns whether the single pass did the
+// work.
+func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
+	t.Helper()
+	onePass := false
+	for _, bundle := range []bool{true, false} {
+		tree := prepareWith(t, fsys, name, PrepareOptions{Bundle: bundle, Limits: lim, TreeOnly: true})
+		run := prepareWith(t, fsys, name, PrepareOptions{Bundle: bundle, Limits: lim})
+		onePass = onePass || run.onePass
+		if tree.err != run.err {
+			t.Errorf("%s (bundle %v): error\n%s\nthrough the tree, but\n%s", name, bundle, tree.err, run.err)
+			continue
+		}
+		if !bytes.Equal(tree.body, run.body) {
+			t.Errorf("%s (bundle %v, one pass %v): the upload differs from the tree's: %s", name, bundle, run.onePass, firstByteDiff(tree.body, run.body))
+		}
+		if d := cmp.Diff(tree.findings, run.findings); d != "" {
+			t.Errorf("%s (bundle %v, one pass %v): findings differ (-tree +run):\n%s", name, bundle, run.onePass, d)
+		}
+		if tree.root != nil {
+			if d := cmp.Diff(operationPlaces(tree.root, tree.root), operationPlaces(tree.root, run.root)); d != "" {
+				t.Errorf("%s (bundle %v, one pass %v): operations' places differ (-tree +run):\n%s", name, bundle, run.onePass, d)
+			}
+		}
+	}
+	return onePass
+}
+
+// operationPlaces is where Operation finds each method of whole's paths in
+// doc: the methods a comparison may name.
+func operationPlaces(whole, doc *Node) []string {
+	var out []string
+	for _, pf := range fieldsOf(whole.Get("paths")) {
+		item := (&validator{root: whole, ix: index{}}).deref(pf.Value)
+		var ms []string
+		for _, f := range fieldsOf(item) {
+			if slices.Contains(methods, f.Key) || f.Key == "query" {
+				ms = append(ms, f.Key)
+			}
+		}
+		for _, f := range fieldsOf(item.Get("additionalOperations")) {
+			ms = append(ms, f.Key)
+		}
+		for _, m := range ms {
+			op := Operation(doc, pf.Key, m)
+			if op == nil {
+				out = append(out, pf.Key+" "+m+": none")
+				continue
+			}
+			out = append(out, pf.Key+" "+m+": "+op.Value.Src.Name+":"+op.KeyPos.String())
+		}
+	}
+	return out
+}
+
+func firstByteDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-40)
+	return "at byte " + strconv.Itoa(i) + ": tree …" + string(a[lo:min(len(a), i+40)]) + "… run …" + string(b[lo:min(len(b), i+40)]) + "…"
+}
+
+// fieldsOf is an Object's members, or none.
+func fieldsOf(n *Node) []Field {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	return n.Fields
+}
+
+// TestOnePassAgreesOnTestdata: every description and file under testdata/
+// comes out of a run as it comes out of the tree, and the single pass does
+// the work for the JSON descriptions that name no other file.
+func TestOnePassAgreesOnTestdata(t *testing.T) {
+	t.Parallel()
+	fsys := os.DirFS("../../testdata")
+	var names []string
+	iofs.WalkDir(fsys, ".", func(p string, d iofs.DirEntry, err error) error {
+		switch path.Ext(p) {
+		case ".json", ".yaml", ".yml":
+			names = append(names, p)
+		}
+		return err
+	})
+	if len(names) < 50 {
+		t.Fatalf("found %d files under testdata, want the fixtures", len(names))
+	}
+	var onePass atomic.Int32
+	t.Run("files", func(t *testing.T) {
+		for _, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				if agree(t, fsys, name, Limits{}) {
+					onePass.Add(1)
+				}
+			})
+		}
+	})
+	if onePass.Load() < 10 {
+		t.Errorf("the single pass did the work for %d files, want the single-file JSON descriptions", onePass.Load())
+	}
+}
+
+// TestOnePassAgreesOnEdges: inputs at the edges of what the single pass
+// decides, each written as JSON: the same upload, findings and errors as
+// the tree's, and the pass does the work only where it can tell.
+func TestOnePassAgreesOnEdges(t *testing.T) {
+	t.Parallel()
+	const ok = `"info":{"title":"t","version":"1"},"paths":{}`
+	cases := []struct {
+		name, file, data string
+		lim              Limits
+		onePass          bool
+	}{
+		{"plain", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{}, true},
+		{"escapes written as the tree writes them", "a.json", `{"openapi":"3.0.3","info":{"title":"a\/b \u00e9 \"q\" \u2028 <&>","version":"1"},"paths":{},"x-\u0041":"\ud83d\ude00"}`, Limits{}, true},
+		{"whitespace and lines", "a.json", "\ufeff\r\n{\r\n\t\"openapi\" : \"3.0.3\" ,\n\n  " + ok + "\n}\n", Limits{}, true},
+		{"numbers kept as written", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-n":[1.50,-0,1e5,2E-3,12345678901234567890]}`, Limits{}, true},
+		{"swagger key after the paths", "a.json", `{"info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"p","in":"query","type":"string","default":5,"examples":{"$ref":"#/nope"}}],"responses":{"200":{"description":"ok"}}}}},"swagger":"2.0"}`, Limits{}, true},
+		{"openapi key after the components", "a.json", `{"components":{"parameters":{"p":{"name":"p","in":"query","schema":{"type":"string","minLength":3,"maxLength":1,"default":"x"},"examples":{"e":{"$ref":"#/components/examples/missing"}}}}},"info":{"title":"t","version":"1"},"openapi":"3.0.3","paths":{"/a/{id}":{"get":{"parameters":[{"$ref":"#/components/parameters/p"},{"name":"id","in":"path"}],"responses":{}}}}}`, Limits{}, true},
+		{"refs that do not resolve", "a.json", `{"openapi":"3.0.3",` + ok + `,"components":{"schemas":{"a":{"$ref":"#/components/schemas/b"},"s":{"type":"string"},"arr":{"type":"array","required":["x"]}}},"x-r":[{"$ref":"#/components/schemas/s/type/x"},{"$ref":"#/components/schemas/arr/required/7"},{"$ref":"#/components/schemas/arr/required/0"},{"$ref":"#/info/title"},{"$ref":"#"},{"$ref":"#/paths"}]}`, Limits{}, true},
+		{"a ref into what the pass does not keep", "a.json", `{"openapi":"3.0.3",` + ok + `,"components":{"schemas":{"s":{"properties":{"a":{"type":"string"}}}}},"x-r":{"$ref":"#/components/schemas/s/properties/a"}}`, Limits{}, false},
+		{"a parameter ref into what the pass does not keep", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"$ref":"#/x-params/p"}],"responses":{"200":{"description":"ok"}}}}},"x-params":{"p":{"name":"p","in":"path"}}}`, Limits{}, false},
+		{"a ref to another file", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-r":{"$ref":"b.json#/x"}}`, Limits{}, false},
+		{"a ref that is not a pointer", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-r":{"$ref":"#x"}}`, Limits{}, false},
+		{"a remote ref", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-r":{"$ref":"https://example.com/s.json#/x"}}`, Limits{}, true},
+		{"a ref in an example", "a.json", `{"openapi":"3.0.3",` + ok + `,"components":{"schemas":{"s":{"example":{"$ref":"#/nope"}}}}}`, Limits{}, true},
+		{"a mapping to another file", "a.json", `{"openapi":"3.0.3",` + ok + `,"components":{"schemas":{"s":{"discriminator":{"propertyName":"k","mapping":{"a":"a.json"}}}}}}`, Limits{}, false},
+		{"a mapping by name", "a.json", `{"openapi":"3.0.3",` + ok + `,"components":{"schemas":{"s":{"discriminator":{"propertyName":"k","mapping":{"a":"A","b":"#/components/schemas/s"}}}}}}`, Limits{}, true},
+		{"unused and look-alike shared parameters", "a.json", `{"swagger":"2.0",` + ok + `,"parameters":{"a":{"name":"n","in":"query","type":"string"},"b":{"name":"n","in":"query","type":"strin"}},"responses":{"r":{"headers":{"h":{}}}}}`, Limits{}, true},
+		{"a trailing comma", "a.json", `{"openapi":"3.0.3",` + ok + `,}`, Limits{}, false},
+		{"a key twice", "a.json", `{"openapi":"3.0.3",` + ok + `,"paths":{}}`, Limits{}, false},
+		{"a number out of range", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":1e400}`, Limits{}, false},
+		{"two documents", "a.json", `{"openapi":"3.0.3",` + ok + `} {}`, Limits{}, false},
+		{"not a description", "a.json", `{"info":{}}`, Limits{}, false},
+		{"an array", "a.json", `[1]`, Limits{}, false},
+		{"YAML in a JSON-looking file", "a.yaml", "{openapi: 3.0.3, info: {title: t, version: '1'}, paths: {}}", Limits{}, false},
+		{"too deep", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":[[[[[[1]]]]]]}`, Limits{Depth: 4}, false},
+		{"too many values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":[1,2,3,4,5,6]}`, Limits{Values: 8}, false},
+		{"too large a file", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{FileBytes: 20}, false},
+		{"too large a document", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{DocumentBytes: 20}, false},
+		{"invalid UTF-8", "a.json", "{\"openapi\":\"3.0.3\"," + ok + ",\"x\":\"\xff\"}", Limits{}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := fstest.MapFS{tc.file: {Data: []byte(tc.data)}}
+			if got := agree(t, fsys, tc.file, tc.lim); got != tc.onePass {
+				t.Errorf("the single pass did the work: %v, want %v", got, tc.onePass)
+			}
+		})
+	}
+}
+
+// TestOnePassStopsWhenCancelled: a cancelled run ends the pass with the
+// context's error, not the tree's work.
+func TestOnePassStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":[`)
+	for i := 0; i < 200_000; i++ {
+		b.WriteString("1,")
+	}
+	b.WriteString("1]}")
+	fsys := fstest.MapFS{"a.json": {Data: []byte(b.String())}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	_, err = Prepare(ctx, fsys, "a.json", PrepareOptions{Bundle: true}, out)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want the context's", err)
+	}
+	var g *giveWay
+	if errors.As(err, &g) {
+		t.Errorf("a cancelled pass gave way to the tree: %v", err)
+	}
+}
+
+// FuzzOnePass: on any input, a run gives what the tree gives: the same
+// upload, findings and error, whichever way it took.
+func FuzzOnePass(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*.json")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a/{id}":{"get":{"parameters":[{"$ref":"#/components/parameters/p"}],"responses":{"200":{"$ref":"#/components/responses/r"}}}}},"components":{"parameters":{"p":{"name":"id","in":"path","schema":{"$ref":"#/components/schemas/s"}}},"responses":{"r":{"headers":{"h":{"$ref":"#/nope"}}}},"schemas":{"s":{"type":"integer","default":"x"}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agree(t, fstest.MapFS{"f.json": {Data: data}}, "f.json", Limits{})
+	})
+}
+
+// TestPrepareReportsAFailedWrite: a document that cannot be written is an
+// error with the write's cause, the single pass's as the tree's.
+func TestPrepareReportsAFailedWrite(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, file, data string }{
+		{"single pass", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`},
+		{"tree", "a.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name := filepath.Join(t.TempDir(), "out")
+			if err := os.WriteFile(name, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.Open(name) // read only: every write fails
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			_, err = Prepare(context.Background(), fstest.MapFS{tc.file: {Data: []byte(tc.data)}}, tc.file, PrepareOptions{Bundle: true}, out)
+			var pe *iofs.PathError
+			if !errors.As(err, &pe) {
+				t.Errorf("error %v (%T), want the write's *fs.PathError as its cause", err, err)
+			}
+		})
+	}
+}

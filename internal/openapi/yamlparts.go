@@ -1,0 +1,335 @@
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"regexp"
+	"runtime"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A large YAML description is parsed in parts, on every core, each part
+// converted and let go of as soon as it is parsed: its top-level entries,
+// and the entries of a large one (paths, components and their sections,
+// the schemas) one by one.
+// The YAML library reads whole documents only, so each part is a document
+// of its own, and what holds between parts (the top level's keys, an alias
+// to an anchor in another part) is checked here or makes a part fail. Any
+// doubt, any error, and the description is parsed whole, as before, which
+// says what is wrong: both give the same tree.
+
+// partsFrom is the size from which a description is parsed in parts.
+const partsFrom = 1 << 20
+
+// bigEntry is the size from which an entry is parsed entry by entry.
+const bigEntry = 256 << 10
+
+// yamlPart is a span of lines parsed as a document of its own: an entry
+// of a mapping, or the key of one whose entries come as parts of their
+// own (open), until a part that closes it.
+type yamlPart struct {
+	text  []byte
+	line  int // the line of data it starts at, 0-based
+	open  bool
+	close bool
+	doc   *yaml.Node
+	err   error
+}
+
+// keyLine matches a line that starts a mapping entry with a key this split
+// understands: plain (without the characters that start something else),
+// or quoted without escapes. The key is group 2; what follows the colon,
+// group 3.
+var keyLine = regexp.MustCompile(`^( *)("[^"\\]*"|'[^']*'|[^\s#'"\-?:,\[\]{}&*!|>%@` + "`" + `<][^\n]*?):( [^\n]*)?$`)
+
+// maxPartLevels bounds how deep the split goes: paths, then components and
+// their sections, then the schemas.
+const maxPartLevels = 3
+
+// splitParts cuts data into parts, or says it cannot: a part for each
+// top-level entry, and for each entry of an entry from big bytes whose
+// value is a block mapping, level by level.
+func splitParts(data []byte, big int) ([]*yamlPart, bool) {
+	if len(data) == 0 || data[0] == ' ' || otherBreaks(data) {
+		return nil, false
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var parts []*yamlPart
+	if !splitMapping(lines, 0, len(lines), 0, big, 0, &parts) {
+		return nil, false
+	}
+	return parts, true
+}
+
+// otherBreaks reports whether data breaks lines other than with \n or
+// \r\n: YAML also breaks them at a lone \r, NEL, LS and PS, which the
+// split does not count.
+func otherBreaks(data []byte) bool {
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 >= len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+1:]
+	}
+	return bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
+}
+
+// splitMapping cuts lines a to b, a block mapping whose keys are at indent,
+// into parts.
+func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPart) bool {
+	type entry struct{ key, start, end int } // lines
+	var entries []entry
+	for i := a; i < b; i++ {
+		l := bytes.TrimRight(lines[i], "\r\n")
+		t := bytes.TrimLeft(l, " ")
+		n := len(l) - len(t)
+		switch {
+		case len(t) == 0 || t[0] == '#' || n > indent:
+			if len(entries) == 0 && n > indent && len(t) > 0 && t[0] != '#' {
+				return false // content before the first key
+			}
+			continue
+		case n < indent:
+			return false
+		case len(entries) > 0 && (bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-"))):
+			continue // a list as a value, written at its key's indentation
+		}
+		if !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
+			return false // a document marker, a directive, a tab, a list, a flow...
+		}
+		if len(entries) > 0 {
+			entries[len(entries)-1].end = i
+		}
+		entries = append(entries, entry{key: i, start: i, end: b})
+	}
+	if len(entries) == 0 {
+		return false
+	}
+	entries[0].start = a // comments before the first key go with it
+	text := func(a, b int) []byte { return bytes.Join(lines[a:b], nil) }
+	size := func(a, b int) int {
+		n := 0
+		for _, l := range lines[a:b] {
+			n += len(l)
+		}
+		return n
+	}
+	for _, e := range entries {
+		m := keyLine.FindSubmatch(bytes.TrimRight(lines[e.key], "\r\n"))
+		rest := bytes.TrimSpace(m[3])
+		inner, ok := firstIndent(lines[e.key+1 : e.end])
+		if level >= maxPartLevels || size(e.key+1, e.end) < big || len(rest) > 0 && rest[0] != '#' || !ok || inner <= indent {
+			*parts = append(*parts, &yamlPart{text: text(e.start, e.end), line: e.start})
+			continue
+		}
+		// The entry's value is a block mapping: a part for each of its
+		// entries, between its key and the part that closes it.
+		*parts = append(*parts, &yamlPart{text: text(e.start, e.key+1), line: e.start, open: true})
+		if !splitMapping(lines, e.key+1, e.end, inner, big, level+1, parts) {
+			return false
+		}
+		*parts = append(*parts, &yamlPart{close: true})
+	}
+	return true
+}
+
+// firstIndent is the indentation of the first line of lines that says
+// something, if it starts a mapping entry.
+func firstIndent(lines [][]byte) (int, bool) {
+	for _, l := range lines {
+		l = bytes.TrimRight(l, "\r\n")
+		t := bytes.TrimLeft(l, " ")
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		return len(l) - len(t), t[0] != '-' && keyLine.Match(l)
+	}
+	return 0, false
+}
+
+// parseInParts parses data in parts and converts them into one tree, or
+// says it cannot (ok false): then nothing of the budget was spent. Data
+// smaller than from is not worth it.
+func (c *yamlConverter) parseInParts(data []byte, from, big int) (root *Node, ok bool, err error) {
+	if len(data) < from || c.lim.Depth < 4 {
+		return nil, false, nil
+	}
+	parts, split := splitParts(data, big)
+	if !split {
+		return nil, false, nil
+	}
+	before := *c.bud
+	root, err = c.convertParts(parts)
+	if err != nil {
+		*c.bud = before
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, true, err
+		}
+		return nil, false, nil
+	}
+	return root, true, nil
+}
+
+// errPartsDisagree is a part that does not fit the whole: a key twice, a
+// part that is not one mapping.
+var errPartsDisagree = errors.New("the parts do not make one mapping")
+
+// convertParts parses the parts, a few at a time on every core, and
+// converts them in order as the whole document would be.
+func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
+	ready := make([]chan struct{}, len(parts))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	// At most workers parts parsed ahead of the conversion: what is
+	// parsed waits, whole, until it is converted.
+	ahead := make(chan struct{}, workers+1)
+	stop := make(chan struct{})
+	defer close(stop)
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range parts {
+			if parts[i].close {
+				continue // nothing to parse
+			}
+			select {
+			case ahead <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				p := parts[i]
+				p.doc, p.err = parsePart(p.text)
+				p.text = nil
+				close(ready[i])
+			}
+		}()
+	}
+	take := func(i int) (*yaml.Node, error) {
+		<-ready[i]
+		<-ahead
+		p := parts[i]
+		doc, err := p.doc, p.err
+		p.doc = nil
+		if err != nil {
+			return nil, err
+		}
+		if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+			return nil, errPartsDisagree
+		}
+		return doc.Content[0], nil
+	}
+
+	// The mappings open, the document's top first: each node is made at
+	// its first entry, where the whole parse would meet it.
+	type level struct {
+		node *Node
+		keys map[string]bool
+	}
+	var open []*level
+	var top *Node
+	for i, p := range parts {
+		if p.close {
+			if len(open) < 2 || open[len(open)-1].node == nil {
+				return nil, errPartsDisagree
+			}
+			open = open[:len(open)-1]
+			continue
+		}
+		m, err := take(i)
+		if err != nil {
+			return nil, err
+		}
+		c.lineOffset = p.line
+		if top == nil {
+			// The document and its top mapping, as convert counts them.
+			for range 2 {
+				if err := c.grow(m, ""); err != nil {
+					return nil, err
+				}
+			}
+			top = c.newNode(Object, m)
+			open = append(open, &level{node: top, keys: map[string]bool{}})
+		}
+		cur := open[len(open)-1]
+		depth := len(open) + 1 // the depth convert would be at in cur
+		if cur.node == nil {
+			// The first entry of a mapping given in parts: the mapping
+			// starts here, and counts as a value.
+			c.depth = depth - 1
+			if err := c.grow(m, ""); err != nil {
+				return nil, err
+			}
+			if depth > c.lim.Depth {
+				return nil, errPartsDisagree
+			}
+			cur.node = c.newNode(Object, m)
+			parent := open[len(open)-2].node
+			parent.Fields[len(parent.Fields)-1].Value = cur.node
+		}
+		if p.open {
+			if len(m.Content) != 2 || m.Content[1].Kind != yaml.ScalarNode || m.Content[1].Tag != "!!null" || m.Content[1].Value != "" {
+				return nil, errPartsDisagree
+			}
+		}
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			k, v := m.Content[j], m.Content[j+1]
+			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+				return nil, errPartsDisagree
+			}
+			key, err := c.key(k)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.grow(k, key); err != nil {
+				return nil, err
+			}
+			if cur.keys[key] {
+				return nil, errPartsDisagree
+			}
+			cur.keys[key] = true
+			if p.open {
+				cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k)})
+				open = append(open, &level{keys: map[string]bool{}})
+				break
+			}
+			c.depth = depth
+			val, err := c.convert(v)
+			if err != nil {
+				return nil, err
+			}
+			cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
+			m.Content[j+1] = nil
+		}
+	}
+	if len(open) != 1 || top == nil {
+		return nil, errPartsDisagree
+	}
+	return top, nil
+}
+
+// parsePart parses one part, which must be one document.
+func parsePart(text []byte) (*yaml.Node, error) {
+	doc, extra, err := decodeDocument(text)
+	if err == nil && extra != nil {
+		err = errPartsDisagree
+	}
+	return doc, err
+}

@@ -1,0 +1,180 @@
+package openapi
+
+import (
+	"context"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// partsAgree parses YAML whole and in parts, whatever its size, and
+// reports any difference between the two trees: kinds, text, keys and
+// their order, places, and the values counted against the limits. It
+// returns whether the parts were used (a description the split cannot
+// cut, or one that fails to parse, is parsed whole).
+func partsAgree(t *testing.T, name string, data []byte) bool {
+	t.Helper()
+	data, shifts := unescapeSlashes(data)
+	whole := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
+	whole.bud = whole.src.budget
+	_, doc, extra, err := decodeYAML(append([]byte(nil), data...))
+	if err != nil || extra != nil {
+		return false
+	}
+	want, werr := whole.convert(doc)
+	parts := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
+	parts.bud = parts.src.budget
+	got, ok, err := parts.parseInParts(data, 0, 0)
+	if !ok {
+		if parts.bud.values != 0 {
+			t.Errorf("%s: the parts gave up after counting %d values", name, parts.bud.values)
+		}
+		return false
+	}
+	if werr != nil || err != nil {
+		t.Errorf("%s: whole: %v; in parts: %v", name, werr, err)
+		return true
+	}
+	if d := treeDiff(want, got, "#"); d != "" {
+		t.Errorf("%s: in parts, %s", name, d)
+	}
+	if whole.bud.values != parts.bud.values {
+		t.Errorf("%s: %d values counted whole, %d in parts", name, whole.bud.values, parts.bud.values)
+	}
+	return true
+}
+
+// treeDiff is the first difference between two trees, or "".
+func treeDiff(a, b *Node, at string) string {
+	if a.Kind != b.Kind || a.Scalar != b.Scalar || a.Pos != b.Pos || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+		return fmt.Sprintf("at %s: %s %q at %v with %d members, %d items; want %s %q at %v with %d members, %d items",
+			at, b.Kind, b.Scalar, b.Pos, len(b.Fields), len(b.Items), a.Kind, a.Scalar, a.Pos, len(a.Fields), len(a.Items))
+	}
+	for i := range a.Fields {
+		fa, fb := a.Fields[i], b.Fields[i]
+		if fa.Key != fb.Key || fa.KeyPos != fb.KeyPos {
+			return fmt.Sprintf("at %s: key %q at %v, want %q at %v", at, fb.Key, fb.KeyPos, fa.Key, fa.KeyPos)
+		}
+		if d := treeDiff(fa.Value, fb.Value, at+"/"+escapeToken(fa.Key)); d != "" {
+			return d
+		}
+	}
+	for i := range a.Items {
+		if d := treeDiff(a.Items[i], b.Items[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestYAMLInPartsAgrees: every YAML file under testdata/, and edges of what
+// the split can cut, give the same tree in parts as whole.
+func TestYAMLInPartsAgrees(t *testing.T) {
+	t.Parallel()
+	fsys := os.DirFS("../../testdata")
+	used := 0
+	iofs.WalkDir(fsys, ".", func(p string, d iofs.DirEntry, err error) error {
+		if ext := path.Ext(p); ext == ".yaml" || ext == ".yml" {
+			data, err := iofs.ReadFile(fsys, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if partsAgree(t, p, data) {
+				used++
+			}
+		}
+		return err
+	})
+	if used < 10 {
+		t.Errorf("the parts were used for %d files, want most YAML descriptions", used)
+	}
+	cases := []struct {
+		name, data string
+		parts      bool
+	}{
+		{"comments and blank lines", "# top\nopenapi: 3.0.0\n\n# paths\npaths:\n  # first\n  /a:\n    get: {}\n\n  /b:   # b\n    put:\n      x: |\n        text\n\n        more\n  '/c':\n    x: 1\n  \"/d\": 2\ninfo: {title: t}\n", true},
+		{"a key twice across parts", "openapi: 3.0.0\npaths:\n  /a: 1\n  /a: 2\n", false},
+		{"a top key twice", "openapi: 3.0.0\nx: 1\nx: 2\n", false},
+		{"an alias to another part", "openapi: 3.0.0\na: &x {k: 1}\nb: *x\n", false},
+		{"an alias inside a part", "openapi: 3.0.0\npaths:\n  /a: &x {k: 1}\n  /b: 2\n", true},
+		{"a merge key", "openapi: 3.0.0\npaths:\n  <<: {a: 1}\n  /b: 2\n", true},
+		{"a merge key among the top's", "openapi: 3.0.0\n<<: {a: 1}\nb: 2\n", false},
+		{"a document marker", "---\nopenapi: 3.0.0\n", false},
+		{"a quoted scalar over lines", "openapi: 3.0.0\npaths:\n  /a: \"one\n  /b: two\"\n", false},
+		{"a list at the top of an entry", "openapi: 3.0.0\ntags:\n- a\n- b\n", true},
+		{"a list after a value", "openapi: 3.0.0\ntags: x\n- a\n", false},
+		{"slash escapes", "openapi: 3.0.0\npaths:\n  /a: \"x\\/y\"\n  /b: \"\\/\\/z\"\n", true},
+		{"keys that read as numbers", "openapi: 3.0.0\npaths:\n  200: a\n  0x1F: b\n", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := partsAgree(t, tc.name, []byte(tc.data)); got != tc.parts {
+				t.Errorf("parts used: %v, want %v", got, tc.parts)
+			}
+		})
+	}
+}
+
+// TestLargeYAMLInPartsAgrees: GitHub's description written as YAML, cut
+// into parts as a run cuts it, gives the tree of the whole.
+func TestLargeYAMLInPartsAgrees(t *testing.T) {
+	t.Parallel()
+	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var block func(n *yaml.Node)
+	block = func(n *yaml.Node) {
+		if n.Kind != yaml.ScalarNode {
+			n.Style = 0
+		}
+		for _, c := range n.Content {
+			block(c)
+		}
+	}
+	block(&doc)
+	for _, indent := range []int{2, 4} {
+		var b stringsBuilder
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(indent)
+		if err := enc.Encode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		enc.Close()
+		if !partsAgree(t, fmt.Sprintf("github.yaml (indent %d)", indent), b.data) {
+			t.Errorf("indent %d: the parts were not used", indent)
+		}
+	}
+}
+
+type stringsBuilder struct{ data []byte }
+
+func (s *stringsBuilder) Write(b []byte) (int, error) {
+	s.data = append(s.data, b...)
+	return len(b), nil
+}
+
+// FuzzYAMLInParts: on any input the split accepts, the parts give the tree
+// of the whole.
+func FuzzYAMLInParts(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*.yaml")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte("openapi: 3.0.0\npaths:\n  /a: &x {k: 1}\n  /b: *x\ntags:\n- a\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		partsAgree(t, "f.yaml", data)
+	})
+}
