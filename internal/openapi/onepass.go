@@ -538,6 +538,11 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			cpl = pl.child(key)
 		}
 		next := p.dec.PeekKind()
+		if depth+1 > p.maxDepth {
+			// Any member's value, a $ref's text too, counts a level: the
+			// tree path says where it went too deep.
+			return nil, gaveWay("nests too deep")
+		}
 		var v *Node
 		switch {
 		case isRef && next == '"':

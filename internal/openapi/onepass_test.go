@@ -192,6 +192,7 @@ func TestOnePassAgreesOnEdges(t *testing.T) {
 		{"an array", "a.json", `[1]`, Limits{}, false},
 		{"YAML in a JSON-looking file", "a.yaml", "{openapi: 3.0.3, info: {title: t, version: '1'}, paths: {}}", Limits{}, false},
 		{"too deep", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":[[[[[[1]]]]]]}`, Limits{Depth: 4}, false},
+		{"too deep through a $ref's text", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":{"y":{"$ref":"#/info"}}}`, Limits{Depth: 2}, false},
 		{"too many values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":[1,2,3,4,5,6]}`, Limits{Values: 8}, false},
 		{"too large a file", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{FileBytes: 20}, false},
 		{"too large a document", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{DocumentBytes: 20}, false},

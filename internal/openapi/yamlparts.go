@@ -52,7 +52,7 @@ const maxPartLevels = 3
 // top-level entry, and for each entry of an entry from big bytes whose
 // value is a block mapping, level by level.
 func splitParts(data []byte, big int) ([]*yamlPart, bool) {
-	if len(data) == 0 || data[0] == ' ' || otherBreaks(data) {
+	if len(data) == 0 || data[0] == ' ' || otherBreaks(data) || !splittable(data) {
 		return nil, false
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
@@ -62,6 +62,32 @@ func splitParts(data []byte, big int) ([]*yamlPart, bool) {
 	}
 	return parts, true
 }
+
+// splittable says whether data is worth splitting and safe to: its lines,
+// in a file large enough to split, not so many and short that tracking
+// them costs more than the parse (a file of empty lines), none so long that matching it costs more, and no
+// byte-order mark anywhere (each part starts a stream of its own, where
+// the YAML library would take a mark as the start of the stream, or read
+// the part as UTF-16).
+func splittable(data []byte) bool {
+	if len(data) >= partsFrom && bytes.Count(data, []byte("\n")) > len(data)/8 {
+		return false
+	}
+	for rest := data; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		if i > maxSplitLine {
+			return false
+		}
+		rest = rest[min(i+1, len(rest)):]
+	}
+	return !bytes.Contains(data, []byte("\xef\xbb\xbf")) && !bytes.Contains(data, []byte("\xff\xfe")) && !bytes.Contains(data, []byte("\xfe\xff"))
+}
+
+// maxSplitLine is the longest line a description that is split may have.
+const maxSplitLine = 64 << 10
 
 // otherBreaks reports whether data breaks lines other than with \n or
 // \r\n: YAML also breaks them at a lone \r, NEL, LS and PS, which the
@@ -100,7 +126,7 @@ func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPa
 		case len(entries) > 0 && (bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-"))):
 			continue // a list as a value, written at its key's indentation
 		}
-		if !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
+		if t[0] >= 0x80 || !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
 			return false // a document marker, a directive, a tab, a list, a flow...
 		}
 		if len(entries) > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -22,13 +23,17 @@ func partsAgree(t *testing.T, name string, data []byte) bool {
 	data, shifts := unescapeSlashes(data)
 	whole := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
 	whole.bud = whole.src.budget
+	parts := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
+	parts.bud = parts.src.budget
 	_, doc, extra, err := decodeYAML(append([]byte(nil), data...))
 	if err != nil || extra != nil {
+		// What the whole parse refuses, the parts may not accept.
+		if got, ok, perr := parts.parseInParts(data, 0, 0); ok && perr == nil {
+			t.Errorf("%s: the whole parse fails (%v), the parts give %v", name, err, got)
+		}
 		return false
 	}
 	want, werr := whole.convert(doc)
-	parts := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
-	parts.bud = parts.src.budget
 	got, ok, err := parts.parseInParts(data, 0, 0)
 	if !ok {
 		if parts.bud.values != 0 {
@@ -110,6 +115,11 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 		{"a list after a value", "openapi: 3.0.0\ntags: x\n- a\n", false},
 		{"slash escapes", "openapi: 3.0.0\npaths:\n  /a: \"x\\/y\"\n  /b: \"\\/\\/z\"\n", true},
 		{"keys that read as numbers", "openapi: 3.0.0\npaths:\n  200: a\n  0x1F: b\n", true},
+		{"a byte-order mark starting a later line", "openapi: 3.0.0\nx-a: 1\n\ufeffx-b: 2\n", false},
+		{"a UTF-16 mark in a later part", "openapi: 3.0.0\nx-a: 1\n\xff\xfe k\x00:\x00 \x00v\x00: \x20\nx-c: 1\n", false},
+		{"a key that starts beyond ASCII", "openapi: 3.0.0\nx-a: 1\n\u00e9t\u00e9: 2\n", false},
+		{"many short lines", "openapi: 3.0.0\n" + strings.Repeat("\n", partsFrom) + "x: 1\n", false},
+		{"a very long line", "openapi: 3.0.0\nx: " + strings.Repeat("a", 70<<10) + "\ny: 1\n", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
