@@ -574,6 +574,62 @@ func silentListener(t *testing.T) string {
 	return "https://" + ln.Addr().String()
 }
 
+// TestUnansweredRequestsGiveUp: when the address takes requests and never
+// answers them (a server that hangs, or a listener that holds connections),
+// an idempotent call is sent maxUnanswered times, each waiting out the
+// request timeout, and then fails with a *NoAnswerError naming the address,
+// instead of being retried until the run's deadline. A release, which may
+// have reached the service, is sent once.
+func TestUnansweredRequestsGiveUp(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		io.Copy(io.Discard, r.Body) // so that the server sees the client go
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hang.Close)
+	cases := []struct {
+		name, url string
+		counted   bool // requests are counted by the server
+	}{
+		{"a server that hangs", hang.URL, true},
+		{"a listener that holds connections", strings.Replace(silentListener(t), "https://", "http://", 1), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// Not parallel: the first case counts the requests its server got.
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second) // far beyond 3 × 100 ms
+			defer cancel()
+			c, err := New(mustURL(t, tc.url), token, Options{FirstRetry: 5 * time.Millisecond, RequestTimeout: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			requests.Store(0)
+			_, err = c.ListDocs(ctx, "p")
+			var ne *NoAnswerError
+			if !errors.As(err, &ne) {
+				t.Fatalf("error %v (%T), want a *NoAnswerError", err, err)
+			}
+			host := strings.TrimPrefix(tc.url, "http://")
+			if ne.Attempts != maxUnanswered || ne.Wait != 100*time.Millisecond || !strings.Contains(err.Error(), host) {
+				t.Errorf("%v: %d attempts, wait %s; want %d attempts of 100ms, naming %s", err, ne.Attempts, ne.Wait, maxUnanswered, host)
+			}
+			if tc.counted && requests.Load() != maxUnanswered {
+				t.Errorf("the server got %d requests, want %d", requests.Load(), maxUnanswered)
+			}
+			if !tc.counted {
+				return
+			}
+			requests.Store(0)
+			_, err = c.Release(ctx, "17", true)
+			if !IsUncertain(err) || requests.Load() != 1 {
+				t.Errorf("release: %v after %d requests; want an uncertain error after 1", err, requests.Load())
+			}
+		})
+	}
+}
+
 // TestUnreachableFailsFast: when nothing answers at the address, the host is
 // unknown, TLS fails, the TLS handshake is never answered, or the
 // connection is not answered, the client gives up after a few attempts

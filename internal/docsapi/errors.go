@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/redact"
@@ -170,3 +171,20 @@ func (e *UnreachableError) Error() string {
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// NoAnswerError says requests reached the service's address and none was
+// answered within the request timeout: something there takes connections
+// and holds them (a port of another server, a proxy), or the service
+// hangs. It was tried a few times.
+type NoAnswerError struct {
+	URL      string        // scheme://host[:port] that was tried
+	Attempts int           // requests sent
+	Wait     time.Duration // how long each waited for its answer
+	Err      error
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("no answer from %s: %d requests were sent and none was answered within %s: %v", e.URL, e.Attempts, e.Wait, e.Err)
+}
+
+func (e *NoAnswerError) Unwrap() error { return e.Err }

@@ -33,6 +33,10 @@ const (
 	// seconds ride out a restart; longer rarely helps.
 	unreachableAttempts = 4
 	unreachableWindow   = 8 * time.Second
+	// maxUnanswered bounds retries of requests that were sent and then
+	// waited out the request timeout without an answer: something at the
+	// address takes connections and holds them, or the service hangs.
+	maxUnanswered = 3
 )
 
 // newBackOff is the retry schedule: exponential from first, with jitter.
@@ -58,6 +62,7 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 		keptCancel context.CancelFunc
 		bodyFaults int
 		reach      reachability
+		unanswered int
 	)
 	op := func() error {
 		actx, acancel := ctx, context.CancelFunc(func() {})
@@ -68,7 +73,7 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 		resp, sent, err := c.attempt(actx, r)
 		if err != nil {
 			acancel()
-			return c.transportFault(ctx, r, sent, err, &reach, began)
+			return c.transportFault(ctx, r, sent, err, &reach, &unanswered, began)
 		}
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -130,8 +135,8 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 }
 
 // transportFault judges a request that got no answer; the attempt began at
-// began.
-func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err error, reach *reachability, began time.Time) error {
+// began. reach and unanswered count the call's attempts of either kind.
+func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err error, reach *reachability, unanswered *int, began time.Time) error {
 	err = c.scrubErr(err)
 	if !r.idempotent && s.requestWritten() {
 		// The request may have reached the service: never send it again,
@@ -150,6 +155,11 @@ func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err er
 	if kind := unreachable(err, s); kind != 0 {
 		if reach.fail(began, c.now()) {
 			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Kind: kind, Attempts: reach.attempts, Err: err})
+		}
+	}
+	if waitedOut(err, s) {
+		if *unanswered++; *unanswered >= maxUnanswered {
+			return backoff.Permanent(&NoAnswerError{URL: hostOf(err, c.base), Attempts: *unanswered, Wait: c.opts.RequestTimeout, Err: err})
 		}
 	}
 	return err // nothing was sent, or sending again is harmless
@@ -223,6 +233,13 @@ func unreachable(err error, s *sent) Unreachable {
 		}
 	}
 	return 0
+}
+
+// waitedOut reports whether a request was sent and then ran out of time
+// waiting for its answer.
+func waitedOut(err error, s *sent) bool {
+	var ne net.Error
+	return s.requestWritten() && errors.As(err, &ne) && ne.Timeout()
 }
 
 // hostOf names the host a failed request was sent to: the API's, or the one

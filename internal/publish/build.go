@@ -197,5 +197,5 @@ func (f *flow) buildError(err error) error {
 			"the service could not build doc %s. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
 			f.res.DocID, f.plan.FileName, f.cfg.Branch)}
 	}
-	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(err, f.cfg.CLI)}
+	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(err, f.cfg)}
 }

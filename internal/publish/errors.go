@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -55,13 +56,20 @@ func (e *StepError) Unwrap() error { return e.Err }
 // the same off GitHub, where the token comes from the environment.
 const (
 	authHint    = "check the token secret: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
-	authHintCLI = "check DOCS_PUBLISH_TOKEN: it must be a valid access token of the service, created on its profile access-token page, with access to this project"
+	authHintCLI = "check the token in DOCS_PUBLISH_TOKEN (or --token): it must be a valid access token of the service, created on its profile access-token page, with access to this project"
 )
 
-// hintFor is the advice for a failure that any step can meet; cli says the
-// run is off GitHub.
-func hintFor(err error, cli bool) string {
+// hintFor is the advice for a failure that any step of a run with cfg can
+// meet.
+func hintFor(err error, cfg Config) string {
 	var ue *docsapi.UnreachableError
+	var na *docsapi.NoAnswerError
+	switch {
+	case errors.As(err, &na):
+		return "check api-url (its host and port): something there takes requests and does not answer them (a port of another server, or a proxy that holds connections); if the service is only slow, raise request-timeout"
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("timeout (%s), which bounds the whole run, ran out: raise it for a slow service, or check api-url if the service does not answer", cfg.timeout())
+	}
 	if errors.As(err, &ue) {
 		switch ue.Kind {
 		case docsapi.UntrustedCertificate, docsapi.TLSFailed:
@@ -79,7 +87,7 @@ func hintFor(err error, cli bool) string {
 	}
 	switch docsapi.StatusOf(err) {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		if cli {
+		if cfg.CLI {
 			return authHintCLI
 		}
 		return authHint

@@ -566,6 +566,47 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 	}
 }
 
+// TestSilentServiceSaysWhatToDo: a service that takes requests and never
+// answers ends the run with advice that names the input to check: after a
+// few requests that each waited out request-timeout, api-url and
+// request-timeout; when the run's timeout runs out first, timeout.
+func TestSilentServiceSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(silent.Close)
+	cases := []struct {
+		name                string
+		timeout, perRequest time.Duration
+		want                string
+		cause               func(error) bool
+	}{
+		{"each request waits out request-timeout", time.Minute, 100 * time.Millisecond,
+			"if the service is only slow, raise request-timeout",
+			func(err error) bool { var na *docsapi.NoAnswerError; return errors.As(err, &na) }},
+		{"the run's timeout runs out first", 500 * time.Millisecond, 5 * time.Second,
+			"timeout (500ms), which bounds the whole run, ran out",
+			func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := flowConfig(t, silent.URL)
+			cfg.Timeout, cfg.RequestTimeout = Duration(tc.timeout), Duration(tc.perRequest)
+			_, _, err := runFlow(t, cfg, Options{})
+			var se *StepError
+			if !errors.As(err, &se) || se.Step != StepList || !tc.cause(err) {
+				t.Fatalf("error %v: want a *StepError at list docs with the cause", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestNotADescriptionSaysWhatToDo: a file input that names a file which is
 // not an API description is refused before any request, saying where to
 // point it; a file a $ref names is not held to being a description.

@@ -119,7 +119,7 @@ func TestHintForUnreachable(t *testing.T) {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			t.Parallel()
 			err := fmt.Errorf("list docs: %w", &docsapi.UnreachableError{URL: "https://docs.example", Kind: tc.kind, Attempts: 4, Err: errors.New("cause")})
-			if got := hintFor(err, false); !strings.Contains(got, tc.want) {
+			if got := hintFor(err, Config{}); !strings.Contains(got, tc.want) {
 				t.Errorf("hint %q, want one saying %q", got, tc.want)
 			}
 		})
@@ -127,14 +127,14 @@ func TestHintForUnreachable(t *testing.T) {
 }
 
 // TestAuthHintNamesWhereTheTokenComesFrom: on GitHub the token is a
-// secret; on the CLI it is DOCS_PUBLISH_TOKEN.
+// secret; on the CLI it is DOCS_PUBLISH_TOKEN or --token.
 func TestAuthHintNamesWhereTheTokenComesFrom(t *testing.T) {
 	t.Parallel()
 	err := &docsapi.APIError{Status: 401}
-	if got := hintFor(err, false); !strings.Contains(got, "the token secret") {
+	if got := hintFor(err, Config{}); !strings.Contains(got, "the token secret") {
 		t.Errorf("on GitHub: %q", got)
 	}
-	if got := hintFor(err, true); !strings.Contains(got, "DOCS_PUBLISH_TOKEN") || strings.Contains(got, "secret") {
+	if got := hintFor(err, Config{CLI: true}); !strings.Contains(got, "DOCS_PUBLISH_TOKEN") || !strings.Contains(got, "--token") || strings.Contains(got, "secret") {
 		t.Errorf("on the CLI: %q", got)
 	}
 }
