@@ -80,6 +80,16 @@ func TestAttacksFromADescription(t *testing.T) {
 				return map[string]string{"api/openapi.yaml": withRef(secret + "#/limit")}
 			},
 			want: []string{"absolute path", "inside the workspace"}},
+		{name: "$ref to a file: URL",
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("file://" + filepath.ToSlash(secret) + "#/limit")}
+			},
+			want: []string{"is a file: URL", "line=7", "inside the workspace"}},
+		{name: "bundle: false with a file: URL", inputs: map[string]string{"bundle": "false"},
+			files: func(string) map[string]string {
+				return map[string]string{"api/openapi.yaml": withRef("FILE:///etc/passwd")}
+			},
+			want: []string{"is a file: URL"}},
 		{name: "$ref to /etc/passwd",
 			files: func(string) map[string]string {
 				return map[string]string{"api/openapi.yaml": withRef("../../../../../../../../etc/passwd")}

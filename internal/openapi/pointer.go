@@ -27,10 +27,11 @@ func splitRef(ref string) (file, pointer string, err error) {
 	return file, pointer, nil
 }
 
-// isRemote reports whether a $ref names a URL rather than a local file.
+// isRemote reports whether a $ref names a URL rather than a local file. A
+// file: URL names a local file: it is held to the rules of local files.
 func isRemote(ref string) bool {
 	i := strings.Index(ref, ":")
-	if i < 2 { // "c:" is a drive letter at most
+	if i < 2 || isFileURL(ref) { // "c:" is a drive letter at most
 		return false
 	}
 	scheme := ref[:i]
@@ -40,6 +41,11 @@ func isRemote(ref string) bool {
 		}
 	}
 	return true
+}
+
+// isFileURL reports whether ref is a file: URL.
+func isFileURL(ref string) bool {
+	return len(ref) >= 5 && strings.EqualFold(ref[:5], "file:")
 }
 
 // pointerTokens splits a JSON pointer into its unescaped tokens.

@@ -18,6 +18,9 @@ import (
 // refFile resolves the file part of a $ref written in from (a slash path)
 // and checks it against the rules, returning the cause and why on refusal.
 func refFile(from, file string) (string, error) {
+	if isFileURL(file) {
+		return "", &ruleError{ErrOutside, "is a file: URL, which names a file by its absolute path: refs must be relative paths to files inside the workspace"}
+	}
 	if path.IsAbs(file) || filepath.IsAbs(file) || filepath.VolumeName(file) != "" {
 		return "", &ruleError{ErrOutside, "names an absolute path: refs must be relative paths to files inside the workspace"}
 	}
