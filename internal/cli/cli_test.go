@@ -224,6 +224,9 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"--zzzzzzzz"}, ""},
 		{[]string{"emulater"}, `unknown command "emulater": did you mean emulator?`},
 		{[]string{"dmeo", "--dir", "x"}, "did you mean demo?"},
+		{[]string{"emulator", "--adr", "127.0.0.1:0"}, "unknown flag --adr: did you mean --addr? (see docs-publish emulator --help)"},
+		{[]string{"emulator", "--quiet", "false"}, "write --quiet=false"},
+		{[]string{"demo", "--dirr", "x"}, "unknown flag --dirr: did you mean --dir? (see docs-publish demo --help)"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -23,6 +23,9 @@ func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []strin
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", "docs-publish-demo", "")
 	serve := fs.Bool("serve", false, "")
+	if err := checkArgs(fs, args, "docs-publish demo"); err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			demoUsage(env.Stdout)

@@ -75,6 +75,9 @@ func emulatorConfig(args []string) (emulator.Config, emulatorFlags, error) {
 	fs.StringVar(&f.variant, "variant", "default", "")
 	fs.StringVar(&f.certFile, "tls-cert", "", "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
+	if err := checkArgs(fs, args, "docs-publish emulator"); err != nil {
+		return cfg, f, err
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, f, err

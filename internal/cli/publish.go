@@ -55,7 +55,7 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 	var opts cliOptions
 	fs.StringVar(&opts.output, "output", "text", "")
 	fs.StringVar(&opts.workspace, "workspace", "", "")
-	if err := checkArgs(fs, args); err != nil {
+	if err := checkArgs(fs, args, "docs-publish"); err != nil {
 		return nil, opts, err
 	}
 	if err := fs.Parse(args); err != nil {
@@ -81,8 +81,9 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 // checkArgs finds the mistakes the flag package would report less helpfully:
 // a flag that does not exist (with the nearest one that does), and a
 // boolean flag given its value after a space (--set-live false, which would
-// set it true and leave "false" as an argument).
-func checkArgs(fs *flag.FlagSet, args []string) error {
+// set it true and leave "false" as an argument). cmd is the command, as
+// its help is asked for.
+func checkArgs(fs *flag.FlagSet, args []string, cmd string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
@@ -98,7 +99,7 @@ func checkArgs(fs *flag.FlagSet, args []string) error {
 			if near := nearest(fs, name); near != "" {
 				msg += fmt.Sprintf(": did you mean --%s?", near)
 			}
-			return &UsageError{Msg: msg + " (see docs-publish --help)"}
+			return &UsageError{Msg: msg + " (see " + cmd + " --help)"}
 		}
 		if hasValue {
 			continue
