@@ -106,6 +106,9 @@ func yamlError(name string, data []byte, err error) error {
 		if col, ok := tabIndented(data, line); ok {
 			return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
 		}
+		if at, col, ok := breakingLine(data, max(1, line-1), m[2]); ok {
+			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": check this line's indentation against the lines above it"}
+		}
 		return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
