@@ -184,8 +184,10 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 		if len(p.Docs) > 1 {
 			docID = " --doc-id " + p.Docs[0].ID
 		}
-		fmt.Fprintf(w, "\nTry: docs-publish --api-url %s --token %s --project-id %s%s --file openapi.yaml --branch %s --download\n",
-			emu.URL(), cfg.Token, p.ID, docID, p.Docs[0].Branch)
+		// file-name is the file the doc renders: a run that writes another
+		// file releases a build that fails.
+		fmt.Fprintf(w, "\nTry: docs-publish --api-url %s --token %s --project-id %s%s --file openapi.yaml --file-name %s --branch %s --download\n",
+			emu.URL(), cfg.Token, p.ID, docID, p.Docs[0].File, p.Docs[0].Branch)
 	}
 	fmt.Fprintf(w, "Requests are logged on stderr. Stop with Ctrl-C.\n")
 }

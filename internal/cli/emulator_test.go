@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -217,6 +218,57 @@ func TestEmulatorCommand(t *testing.T) {
 				t.Errorf("the emulator ended with %v", err)
 			}
 		})
+	}
+}
+
+// TestEmulatorTryLine: the command the emulator suggests publishes a
+// description to its first doc, and the build it releases succeeds, also
+// when the user gives their own file in place of openapi.yaml.
+func TestEmulatorTryLine(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Env{
+			Args: []string{"emulator", "--addr", "127.0.0.1:0", "--build-delay", "10ms", "--quiet"}, Getenv: func(string) string { return "" },
+			Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Version: "test",
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("the emulator ended with %v", err)
+		}
+	}()
+	try := strings.Fields(waitFor(t, &stdout, regexp.MustCompile(`Try: docs-publish (.*)\n`))[1])
+	ws := t.TempDir()
+	spec, err := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "bookstore.yaml"), spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	i := slices.Index(try, "--file")
+	if i < 0 || i+1 >= len(try) || try[i+1] != "openapi.yaml" {
+		t.Fatalf("%v: want --file openapi.yaml", try)
+	}
+	try[i+1] = "bookstore.yaml"
+	var out, errOut lockedBuffer
+	err = Run(context.Background(), Env{
+		Args: append(try, "--workspace", ws), Getenv: func(string) string { return "" },
+		Stdout: &out, Stderr: &errOut, Action: actionYAML(t), Version: "test",
+	})
+	if err != nil {
+		t.Fatalf("%v: the suggested command failed:\n%s%s", try, out.String(), errOut.String())
+	}
+	zip := regexp.MustCompile(`zip-path=(\S+)`).FindStringSubmatch(out.String())
+	if zip == nil {
+		t.Fatalf("no zip-path output:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(ws, zip[1])); err != nil {
+		t.Errorf("no zip after the suggested command: %v", err)
 	}
 }
 
