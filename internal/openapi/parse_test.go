@@ -91,6 +91,8 @@ func TestParseErrors(t *testing.T) {
 		{"a trailing comma in a list", "c.json", "{\"openapi\": \"3.0.0\",\n \"a\": [1, 2 ,  ]}", 2, "a trailing comma"},
 		{"a tab in the indentation of a mapping", "t.yaml", "openapi: 3.0.0\ninfo:\n\ttitle: x\n", 3, "indented with a tab: YAML indents with spaces only"},
 		{"a tab after spaces in the indentation", "t.yaml", "openapi: 3.0.0\ninfo:\n  \ttitle: x\n", 3, "indented with a tab"},
+		{"a tab below a plain value", "t.yaml", "openapi: 3.0.0\ninfo:\n  title: t\n\tversion: '1'\n", 4, "indented with a tab"},
+		{"a tab below a plain value's continuation lines", "t.yaml", "openapi: 3.0.0\ninfo:\n  title: a\n   long\n\n   text\n\t version: '1'\n", 7, "indented with a tab"},
 		{"truncated JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": [1,", 2, "invalid JSON"},
 		{"invalid YAML", "b.yaml", "openapi: 3.0.0\n  bad: [\n", 0, "invalid YAML"},
 		{"plain text", "notes.txt", "just some notes, not a description\n", 1, "neither a YAML nor a JSON"},

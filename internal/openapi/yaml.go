@@ -101,13 +101,24 @@ var (
 
 func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
+	if p := strings.TrimPrefix(msg, "yaml: "); blockProblems[p] {
+		// The library leaves the line out where the problem and the
+		// collection are both on the first line.
+		msg = "yaml: line 1: " + p
+	}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		if col, ok := tabIndented(data, line); ok {
-			return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
+		at := line
+		if m[2] == tabViolates {
+			// The library names the line where the value before the tab
+			// starts: the tab is on that line or further down.
+			at = tabLine(data, line)
+		}
+		if col, ok := tabIndented(data, at); ok {
+			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
 		}
 		if at, col, ok := breakingLine(data, max(1, line-1), m[2]); ok {
-			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": check this line's indentation against the lines above it"}
+			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": " + lineAdvice(data, at)}
 		}
 		return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
@@ -468,11 +479,36 @@ func floatLiteral(s string) (string, error) {
 
 func pos(y *yaml.Node) Pos { return Pos{Line: int32(y.Line), Col: int32(y.Column)} }
 
+// tabViolates is the library's message for a tab in the indentation of a
+// block collection's line.
+const tabViolates = "found a tab character that violates indentation"
+
+// tabLine is the first line from 1-based line n on whose indentation holds
+// a tab, or n when there is none.
+func tabLine(data []byte, n int) int {
+	for k, off := n, lineStart(data, n); off < len(data); k++ {
+		if _, ok := tabAt(data, off); ok {
+			return k
+		}
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	return n
+}
+
 // tabIndented is the column of a tab in the indentation of 1-based line
 // n of data, when there is one: the parser's own words for it ("found
 // character that cannot start any token") do not say so.
 func tabIndented(data []byte, n int) (int, bool) {
-	start := lineStart(data, n)
+	return tabAt(data, lineStart(data, n))
+}
+
+// tabAt is the column of a tab in the indentation of the line that starts
+// at offset start of data, when there is one.
+func tabAt(data []byte, start int) (int, bool) {
 	for i := start; i < len(data) && data[i] != '\n'; i++ {
 		switch data[i] {
 		case ' ':

@@ -1,6 +1,9 @@
 package openapi
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Where a block collection breaks. For a line indented wrongly inside a
 // block mapping or sequence, the YAML library names the line where the
@@ -50,8 +53,7 @@ func breakingLine(data []byte, from int, msg string) (line, col int, ok bool) {
 		if !ok || err == nil {
 			return false, ok
 		}
-		m := yamlLine.FindStringSubmatch(err.Error())
-		return m != nil && m[2] == msg, true
+		return problem(err) == msg, true
 	}
 	// certain says whether line k is the line: the text up to it fails so,
 	// and the text before it parses.
@@ -162,11 +164,38 @@ func unevenLine(data []byte, ends []int, from int) int {
 			body = body[i:]
 			open = append(open, indent)
 		}
-		if blockScalarStart(body) {
+		if blockScalarStart(body) || scalarValue(body) {
 			scalar = indent
 		}
 	}
 	return 0
+}
+
+// scalarValue reports whether a line's text (without its indentation and
+// item dashes) holds a scalar that is not a block scalar, "key: value" or
+// a lone "value": the lines below it indented deeper continue the scalar
+// (a plain one's text, a quoted or flow one's) and open no level.
+func scalarValue(body []byte) bool {
+	if i := bytes.Index(body, []byte(": ")); i >= 0 {
+		body = body[i+2:]
+	} else if len(body) == 0 || body[len(body)-1] == ':' {
+		return false
+	}
+	for {
+		body = bytes.TrimLeft(body, " ")
+		if len(body) == 0 || body[0] == '#' {
+			return false
+		}
+		if body[0] != '&' && body[0] != '!' {
+			return true
+		}
+		// An anchor or a tag: the value is what follows it.
+		i := bytes.IndexByte(body, ' ')
+		if i < 0 {
+			return false
+		}
+		body = body[i:]
+	}
 }
 
 // blockScalarStart reports whether a line's text (without its indentation)
@@ -180,4 +209,35 @@ func blockScalarStart(body []byte) bool {
 		return false
 	}
 	return len(body) == 1 || body[len(body)-2] == ' '
+}
+
+// lineAdvice says what to check on line n, the line that breaks a block
+// collection. Mostly its indentation is at fault; but where the line does
+// not parse even on its own, its own text is: most often something after a
+// closing quote or bracket ('it's', "a "b" c", [1] x), which the library
+// reports with the same words.
+func lineAdvice(data []byte, n int) string {
+	const indentation = "check this line's indentation against the lines above it"
+	start := lineStart(data, n)
+	end := len(data)
+	if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	_, _, err := decodeDocument(bytes.TrimLeft(data[start:end], " "))
+	if err == nil {
+		return indentation
+	}
+	if blockProblems[problem(err)] {
+		return `check the text after this line's closing quote or bracket: a value with quotes inside is written with '' for ' within '…', or \" for " within "…"`
+	}
+	return indentation
+}
+
+// problem is the library's words for what is wrong, without its line: the
+// line is left out where it is the first.
+func problem(err error) string {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		return m[2]
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }

@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,24 @@ func TestYAMLErrorsPointAtTheLine(t *testing.T) {
 		{"after a plain scalar's uneven continuation lines",
 			"openapi: 3.0.0\ninfo:\n  description: a long\n      text that goes\n     on here\n  contact:\n    name: n\n   url: u\n",
 			8, 4, "did not find expected key"},
+		{"a quote inside a quoted value",
+			"openapi: 3.0.0\ninfo:\n  title: t\n  description: 'it's here'\n  version: '1'\n",
+			4, 3, "check the text after this line's closing quote or bracket"},
+		{"double quotes inside a double-quoted value",
+			"openapi: 3.0.0\ninfo:\n  title: t\n  summary: \"Get \"a\" thing\"\n",
+			4, 3, "closing quote or bracket"},
+		{"text after a flow sequence",
+			"openapi: 3.0.0\ninfo:\n  title: t\n  x: [1, 2] y\n",
+			4, 3, "closing quote or bracket"},
+		{"text after a quoted item",
+			"openapi: 3.0.0\ntags:\n  - 'a' b\n",
+			3, 3, "closing quote or bracket"},
+		{"on the first line, which the library leaves out",
+			"openapi: '3.0.0' x\ninfo:\n  title: t\n",
+			1, 1, "closing quote or bracket"},
+		{"a key between two levels, said so",
+			"openapi: 3.0.0\ninfo:\n  title: t\n version: '1'\n",
+			4, 2, "check this line's indentation"},
 		{"an item of a sequence out of line",
 			"openapi: 3.0.0\ntags:\n  - name: a\n  - name: b\n x: 1\n",
 			5, 2, ""},
@@ -70,32 +89,74 @@ func TestOtherYAMLErrorsKeepTheirLine(t *testing.T) {
 }
 
 // TestYAMLErrorLineInALargeFile: in a file too large to search by parsing
-// it again up to line after line (17 parses of most of it would pass
-// maxLineSearchBytes), the line is still found, by its indentation, and
-// checked by two parses.
+// it again up to line after line (a bisection over its lines, each parse
+// of at least half of it, would pass maxLineSearchBytes), the line is still found, by its indentation, and
+// checked by two parses; also past a plain scalar whose continuation lines
+// are indented unevenly, which open no level.
 func TestYAMLErrorLineInALargeFile(t *testing.T) {
 	t.Parallel()
-	var b strings.Builder
-	b.WriteString("openapi: 3.0.3\ninfo:\n  title: t\n  version: '1'\npaths:\n")
-	entry := func(i int) {
-		fmt.Fprintf(&b, "  /p%d:\n    get:\n      responses:\n        '200':\n          description: ok\n", i)
+	cases := []struct{ name, path string }{
+		{"plain levels", ""},
+		{"past a plain scalar's uneven lines", "  /x:\n    description: a\n           b\n         c\n"},
 	}
-	i := 0
-	for ; b.Len() < 3<<20; i++ {
-		entry(i)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var b strings.Builder
+			b.WriteString("openapi: 3.0.3\ninfo:\n  title: t\n  version: '1'\npaths:\n" + tc.path)
+			entry := func(i int) {
+				fmt.Fprintf(&b, "  /p%d:\n    get:\n      responses:\n        '200':\n          description: ok\n", i)
+			}
+			i := 0
+			for ; b.Len() < 4<<20; i++ {
+				entry(i)
+			}
+			line := strings.Count(b.String(), "\n") + 1
+			b.WriteString("   bad: 1\n")
+			for range 10 {
+				entry(i)
+				i++
+			}
+			if lines := strings.Count(b.String(), "\n"); bits.Len(uint(lines))*b.Len()/2 < maxLineSearchBytes {
+				t.Fatalf("%d bytes: small enough to search by parsing", b.Len())
+			}
+			_, err := Parse("big.yaml", []byte(b.String()))
+			var le *LoadError
+			if !errors.As(err, &le) || int(le.Pos.Line) != line || le.Pos.Col != 4 {
+				t.Errorf("error %v, want line %d, column 4", err, line)
+			}
+		})
 	}
-	line := 5 + 5*i + 1
-	b.WriteString("   bad: 1\n")
-	for range 10 {
-		entry(i)
-		i++
+}
+
+// TestUnevenLine: the guess at the line that breaks a block collection
+// passes over the continuation lines of any scalar that is not a block
+// scalar, however unevenly they are indented, and still finds a line
+// between two levels below a key whose value is a collection.
+func TestUnevenLine(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, in string
+		want     int
+	}{
+		{"a plain scalar", "    description: a\n           b\n         c\n", 6},
+		{"a quoted scalar", "    description: 'a\n           b\n         c'\n", 6},
+		{"a double-quoted scalar", "    description: \"a\n           b\n         c\"\n", 6},
+		{"an anchored scalar", "    description: &d a\n           b\n         c\n", 6},
+		{"a tagged scalar", "    description: !!str a\n           b\n         c\n", 6},
+		{"an item", "    tags:\n      - a\n           b\n         c\n", 7},
+		{"a flow sequence", "    tags: [a,\n           b,\n         c]\n", 6},
+		{"a block scalar", "    description: |\n           b\n         c\n", 6},
+		{"an anchored mapping", "    x: &m\n        a: 1\n      b: 2\n", 5},
+		{"a tagged mapping", "    x: !!map\n        a: 1\n      b: 2\n", 5},
 	}
-	if 17*b.Len()*9/10 < maxLineSearchBytes {
-		t.Fatalf("%d bytes: small enough to search by parsing", b.Len())
-	}
-	_, err := Parse("big.yaml", []byte(b.String()))
-	var le *LoadError
-	if !errors.As(err, &le) || int(le.Pos.Line) != line || le.Pos.Col != 4 {
-		t.Errorf("error %v, want line %d, column 4", err, line)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := []byte("info:\n  x:\n" + tc.in + "   bad: 1\n")
+			if got := unevenLine(data, lineEnds(data), 1); got != tc.want {
+				t.Errorf("line %d, want %d in\n%s", got, tc.want, data)
+			}
+		})
 	}
 }
