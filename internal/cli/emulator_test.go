@@ -144,6 +144,34 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// served is a command that serves until it is interrupted, run as a person
+// runs it in a terminal.
+type served struct {
+	stdout, stderr lockedBuffer
+	cancel         context.CancelFunc
+	done           chan error
+}
+
+// serve starts the command args (with sample as the embedded sample).
+func serve(t *testing.T, sample []byte, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &served{cancel: cancel, done: make(chan error, 1)}
+	env := Env{
+		Args: args, Getenv: func(string) string { return "" },
+		Stdout: &s.stdout, Stderr: &s.stderr, Action: actionYAML(t), Sample: sample, Version: "test",
+	}
+	go func() { s.done <- Run(ctx, env) }()
+	t.Cleanup(cancel)
+	return s
+}
+
+// stop interrupts the command and returns how it ended.
+func (s *served) stop() error {
+	s.cancel()
+	return <-s.done
+}
+
 // waitFor polls out until re matches, and returns the match.
 func waitFor(t *testing.T, out *lockedBuffer, re *regexp.Regexp) []string {
 	t.Helper()
@@ -175,19 +203,12 @@ func TestEmulatorCommand(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithCancel(context.Background())
-			var stdout, stderr lockedBuffer
-			done := make(chan error, 1)
-			go func() {
-				done <- Run(ctx, Env{
-					Args: []string{"emulator", "--addr", tc.addr, "--token", "secret-token", "--doc", "4711/17", "--doc", "4712/21"}, Getenv: func(string) string { return "" },
-					Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Version: "test",
-				})
-			}()
-			m := waitFor(t, &stdout, regexp.MustCompile(`api-url: +(\S+)`))
+			emu := serve(t, nil, "emulator", "--addr", tc.addr, "--token", "secret-token", "--doc", "4711/17", "--doc", "4712/21")
+			stdout, stderr := &emu.stdout, &emu.stderr
+			m := waitFor(t, stdout, regexp.MustCompile(`api-url: +(\S+)`))
 			api := m[1]
-			site17 := waitFor(t, &stdout, regexp.MustCompile(`doc-id 17 renders openapi.yml on branch main; its live build: (\S+)`))[1]
-			waitFor(t, &stdout, regexp.MustCompile(`project-id 4712 .*\n  doc-id 21 `))
+			site17 := waitFor(t, stdout, regexp.MustCompile(`doc-id 17 renders openapi.yml on branch main; its live build: (\S+)`))[1]
+			waitFor(t, stdout, regexp.MustCompile(`project-id 4712 .*\n  doc-id 21 `))
 
 			req, _ := http.NewRequest("GET", api+"/docs.list?projectId=4712", nil)
 			req.Header.Set("Authorization", "Bearer secret-token")
@@ -205,16 +226,15 @@ func TestEmulatorCommand(t *testing.T) {
 			if resp.StatusCode != 404 || !strings.Contains(string(page), "no live build yet") {
 				t.Errorf("the site of a doc without a build: %d %s", resp.StatusCode, page)
 			}
-			waitFor(t, &stderr, regexp.MustCompile(`emulator: GET /docs.list\?projectId=4712 200 \S+\n`))
-			waitFor(t, &stderr, regexp.MustCompile(`emulator: GET /sites/17/ 404 \S+\n`))
+			waitFor(t, stderr, regexp.MustCompile(`emulator: GET /docs.list\?projectId=4712 200 \S+\n`))
+			waitFor(t, stderr, regexp.MustCompile(`emulator: GET /sites/17/ 404 \S+\n`))
 			if strings.Contains(stderr.String(), "secret-token") {
 				t.Errorf("stderr shows the token:\n%s", stderr.String())
 			}
 			if warned := strings.Contains(stderr.String(), "warning: listening on"); warned != tc.warn {
 				t.Errorf("warned %v, want %v:\n%s", warned, tc.warn, stderr.String())
 			}
-			cancel()
-			if err := <-done; err != nil {
+			if err := emu.stop(); err != nil {
 				t.Errorf("the emulator ended with %v", err)
 			}
 		})
@@ -226,22 +246,13 @@ func TestEmulatorCommand(t *testing.T) {
 // when the user gives their own file in place of openapi.yaml.
 func TestEmulatorTryLine(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Env{
-			Args: []string{"emulator", "--addr", "127.0.0.1:0", "--build-delay", "10ms", "--quiet"}, Getenv: func(string) string { return "" },
-			Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Version: "test",
-		})
-	}()
+	emu := serve(t, nil, "emulator", "--addr", "127.0.0.1:0", "--build-delay", "10ms", "--quiet")
 	defer func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := emu.stop(); err != nil {
 			t.Errorf("the emulator ended with %v", err)
 		}
 	}()
-	try := strings.Fields(waitFor(t, &stdout, regexp.MustCompile(`Try: docs-publish (.*)\n`))[1])
+	try := strings.Fields(waitFor(t, &emu.stdout, regexp.MustCompile(`Try: docs-publish (.*)\n`))[1])
 	ws := t.TempDir()
 	spec, err := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
 	if err != nil {
@@ -280,16 +291,8 @@ func TestDemoServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Env{
-			Args: []string{"demo", "--dir", filepath.Join(t.TempDir(), "demo"), "--serve"}, Getenv: func(string) string { return "" },
-			Stdout: &stdout, Stderr: &stderr, Action: actionYAML(t), Sample: spec, Version: "test",
-		})
-	}()
-	site := waitFor(t, &stdout, regexp.MustCompile(`The live site: (\S+)`))[1]
+	demo := serve(t, spec, "demo", "--dir", filepath.Join(t.TempDir(), "demo"), "--serve")
+	site := waitFor(t, &demo.stdout, regexp.MustCompile(`The live site: (\S+)`))[1]
 	resp, err := http.Get(site)
 	if err != nil {
 		t.Fatal(err)
@@ -299,9 +302,8 @@ func TestDemoServe(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(page), `<h1>Bookstore API</h1>`) {
 		t.Errorf("the live site: %d %.300s", resp.StatusCode, page)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("the demo ended with %v\n%s", err, stderr.String())
+	if err := demo.stop(); err != nil {
+		t.Errorf("the demo ended with %v\n%s", err, demo.stderr.String())
 	}
 }
 

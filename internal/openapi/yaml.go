@@ -108,14 +108,14 @@ func yamlError(name string, data []byte, err error) error {
 	}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		at := line
+		tab := line
 		if m[2] == tabViolates {
 			// The library names the line where the value before the tab
 			// starts: the tab is on that line or further down.
-			at = tabLine(data, line)
+			tab = tabLine(data, line)
 		}
-		if col, ok := tabIndented(data, at); ok {
-			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
+		if col, ok := tabIndented(data, tab); ok {
+			return &LoadError{File: name, Pos: Pos{Line: int32(tab), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
 		}
 		if at, col, ok := breakingLine(data, max(1, line-1), m[2]); ok {
 			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": " + lineAdvice(data, at)}

@@ -217,20 +217,15 @@ func blockScalarStart(body []byte) bool {
 // closing quote or bracket ('it's', "a "b" c", [1] x), which the library
 // reports with the same words.
 func lineAdvice(data []byte, n int) string {
-	const indentation = "check this line's indentation against the lines above it"
 	start := lineStart(data, n)
 	end := len(data)
 	if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
 		end = start + i
 	}
-	_, _, err := decodeDocument(bytes.TrimLeft(data[start:end], " "))
-	if err == nil {
-		return indentation
-	}
-	if blockProblems[problem(err)] {
+	if _, _, err := decodeDocument(bytes.TrimLeft(data[start:end], " ")); err != nil && blockProblems[problem(err)] {
 		return `check the text after this line's closing quote or bracket: a value with quotes inside is written with '' for ' within '…', or \" for " within "…"`
 	}
-	return indentation
+	return "check this line's indentation against the lines above it"
 }
 
 // problem is the library's words for what is wrong, without its line: the

@@ -65,10 +65,10 @@ func splitParts(data []byte, big int) ([]*yamlPart, bool) {
 
 // splittable says whether data is worth splitting and safe to: its lines,
 // in a file large enough to split, not so many and short that tracking
-// them costs more than the parse (a file of empty lines), none so long that matching it costs more, and no
-// byte-order mark anywhere (each part starts a stream of its own, where
-// the YAML library would take a mark as the start of the stream, or read
-// the part as UTF-16).
+// them costs more than the parse (a file of empty lines), none so long
+// that matching it costs more, and no byte-order mark anywhere (each part
+// starts a stream of its own, where the YAML library would take a mark as
+// the start of the stream, or read the part as UTF-16).
 func splittable(data []byte) bool {
 	if len(data) >= partsFrom && bytes.Count(data, []byte("\n")) > len(data)/8 {
 		return false

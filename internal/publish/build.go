@@ -173,15 +173,15 @@ func isZipSignature(head []byte) bool {
 func (f *flow) waitForBuild(ctx context.Context) error {
 	f.rep.Infof("waiting for build %s (up to build-timeout %s)", f.res.BuildID, f.cfg.buildTimeout())
 	if err := f.untilBuilt(ctx, f.probe); err != nil {
-		return f.buildError(err)
+		return f.buildError(ctx, err)
 	}
 	f.res.BuildState = BuildReady
 	f.rep.Infof("build %s is ready", f.res.BuildID)
 	return nil
 }
 
-// buildError explains a failed wait or download.
-func (f *flow) buildError(err error) error {
+// buildError explains a failed wait or download in the run's ctx.
+func (f *flow) buildError(ctx context.Context, err error) error {
 	var se *StepError
 	if errors.As(err, &se) {
 		return err
@@ -197,5 +197,5 @@ func (f *flow) buildError(err error) error {
 			"the service could not build doc %s. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
 			f.res.DocID, f.plan.FileName, f.cfg.Branch)}
 	}
-	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(err, f.cfg)}
+	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(ctx, err, f.cfg)}
 }

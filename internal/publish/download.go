@@ -20,7 +20,7 @@ func (f *flow) download(ctx context.Context) error {
 		target = "docs-build-" + fileSafe(f.res.BuildID) + ".zip"
 	}
 	if err := f.untilBuilt(ctx, func(ctx context.Context) error { return f.fetch(ctx, target) }); err != nil {
-		return f.buildError(err)
+		return f.buildError(ctx, err)
 	}
 	f.res.BuildState = BuildReady
 	f.res.ZipPath = target

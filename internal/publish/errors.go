@@ -60,14 +60,15 @@ const (
 )
 
 // hintFor is the advice for a failure that any step of a run with cfg can
-// meet.
-func hintFor(err error, cfg Config) string {
+// meet; ctx is the run's, whose end tells the run's timeout from a
+// request's.
+func hintFor(ctx context.Context, err error, cfg Config) string {
 	var ue *docsapi.UnreachableError
 	var na *docsapi.NoAnswerError
 	switch {
 	case errors.As(err, &na):
 		return "check api-url (its host and port): something there takes requests and does not answer them (a port of another server, or a proxy that holds connections); if the service is only slow, raise request-timeout"
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Sprintf("timeout (%s), which bounds the whole run, ran out: raise it for a slow service, or check api-url if the service does not answer", cfg.timeout())
 	}
 	if errors.As(err, &ue) {

@@ -1,11 +1,13 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 )
@@ -119,7 +121,7 @@ func TestHintForUnreachable(t *testing.T) {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			t.Parallel()
 			err := fmt.Errorf("list docs: %w", &docsapi.UnreachableError{URL: "https://docs.example", Kind: tc.kind, Attempts: 4, Err: errors.New("cause")})
-			if got := hintFor(err, Config{}); !strings.Contains(got, tc.want) {
+			if got := hintFor(context.Background(), err, Config{}); !strings.Contains(got, tc.want) {
 				t.Errorf("hint %q, want one saying %q", got, tc.want)
 			}
 		})
@@ -131,11 +133,28 @@ func TestHintForUnreachable(t *testing.T) {
 func TestAuthHintNamesWhereTheTokenComesFrom(t *testing.T) {
 	t.Parallel()
 	err := &docsapi.APIError{Status: 401}
-	if got := hintFor(err, Config{}); !strings.Contains(got, "the token secret") {
+	if got := hintFor(context.Background(), err, Config{}); !strings.Contains(got, "the token secret") {
 		t.Errorf("on GitHub: %q", got)
 	}
-	if got := hintFor(err, Config{CLI: true}); !strings.Contains(got, "DOCS_PUBLISH_TOKEN") || !strings.Contains(got, "--token") || strings.Contains(got, "secret") {
+	if got := hintFor(context.Background(), err, Config{CLI: true}); !strings.Contains(got, "DOCS_PUBLISH_TOKEN") || !strings.Contains(got, "--token") || strings.Contains(got, "secret") {
 		t.Errorf("on the CLI: %q", got)
+	}
+}
+
+// TestRunTimeoutHint: a deadline in an error is blamed on the run's
+// timeout only when the run's own time has run out, not when one request's
+// did.
+func TestRunTimeoutHint(t *testing.T) {
+	t.Parallel()
+	err := fmt.Errorf("read answer: %w", context.DeadlineExceeded)
+	over, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	cfg := Config{Timeout: Duration(10 * time.Minute)}
+	if got := hintFor(over, err, cfg); !strings.Contains(got, "timeout (10m0s), which bounds the whole run, ran out") {
+		t.Errorf("the run's time over: %q", got)
+	}
+	if got := hintFor(context.Background(), err, cfg); strings.Contains(got, "bounds the whole run") {
+		t.Errorf("the run's time not over: %q", got)
 	}
 }
 

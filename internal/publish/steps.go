@@ -37,7 +37,7 @@ func (f *flow) update(ctx context.Context) error {
 		Content: io.NewSectionReader(f.head.body, 0, f.head.size), Branch: f.cfg.Branch, CommitMessage: f.plan.CommitMessage,
 	})
 	if err != nil {
-		hint := hintFor(err, f.cfg)
+		hint := hintFor(ctx, err, f.cfg)
 		if h, ok := notFound(err, fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)); ok {
 			hint = h
 		}
@@ -53,7 +53,7 @@ func (f *flow) listDocs(ctx context.Context) error {
 	desc := "list docs of project " + f.cfg.ProjectID
 	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
 	if err != nil {
-		hint := hintFor(err, f.cfg)
+		hint := hintFor(ctx, err, f.cfg)
 		if h, ok := notFound(err, fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)); ok {
 			hint = h
 		}
@@ -125,7 +125,7 @@ func (f *flow) release(ctx context.Context) error {
 	desc := fmt.Sprintf("release build under doc %s", f.res.DocID)
 	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), bool(f.cfg.SetLive))
 	if err != nil {
-		hint := hintFor(err, f.cfg)
+		hint := hintFor(ctx, err, f.cfg)
 		if h, ok := notFound(err, fmt.Sprintf("doc %s may not exist: check doc-id", f.res.DocID)); ok {
 			hint = h
 		}
