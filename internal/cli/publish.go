@@ -207,7 +207,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	if err != nil {
 		rep.Annotate(report.Error, err.Error(), report.Where{})
 		if opts.output == "json" && !rep.OnGitHub() {
-			printJSON(env.Stdout, nil, &jsonError{Message: err.Error(), ExitCode: ExitCode(ctx, err)})
+			rep.Print(printJSON(nil, &jsonError{Message: err.Error(), ExitCode: ExitCode(ctx, err)}))
 		}
 		return &reported{err}
 	}
@@ -228,7 +228,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		readChange(env, &cfg, rep)
 	}
 	if err == nil {
-		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version})
+		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version, Secrets: rep.Secrets()})
 	}
 	if res == nil {
 		res = &publish.Result{FailedStep: publish.StepCheck}
@@ -236,13 +236,16 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)
 	}
-	writeSummary(rep, env.Stderr, cfg, res, err, time.Since(start))
+	writeSummary(rep, cfg, res, err, time.Since(start))
+	if oerr := rep.OutputError(); oerr != nil && err == nil {
+		err = outputsLost(oerr, res)
+	}
 	if opts.output == "json" && !rep.OnGitHub() {
 		var je *jsonError
 		if err != nil {
-			je = &jsonError{Step: res.FailedStep.String(), Message: rep.Scrub(err.Error()), ExitCode: ExitCode(ctx, err)}
+			je = &jsonError{Step: res.FailedStep.String(), Message: err.Error(), ExitCode: ExitCode(ctx, err)}
 		}
-		printJSON(env.Stdout, rep.Outputs(), je)
+		rep.Print(printJSON(rep.Outputs(), je))
 	} else {
 		rep.PrintOutputs()
 	}
@@ -274,9 +277,26 @@ type jsonError struct {
 // numbers too large for a double).
 var outputKinds = map[string]string{"live": "bool", "zip-size": "number", "breaking-changes": "number", "api-changes": "number"}
 
-// printJSON prints the outputs as one JSON object, in the order they were
+// outputsLost is a run whose outputs could not be written to GITHUB_OUTPUT:
+// a later step would read none of them, so the step fails, saying what was
+// published all the same.
+func outputsLost(err error, res *publish.Result) error {
+	done := "nothing was published"
+	switch {
+	case res.DryRun:
+		done = "it was a dry run: nothing was published"
+	case res.BuildID != "":
+		done = fmt.Sprintf("the docs were published all the same: doc %s, build %s (live: %v)", res.DocID, res.BuildID, res.Live)
+		if res.ZipPath != "" {
+			done += ", saved as " + res.ZipPath
+		}
+	}
+	return fmt.Errorf("the step's outputs cannot be written to GITHUB_OUTPUT, so later steps cannot read them (%w); %s. Check that the runner's file commands are mounted into the container", err, done)
+}
+
+// printJSON is the outputs as one JSON object, in the order they were
 // set, with an "error" member when the run failed.
-func printJSON(w io.Writer, outs []ghaction.KV, failure *jsonError) {
+func printJSON(outs []ghaction.KV, failure *jsonError) string {
 	var b bytes.Buffer
 	b.WriteString("{")
 	for i, kv := range outs {
@@ -297,7 +317,7 @@ func printJSON(w io.Writer, outs []ghaction.KV, failure *jsonError) {
 		b.Write(e)
 	}
 	b.WriteString("}\n")
-	w.Write(b.Bytes())
+	return b.String()
 }
 
 func typedValue(kv ghaction.KV) []byte {

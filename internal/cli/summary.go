@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"path"
 	"strings"
@@ -79,7 +78,7 @@ func (s *summary) headline() (icon, title, detail string) {
 // comes from the service or the description is escaped.
 func (s *summary) markdown() string {
 	var b strings.Builder
-	esc := report.EscapeMarkdown
+	esc := escapeCell
 	icon, title, detail := s.headline()
 	fmt.Fprintf(&b, "### %s %s\n\n", icon, title)
 	if detail != "" {
@@ -135,7 +134,7 @@ func (s *summary) markdown() string {
 // place is where a finding was written, as a link to that line of the file
 // at the run's commit when the run knows its repository.
 func (s *summary) place(f openapi.Finding) string {
-	text := report.EscapeMarkdown(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col))
+	text := escapeCell(fmt.Sprintf("%s:%d:%d", f.File, f.Pos.Line, f.Pos.Col))
 	c := s.cfg
 	if c.ServerURL == "" || c.Repository == "" || c.SHA == "" || f.File == "" || !isWebURL(c.ServerURL) {
 		return text
@@ -177,13 +176,13 @@ func (s *summary) text() string {
 
 // writeSummary writes the job summary on GitHub, or a short plain-text one
 // on stderr elsewhere.
-func writeSummary(rep *ghaction.Reporter, stderr io.Writer, cfg publish.Config, res *publish.Result, runErr error, total time.Duration) {
+func writeSummary(rep *ghaction.Reporter, cfg publish.Config, res *publish.Result, runErr error, total time.Duration) {
 	s := newSummary(cfg, res, runErr, total)
 	switch {
 	case rep.HasSummary():
 		rep.Summary(s.markdown())
 	case !rep.OnGitHub():
-		io.WriteString(stderr, rep.Scrub(s.text()))
+		rep.PrintLog(s.text())
 	}
 }
 
@@ -199,6 +198,14 @@ func buildOutcome(state string) string {
 	}
 	return "unknown: the run stopped before the build finished"
 }
+
+// maxCell bounds a text from the service or the description in the job
+// summary: a long one is shortened, saying by how much.
+const maxCell = 1000
+
+// escapeCell is text from the service or the description as the job
+// summary shows it: shortened, then escaped.
+func escapeCell(s string) string { return report.EscapeMarkdown(report.Shorten(s, maxCell)) }
 
 // maxSummaryFindings bounds the findings table: GitHub refuses a job summary
 // over 1 MiB.

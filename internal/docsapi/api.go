@@ -187,11 +187,10 @@ func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error
 }
 
 // BuildFailure reads the start of a download answer that is not a zip for
-// the service saying the build failed, and returns its message, without the
-// token.
+// the service saying the build failed, and returns its message.
 func (c *Client) BuildFailure(body []byte) (failed bool, msg string) {
-	failed, msg = failureOf([]byte(c.redact.Redact(string(body))))
-	return failed, shorten(c.redact.Redact(msg))
+	failed, msg = failureOf(body)
+	return failed, shorten(msg)
 }
 
 func segment(s string) string { return url.PathEscape(s) }

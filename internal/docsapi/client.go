@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 // maxJSONBody bounds a JSON answer: the service's answers are small.
@@ -42,12 +40,11 @@ type Options struct {
 
 // Client talks to one service address with one token.
 type Client struct {
-	base   *url.URL
-	token  string
-	redact *redact.Redactor // the token in every form it may be echoed in
-	opts   Options
-	hc     *http.Client
-	now    func() time.Time
+	base  *url.URL
+	token string
+	opts  Options
+	hc    *http.Client
+	now   func() time.Time
 }
 
 // New returns a client for the service at base, an http(s) address that may
@@ -69,7 +66,7 @@ func New(base *url.URL, token string, opts Options) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient(opts.RequestTimeout)
 	}
-	return &Client{base: &u, token: token, redact: redact.New(token), opts: opts, hc: hc, now: time.Now}, nil
+	return &Client{base: &u, token: token, opts: opts, hc: hc, now: time.Now}, nil
 }
 
 // How long a connection and its TLS handshake may take.
@@ -139,7 +136,10 @@ type answer struct {
 	status int
 	header http.Header
 	body   []byte
-	shown  string // the start of the body, token scrubbed, for messages
+	// shown is the start of the body, for messages. Like every text this
+	// package puts in an error, it is as the service wrote it: the sinks
+	// that show it scrub the token.
+	shown string
 }
 
 func (c *Client) url(r *request) *url.URL {
@@ -243,36 +243,17 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *sent
 	return resp, s, err
 }
 
-// scrubErr keeps the token out of a transport error's text (a URL echoed
-// back), keeping the error as its cause.
-func (c *Client) scrubErr(err error) error {
-	msg := err.Error()
-	if clean := c.redact.Redact(msg); clean != msg {
-		return &redactedError{msg: clean, err: err}
-	}
-	return err
-}
-
-// redactedError is an error whose text had the token removed.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
 // readAnswer reads a success answer whole, within maxJSONBody.
 func (c *Client) readAnswer(resp *http.Response) (answer, error) {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
 	a := answer{status: resp.StatusCode, header: resp.Header, body: data}
 	if err != nil {
-		return a, &bodyFault{fmt.Errorf("answer cut short after %d bytes: %w", len(data), c.scrubErr(err))}
+		return a, &bodyFault{fmt.Errorf("answer cut short after %d bytes: %w", len(data), err)}
 	}
 	if len(data) > maxJSONBody {
 		return a, fmt.Errorf("answer is larger than %d MiB", maxJSONBody>>20)
 	}
-	a.shown = shorten(c.redact.Redact(string(data)))
+	a.shown = shorten(string(data))
 	if c.opts.Debugf != nil && len(data) > 0 {
 		c.opts.Debugf("answer %d: %s", resp.StatusCode, a.shown)
 	}
@@ -291,9 +272,5 @@ func isHTML(a answer) bool {
 }
 
 func htmlError(a answer) error {
-	start := a.shown
-	if len(start) > 120 {
-		start = shorten(start[:120])
-	}
-	return &HTMLError{ContentType: a.header.Get("Content-Type"), Start: start}
+	return &HTMLError{ContentType: a.header.Get("Content-Type"), Start: shortenTo(a.shown, 120)}
 }

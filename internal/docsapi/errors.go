@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 // maxShownBody is how much of an unexpected body an error quotes.
@@ -56,16 +56,24 @@ func StatusOf(err error) int {
 	return 0
 }
 
-// newAPIError reads what it can from an error body: the error shape of the
-// service's design example (error_message, error_code, tracking_id), common
-// variants (message, error, code), each of any JSON type, or else the start
-// of the text. The token is removed before anything is cut, from the body
-// as sent and again from each field as decoded (JSON escapes can hide it).
-func newAPIError(status int, header http.Header, body []byte, red *redact.Redactor) *APIError {
+// maxErrorBody is how much of an error answer is read.
+const maxErrorBody = 64 << 10
+
+// newAPIError reads what it can from an error body (at most maxErrorBody+1
+// bytes of it): the error shape of the service's design example
+// (error_message, error_code, tracking_id), common variants (message,
+// error, code), each of any JSON type, or else the start of the text.
+// The text is kept as the service wrote it, the token too: the sinks that
+// show it scrub it. Every cut ends with the cut mark, so that a sink can
+// scrub what a cut leaves of the token.
+func newAPIError(status int, header http.Header, body []byte) *APIError {
 	e := &APIError{Status: status, RetryAfter: header.Get("Retry-After")}
-	text := red.Redact(string(body))
-	e.JSON = json.Valid([]byte(text))
-	if m, ok := objectOf([]byte(text)); ok {
+	cut := len(body) > maxErrorBody
+	if cut {
+		body = body[:maxErrorBody]
+	}
+	e.JSON = json.Valid(body)
+	if m, ok := objectOf(body); ok {
 		e.Message = firstText(m, "error_message", "message", "error_description", "error", "detail", "title")
 		e.Code = firstText(m, "error_code", "code")
 		e.TrackingID = firstText(m, "tracking_id", "trackingId", "request_id", "requestId")
@@ -79,11 +87,14 @@ func newAPIError(status int, header http.Header, body []byte, red *redact.Redact
 		}
 	}
 	if e.Message == "" && e.Code == "" {
-		e.Message = strings.TrimSpace(text)
+		e.Message = strings.TrimSpace(string(body))
+		if cut {
+			e.Message += cutMark
+		}
 	}
-	e.Message = shorten(red.Redact(e.Message))
-	e.Code = shorten(red.Redact(e.Code))
-	e.TrackingID = shorten(red.Redact(e.TrackingID))
+	e.Message = shorten(e.Message)
+	e.Code = shorten(e.Code)
+	e.TrackingID = shorten(e.TrackingID)
 	return e
 }
 
@@ -97,23 +108,31 @@ func firstText(m fields, keys ...string) string {
 	return ""
 }
 
-func shorten(s string) string {
+// cutMark ends text cut short: a sink that scrubs the token scrubs what is
+// left of it before the mark.
+const cutMark = report.CutMark
+
+// shorten makes s one line of at most maxShownBody bytes.
+func shorten(s string) string { return shortenTo(s, maxShownBody) }
+
+// shortenTo makes s one line of at most max bytes, and marks a cut.
+func shortenTo(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= maxShownBody {
+	if len(s) <= max {
 		return s
 	}
-	cut := maxShownBody
+	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…"
+	return s[:cut] + cutMark
 }
 
 // HTMLError is a success answer that is a web page: the request reached a
 // web application or a proxy's sign-in page, not the API.
 type HTMLError struct {
 	ContentType string
-	Start       string // the start of the page, token scrubbed
+	Start       string // the start of the page
 }
 
 func (e *HTMLError) Error() string {

@@ -76,10 +76,10 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 			return c.transportFault(ctx, r, sent, err, &reach, &unanswered, began)
 		}
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
 			resp.Body.Close()
 			acancel()
-			apiErr := newAPIError(resp.StatusCode, resp.Header, body, c.redact)
+			apiErr := newAPIError(resp.StatusCode, resp.Header, body)
 			if !unprocessedStatus(resp.StatusCode) && !(r.idempotent && retryableStatus(resp.StatusCode)) {
 				return backoff.Permanent(apiErr)
 			}
@@ -137,7 +137,6 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 // transportFault judges a request that got no answer; the attempt began at
 // began. reach and unanswered count the call's attempts of either kind.
 func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err error, reach *reachability, unanswered *int, began time.Time) error {
-	err = c.scrubErr(err)
 	if !r.idempotent && s.requestWritten() {
 		// The request may have reached the service: never send it again,
 		// and say so, even when the run's time ran out meanwhile.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 // Client talks to one repository through GitHub's REST API.
@@ -24,6 +25,7 @@ type Client struct {
 	owner, repo string
 	userAgent   string
 	firstRetry  time.Duration
+	secrets     *redact.Redactor // scrubbed from what is written to GitHub
 }
 
 // Options are the parts of a Client that tests replace.
@@ -33,6 +35,9 @@ type Options struct {
 	// FirstRetry is the first wait before a retry; zero means 1 s.
 	FirstRetry time.Duration
 	UserAgent  string
+	// Secrets are scrubbed from the comments written: a comment is a sink,
+	// which the runner's masking of the log never sees.
+	Secrets *redact.Redactor
 }
 
 // New is a client for repository ("owner/name") at apiURL (GITHUB_API_URL:
@@ -59,9 +64,9 @@ func New(apiURL, token, repository string, opts Options) (*Client, error) {
 		next = http.DefaultTransport
 	}
 	hc = &http.Client{
-		Transport:     &authTransport{host: base.Host, token: token, next: next},
+		Transport:     &authTransport{scheme: base.Scheme, host: base.Host, token: token, next: next},
 		Timeout:       hc.Timeout,
-		CheckRedirect: hc.CheckRedirect,
+		CheckRedirect: checkRedirect(hc.CheckRedirect),
 	}
 	first := opts.FirstRetry
 	if first == 0 {
@@ -71,19 +76,40 @@ func New(apiURL, token, repository string, opts Options) (*Client, error) {
 	if ua == "" {
 		ua = "docs-publish"
 	}
-	return &Client{hc: hc, base: base, owner: owner, repo: repo, userAgent: ua, firstRetry: first}, nil
+	return &Client{hc: hc, base: base, owner: owner, repo: repo, userAgent: ua, firstRetry: first, secrets: opts.Secrets}, nil
 }
 
-// authTransport adds the token to requests for the API's own host only, so
-// that a redirect elsewhere (a download from object storage) never carries
-// it.
+// ErrRedirect is a redirect the client refuses to follow.
+var ErrRedirect = errors.New("redirect refused")
+
+// checkRedirect refuses a redirect from https down to http, which would
+// send the request (and, to the same host, the token) in clear text, and
+// then asks next, if any.
+func checkRedirect(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return fmt.Errorf("%w: stopped after 10 redirects", ErrRedirect)
+		}
+		if via[0].URL.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("%w: GitHub's API at %s redirected to %s, which is not https: check GITHUB_API_URL", ErrRedirect, via[0].URL.Host, req.URL.Redacted())
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+}
+
+// authTransport adds the token to requests for the API's own scheme and
+// host only, so that a redirect elsewhere (a download from object storage)
+// or down to http never carries it.
 type authTransport struct {
-	host, token string
-	next        http.RoundTripper
+	scheme, host, token string
+	next                http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.token != "" && req.URL.Host == t.host {
+	if t.token != "" && req.URL.Scheme == t.scheme && req.URL.Host == t.host {
 		req = req.Clone(req.Context())
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}
@@ -132,6 +158,9 @@ type request struct {
 	accept string     // "" means JSON
 	into   io.Writer  // the answer's body, as it is
 	max    int64      // the most bytes into may take; over it, errCapped
+	// once: the request is sent once, never again, since a request that
+	// got no answer or a 5xx may have taken effect (a comment created).
+	once bool
 }
 
 // do sends r, retrying connection failures and 5xx answers a few times with
@@ -153,6 +182,10 @@ func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
 	}
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = c.firstRetry
+	retries := uint64(2)
+	if r.once {
+		retries = 0
+	}
 	var header http.Header
 	err = backoff.Retry(func() error {
 		req, err := http.NewRequestWithContext(ctx, r.method, u.String(), bytes.NewReader(body))
@@ -169,6 +202,9 @@ func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
 		if err != nil {
 			if ctx.Err() != nil {
 				return backoff.Permanent(ctx.Err())
+			}
+			if errors.Is(err, ErrRedirect) {
+				return backoff.Permanent(&APIError{Err: err})
 			}
 			var ne net.Error
 			if errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -202,7 +238,7 @@ func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
 			return backoff.Permanent(errCapped)
 		}
 		return nil
-	}, backoff.WithContext(backoff.WithMaxRetries(b, 2), ctx))
+	}, backoff.WithContext(backoff.WithMaxRetries(b, retries), ctx))
 	return header, err
 }
 

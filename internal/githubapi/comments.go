@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // CommentAction is what StickyComment did.
@@ -67,32 +68,69 @@ func (c *Client) login(ctx context.Context) (string, error) {
 // (so that a pull request without anything to say gets no comment, while
 // one that had something to say is told when it no longer has). It returns
 // what it did and the comment's address.
+//
+// The comment's body is scrubbed of the secrets before it is sent. A new
+// comment is posted once: when the POST may have taken effect (a 5xx, or
+// no answer), the comments are read again, and one the POST made is kept,
+// so that a retry never leaves two comments.
 func (c *Client) StickyComment(ctx context.Context, number int, marker, body string, create bool) (CommentAction, string, error) {
-	body = marker + "\n" + body
+	body = c.secrets.Redact(marker + "\n" + body)
 	me, err := c.login(ctx)
 	if err != nil {
 		return CommentNone, "", err
 	}
-	existing, err := c.findComment(ctx, number, marker, me)
-	if err != nil {
-		return CommentNone, "", err
+	posted := false // a POST may have made the comment
+	for attempt := 1; ; attempt++ {
+		existing, err := c.findComment(ctx, number, marker, me)
+		if err != nil {
+			return CommentNone, "", err
+		}
+		switch {
+		case existing == nil && !create:
+			return CommentNone, "", nil
+		case existing != nil && existing.Body == body && posted:
+			return CommentCreated, existing.HTMLURL, nil
+		case existing != nil && existing.Body == body:
+			return CommentUnchanged, existing.HTMLURL, nil
+		}
+		var out comment
+		if existing != nil {
+			r := request{method: http.MethodPatch, path: c.repoPath("issues", "comments", strconv.FormatInt(existing.ID, 10)), body: map[string]string{"body": body}}
+			if _, err := c.getJSON(ctx, r, &out); err != nil {
+				return CommentNone, "", err
+			}
+			if posted {
+				return CommentCreated, out.HTMLURL, nil
+			}
+			return CommentUpdated, out.HTMLURL, nil
+		}
+		r := request{method: http.MethodPost, path: c.repoPath("issues", strconv.Itoa(number), "comments"), body: map[string]string{"body": body}, once: true}
+		_, err = c.getJSON(ctx, r, &out)
+		if err == nil {
+			return CommentCreated, out.HTMLURL, nil
+		}
+		posted = posted || mayHaveTakenEffect(err)
+		if !mayHaveTakenEffect(err) || attempt == maxPosts {
+			return CommentNone, "", err
+		}
+		select {
+		case <-ctx.Done():
+			return CommentNone, "", ctx.Err()
+		case <-time.After(c.firstRetry << attempt):
+		}
 	}
-	switch {
-	case existing == nil && !create:
-		return CommentNone, "", nil
-	case existing != nil && existing.Body == body:
-		return CommentUnchanged, existing.HTMLURL, nil
-	}
-	var out comment
-	act, r := CommentCreated, request{method: http.MethodPost, path: c.repoPath("issues", strconv.Itoa(number), "comments")}
-	if existing != nil {
-		act, r = CommentUpdated, request{method: http.MethodPatch, path: c.repoPath("issues", "comments", strconv.FormatInt(existing.ID, 10))}
-	}
-	r.body = map[string]string{"body": body}
-	if _, err := c.getJSON(ctx, r, &out); err != nil {
-		return CommentNone, "", err
-	}
-	return act, out.HTMLURL, nil
+}
+
+// maxPosts is how many times a new comment is posted, the comments read
+// again between tries.
+const maxPosts = 3
+
+// mayHaveTakenEffect says whether a request that failed with err may have
+// done what it asked all the same: a 5xx, or no answer at all.
+func mayHaveTakenEffect(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && (ae.Status == 0 || ae.Status >= 500) && !errors.Is(err, ErrRedirect) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // findComment is the oldest comment that starts with marker and that me

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 const (
@@ -320,5 +323,106 @@ func TestStickyCommentIsOnlyOurs(t *testing.T) {
 				t.Errorf("%d comments, want 2", n)
 			}
 		})
+	}
+}
+
+// TestNoTokenOverPlainHTTP: GitHub's API on https redirecting to http on
+// the same host (default ports, as GITHUB_API_URL=https://host would be)
+// is refused with a clear error, and nothing reaches the http listener.
+func TestNoTokenOverPlainHTTP(t *testing.T) {
+	t.Parallel()
+	var plainHits, plainTokens atomic.Int32
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		plainHits.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			plainTokens.Add(1)
+		}
+		w.Write([]byte(`[]`))
+	}))
+	defer plain.Close()
+	api := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://example.com"+r.URL.RequestURI(), http.StatusMovedPermanently)
+	}))
+	defer api.Close()
+	// example.com on 443 is the TLS server, on 80 the plain one: one host,
+	// as the redirect of a real API to http would be.
+	tr := api.Client().Transport.(*http.Transport).Clone()
+	var d net.Dialer
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		switch addr {
+		case "example.com:443":
+			addr = api.Listener.Addr().String()
+		case "example.com:80":
+			addr = plain.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, addr)
+	}
+	c, err := New("https://example.com", token, repository, Options{HTTPClient: &http.Client{Transport: tr}, FirstRetry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.findComment(context.Background(), 1, "<!-- m -->", "me")
+	if !errors.Is(err, ErrRedirect) || !strings.Contains(err.Error(), "not https") {
+		t.Errorf("error %v, want a refused redirect", err)
+	}
+	if plainTokens.Load() > 0 || plainHits.Load() > 0 {
+		t.Errorf("%d requests reached the http listener, %d with the token", plainHits.Load(), plainTokens.Load())
+	}
+}
+
+// TestCommentPostedOnce: GitHub creates the comment and then answers 502
+// (or the answer is lost): the client looks for the comment again rather
+// than posting a second one.
+func TestCommentPostedOnce(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- docs-publish api-changes: api/openapi.yaml -->"
+	for _, fault := range []string{"502", "cut off"} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			gh := githubapi(t)
+			var posts atomic.Int32
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodPost {
+					gh.Config.Handler.ServeHTTP(w, r)
+					return
+				}
+				posts.Add(1)
+				gh.Config.Handler.ServeHTTP(httptest.NewRecorder(), r) // the comment is made
+				if fault == "502" {
+					http.Error(w, `{"message":"Server Error"}`, http.StatusBadGateway)
+					return
+				}
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+			}))
+			defer front.Close()
+			act, _, err := client(t, front.URL).StickyComment(context.Background(), 7, marker, "1 breaking change", true)
+			if err != nil || act != CommentCreated {
+				t.Errorf("StickyComment = %v, %v; want created", act, err)
+			}
+			if n := len(gh.Comments()); n != 1 || posts.Load() != 1 {
+				t.Errorf("%d comments after %d posts, want 1 after 1", n, posts.Load())
+			}
+		})
+	}
+}
+
+// TestCommentIsScrubbed: a comment is a sink: the secrets are scrubbed
+// from its body before it is sent, in every form.
+func TestCommentIsScrubbed(t *testing.T) {
+	t.Parallel()
+	gh := githubapi(t)
+	c, err := New(gh.APIURL(), token, repository, Options{FirstRetry: time.Millisecond, Secrets: redact.New("dp-docs-token-42")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "not compared: GitHub answered 500: Bearer dp-docs-token-42 and " + report.EscapeMarkdown("dp-docs-token-42")
+	if _, _, err := c.StickyComment(context.Background(), 7, "<!-- m -->", body, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range gh.Comments() {
+		if strings.Contains(cm.Body, "docs-token") || !strings.Contains(cm.Body, "Bearer ***") {
+			t.Errorf("the comment reads %q", cm.Body)
+		}
 	}
 }

@@ -68,7 +68,6 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 }
 
 func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool, max int) {
-	esc := report.EscapeMarkdown
 	for i, ch := range cs {
 		if i == max {
 			cols := "| | and %d more |  |\n"
@@ -82,30 +81,35 @@ func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool, max int) {
 			b.WriteString(map[apidiff.Level]string{apidiff.Breaking: "| ❌ ", apidiff.Warning: "| ⚠️ "}[ch.Level])
 		}
 		op := strings.TrimSpace(ch.Operation + " " + ch.Path)
-		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(op), withCode(ch.Text), esc(ch.ID))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(op), withCode(ch.Text), cell(ch.ID))
 	}
 }
 
 // withCode is a change's text in Markdown: the values it quotes in
 // backticks (names and values from the description) as code, everything
-// escaped, since the values are the description's, untrusted.
+// escaped, since the values are the description's, untrusted, and each
+// long name shortened.
 func withCode(text string) string {
 	parts := strings.Split(text, "`")
 	var b strings.Builder
 	for i, p := range parts {
 		switch {
 		case i%2 == 0:
-			b.WriteString(report.EscapeMarkdown(p))
+			b.WriteString(cell(p))
 		case i == len(parts)-1: // a backtick without its pair
-			b.WriteString(report.EscapeMarkdown("`" + p))
+			b.WriteString(cell("`" + p))
 		default:
-			b.WriteString("<code>" + codeEscape(p) + "</code>")
+			// Markdown is read inside <code> too: the one escaping serves.
+			b.WriteString("<code>" + cell(p) + "</code>")
 		}
 	}
 	return b.String()
 }
 
-// codeEscape makes text safe inside <code> in a table cell: HTML escaped,
-// no cell break, no mention, one line.
-var codeEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "|", "&#124;",
-	"@", "@&#8203;", "\r", "", "\n", " ").Replace
+// maxName bounds a name or value from the description in a report: 600
+// parameters named with 60 KB each would make a report GitHub refuses.
+const maxName = 200
+
+// cell is text from the description as a table cell shows it: shortened,
+// then escaped.
+func cell(s string) string { return report.EscapeMarkdown(report.Shorten(s, maxName)) }

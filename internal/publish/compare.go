@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"time"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/gitclone"
@@ -88,6 +89,7 @@ type base struct {
 func (f *flow) compare(ctx context.Context) error {
 	c := &Comparison{}
 	f.res.Changes = c
+	defer f.endGitHub()
 	b, skip, err := f.base(ctx)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
@@ -151,9 +153,10 @@ func (f *flow) compare(ctx context.Context) error {
 // with fail-on-breaking an error. A pull request's comment from an earlier
 // run is rewritten to say so, rather than left to say what no longer holds.
 func (f *flow) cannotCompare(ctx context.Context, c *Comparison, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if ctx.Err() != nil {
 		return err
 	}
+	err = f.githubSilent(err)
 	c.Skipped = err.Error()
 	if cerr := f.comment(ctx, c); cerr != nil {
 		return cerr
@@ -163,6 +166,42 @@ func (f *flow) cannotCompare(ctx context.Context, c *Comparison, err error) erro
 	}
 	f.rep.Annotate(report.Warning, "API changes not reported: "+err.Error(), report.Where{})
 	return nil
+}
+
+// maxGitHubWait bounds the time the comparison and its comment wait on
+// GitHub's API, all calls together: the comparison is a report, and a
+// GitHub that does not answer costs the publish a warning and this long at
+// most (a quarter of timeout, when that is less).
+const maxGitHubWait = 30 * time.Second
+
+// github is ctx bounded by the comparison's time for GitHub's API, which
+// starts with its first call.
+func (f *flow) github(ctx context.Context) context.Context {
+	if f.githubCtx == nil {
+		wait := maxGitHubWait
+		if t := f.cfg.timeout(); t > 0 {
+			wait = min(wait, t/4)
+		}
+		f.githubWait = wait
+		f.githubCtx, f.githubStop = context.WithTimeout(ctx, wait)
+	}
+	return f.githubCtx
+}
+
+// endGitHub ends the comparison's time for GitHub's API.
+func (f *flow) endGitHub() {
+	if f.githubStop != nil {
+		f.githubStop()
+	}
+}
+
+// githubSilent says so when err comes of GitHub's API using up the
+// comparison's time for it.
+func (f *flow) githubSilent(err error) error {
+	if f.githubCtx != nil && errors.Is(f.githubCtx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("GitHub's API did not answer within %s, which the report may take (%v)", f.githubWait, err)
+	}
+	return err
 }
 
 // isNotRegular says whether err is a path that is no regular file.
@@ -205,7 +244,7 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 		return nil, "", err
 	}
 	f.rep.Debugf("reading %s through GitHub's API", label)
-	return &base{fsys: gh.Files(ctx, sha), name: name, label: label, dir: repoDir}, "", nil
+	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label, dir: repoDir}, "", nil
 }
 
 // inRepository finds the clone a workspace file is in (the workspace
@@ -368,14 +407,17 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		f.rep.Annotate(report.Notice, fmt.Sprintf("the report is not posted on pull request #%d: github-token is empty. The job summary has it.", f.cfg.PullRequest), report.Where{})
 		return nil
 	}
-	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll})
+	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll, Secrets: f.secrets})
 	if err != nil {
 		return err
 	}
 	create := c.Report != nil && len(c.Report.Changes)+len(c.Report.Accepted) > 0
-	act, link, err := gh.StickyComment(ctx, f.cfg.PullRequest, commentMarker(f.plan.File), commentBody(c, f.plan.File), create)
+	act, link, err := gh.StickyComment(f.github(ctx), f.cfg.PullRequest, commentMarker(f.plan.File), commentBody(c, f.plan.File), create)
+	if err != nil {
+		err = f.githubSilent(err)
+	}
 	switch {
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+	case ctx.Err() != nil:
 		return err
 	case githubapi.IsForbidden(err):
 		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: github-token may not write comments (%v). Give the job permissions: pull-requests: write. The job summary has the report.", f.cfg.PullRequest, err), report.Where{})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/docs-publish/docs-publish/internal/unzip"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
@@ -17,7 +18,7 @@ import (
 func (f *flow) download(ctx context.Context) error {
 	target := f.plan.ZipPath
 	if target == "" {
-		target = "docs-build-" + fileSafe(f.res.BuildID) + ".zip"
+		target = zipName(f.res.BuildID, f.secrets)
 	}
 	if err := f.untilBuilt(ctx, func(ctx context.Context) error { return f.fetch(ctx, target) }); err != nil {
 		return f.buildError(ctx, err)
@@ -40,6 +41,19 @@ func (f *flow) download(ctx context.Context) error {
 	f.res.SitePath = f.plan.SitePath
 	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
 	return f.rep.SetOutput("site-path", f.res.SitePath)
+}
+
+// zipName is the default download-path: the build id in a file name. A
+// name is a sink of its own: an id that holds a secret (a service that
+// answers with the token it was sent) would show it in the workspace and
+// could not be shown in zip-path, so such an id is named by its hash.
+func zipName(id string, secrets *redact.Redactor) string {
+	name := "docs-build-" + fileSafe(id) + ".zip"
+	if secrets.Has(id) || secrets.Has(name) {
+		sum := sha256.Sum256([]byte(id))
+		name = "docs-build-" + hex.EncodeToString(sum[:8]) + ".zip"
+	}
+	return name
 }
 
 // maxSafeID bounds an id as fileSafe writes it, so that a file name that

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
@@ -50,6 +51,10 @@ type Options struct {
 	UserAgent  string
 	// FirstRetry is the first retry and poll interval; zero means 1 s.
 	FirstRetry time.Duration
+	// Secrets scrubs the secrets from what the run writes outside the
+	// reporter: the pull request comment and names of files; nil scrubs
+	// nothing.
+	Secrets *redact.Redactor
 	// ProgressEvery is how often a line tells that the run still waits for
 	// the build; zero means 15 s.
 	ProgressEvery time.Duration
@@ -83,6 +88,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 		return res, err
 	}
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
+	f.secrets = opts.Secrets
 	// The comparison with the base needs no docs token: it runs in a dry run
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.
@@ -167,6 +173,11 @@ type flow struct {
 	firstPoll     time.Duration
 	progressEvery time.Duration
 	userAgent     string
+	secrets       *redact.Redactor // for the sinks outside the reporter
+	// The comparison's time for GitHub's API (see github).
+	githubCtx  context.Context
+	githubStop context.CancelFunc
+	githubWait time.Duration
 }
 
 // closeBody closes the upload's file: a scratch file goes with it.

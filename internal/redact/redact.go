@@ -1,6 +1,15 @@
 // Package redact removes secrets from text before it is shown: the secret
-// as written, percent-encoded (as in a URL), and base64-encoded at any
-// alignment (as in a Basic authorization header or a JSON blob echoed back).
+// as written, percent-encoded (as in a URL), base64-encoded at any
+// alignment (as in a Basic authorization header or a JSON blob echoed
+// back), JSON-, HTML- and Markdown-escaped, split by line breaks, and cut
+// short.
+//
+// A Redactor is meant for the program's sinks (the log, the job summary,
+// the outputs, what is sent to GitHub, file names): each scrubs the text it
+// writes once, after every formatting and escaping step, so that no escape
+// can hide a secret from it. Text cut short before it reaches a sink ends
+// with the cut mark "…": what is left of a secret just before the mark is
+// scrubbed too.
 package redact
 
 import (
@@ -12,16 +21,24 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 // Mask is what a secret is replaced with.
 const Mask = "***"
+
+// CutMark ends text that was cut short.
+const CutMark = report.CutMark
 
 // Redactor scrubs a set of secrets. The zero value scrubs nothing; it is
 // safe for concurrent use.
 type Redactor struct {
 	mu    sync.RWMutex
 	forms []string // every form of every secret, longest first
+	// squeezed are the forms long enough to be found split, without the
+	// separators that may split them.
+	squeezed []string
 }
 
 // Add registers a secret. Empty secrets are ignored.
@@ -35,24 +52,145 @@ func (r *Redactor) Add(secret string) {
 		if !slices.Contains(r.forms, f) {
 			r.forms = append(r.forms, f)
 		}
+		if sq, _ := squeeze(f); len(sq) >= minSplit && !slices.Contains(r.squeezed, sq) {
+			r.squeezed = append(r.squeezed, sq)
+		}
 	}
-	slices.SortFunc(r.forms, func(a, b string) int { return len(b) - len(a) })
+	longestFirst := func(a, b string) int { return len(b) - len(a) }
+	slices.SortFunc(r.forms, longestFirst)
+	slices.SortFunc(r.squeezed, longestFirst)
 }
 
-// Redact replaces every form of every secret in s with Mask. Call it before
-// cutting s to a length, so that a cut cannot leave part of a secret.
+// Redact replaces every form of every secret in s with Mask: written
+// whole, split by line breaks or blanks (as text folded, or made one line,
+// shows it), and the start of one cut short just before CutMark.
 func (r *Redactor) Redact(s string) string {
 	if r == nil {
 		return s
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	if len(r.forms) == 0 {
+		return s
+	}
 	for _, f := range r.forms {
 		if strings.Contains(s, f) {
 			s = strings.ReplaceAll(s, f, Mask)
 		}
 	}
+	s = r.redactSplit(s)
+	if strings.Contains(s, CutMark) {
+		s = r.redactCut(s)
+	}
 	return s
+}
+
+// Has reports whether s holds a secret in any form Redact scrubs.
+func (r *Redactor) Has(s string) bool { return r.Redact(s) != s }
+
+// minSplit is the shortest form looked for split: shorter ones would match
+// ordinary words by chance once blanks are ignored.
+const minSplit = 8
+
+// minCut is the shortest start of a secret scrubbed before a cut mark.
+const minCut = 4
+
+// separators are what may split a secret in text: line breaks as written,
+// as JSON and the runner's workflow commands escape them, as Markdown
+// writes them, and blanks (text whose lines were joined).
+var separators = []string{"\r", "\n", "%0D", "%0A", "%0d", "%0a", `\r`, `\n`, "<br>", " ", "\t"}
+
+// squeeze is s without separators, and for each of its bytes the index in
+// s it came from.
+func squeeze(s string) (string, []int) {
+	var b strings.Builder
+	idx := make([]int, 0, len(s))
+next:
+	for i := 0; i < len(s); {
+		for _, sep := range separators {
+			if strings.HasPrefix(s[i:], sep) {
+				i += len(sep)
+				continue next
+			}
+		}
+		b.WriteByte(s[i])
+		idx = append(idx, i)
+		i++
+	}
+	return b.String(), idx
+}
+
+// redactSplit masks the forms that s holds with separators inside them.
+func (r *Redactor) redactSplit(s string) string {
+	if len(r.squeezed) == 0 || !strings.ContainsAny(s, "\r\n%\\< \t") {
+		return s
+	}
+	sq, idx := squeeze(s)
+	type span struct{ from, to int } // in s
+	var spans []span
+	for _, f := range r.squeezed {
+		for at := 0; ; {
+			i := strings.Index(sq[at:], f)
+			if i < 0 {
+				break
+			}
+			i += at
+			spans = append(spans, span{idx[i], idx[i+len(f)-1] + 1})
+			at = i + len(f)
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		if sp.from < last { // overlaps one already masked
+			if sp.to > last {
+				last = sp.to
+			}
+			continue
+		}
+		b.WriteString(s[last:sp.from])
+		b.WriteString(Mask)
+		last = sp.to
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// redactCut masks, before each cut mark, the longest start of a form that
+// the text there ends with.
+func (r *Redactor) redactCut(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, CutMark)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		before := s[:i]
+		for _, f := range r.forms {
+			if n := endsWithStart(before, f); n > 0 {
+				before = before[:len(before)-n] + Mask
+				break
+			}
+		}
+		b.WriteString(before + CutMark)
+		s = s[i+len(CutMark):]
+	}
+}
+
+// endsWithStart is the length of the longest start of f, of minCut bytes
+// or more, that s ends with; 0 for none.
+func endsWithStart(s, f string) int {
+	for n := min(len(f)-1, len(s)); n >= minCut; n-- {
+		if strings.HasSuffix(s, f[:n]) {
+			return n
+		}
+	}
+	return 0
 }
 
 // New returns a Redactor for secrets.
@@ -98,6 +236,12 @@ func Forms(secret string) []string {
 			}
 		}
 	}
+	// Each form also as the places that escape text write it: a workflow
+	// command's message and properties (the log, annotations), and
+	// Markdown (the job summary, a pull request comment).
+	for _, f := range slices.Clone(forms) {
+		forms = append(forms, commandData.Replace(f), commandProperty.Replace(f), report.EscapeMarkdown(f))
+	}
 	var out []string
 	for _, f := range forms {
 		if f != "" && !slices.Contains(out, f) {
@@ -106,3 +250,9 @@ func Forms(secret string) []string {
 	}
 	return out
 }
+
+// How the runner's workflow commands escape their message and properties.
+var (
+	commandData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	commandProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)

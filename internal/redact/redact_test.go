@@ -6,9 +6,14 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 const secret = "tok-3f9a/very+secret?&="
+
+// gh is shaped like a GitHub token: its _ is escaped in Markdown.
+const gh = "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
 
 func TestRedactsEveryForm(t *testing.T) {
 	t.Parallel()
@@ -24,6 +29,26 @@ func TestRedactsEveryForm(t *testing.T) {
 		"twice in a row":  secret + secret,
 		"lower-case hex":  "?t=" + strings.ToLower(url.QueryEscape(secret)),
 		"in an HTML page": "<p>token " + html.EscapeString(secret) + " refused</p>",
+	}
+	for name, text := range map[string]string{
+		"markdown-escaped": "| build | " + report.EscapeMarkdown(gh) + " |",
+		"split by a line":  gh[:9] + "\n" + gh[9:],
+		"split by CRLF":    gh[:5] + "\r\n" + gh[5:],
+		"split by %0A":     "::error::" + gh[:9] + "%0A" + gh[9:],
+		"split, escaped":   `{"m":"` + gh[:12] + `\n` + gh[12:] + `"}`,
+		"lines joined":     "answer: " + gh[:9] + " " + gh[9:] + " end",
+		"markdown break":   report.EscapeMarkdown(gh[:9] + "\n" + gh[9:]),
+		"command-escaped":  "::warning::" + strings.ReplaceAll(url.QueryEscape(gh), "%", "%25"),
+		"cut short":        "service answered 400: " + gh[:len(gh)-1] + report.CutMark + " (more)",
+		"cut, escaped":     report.Shorten("x "+report.EscapeMarkdown(gh), 10),
+	} {
+		got := New(gh).Redact(text)
+		if strings.Contains(strings.NewReplacer("\n", "", "\r", "", "%0A", "", " ", "", "<br>", "", `\n`, "", `\`, "").Replace(got), gh[:6]) {
+			t.Errorf("%s: the secret survives in %q", name, got)
+		}
+		if !strings.Contains(got, Mask) {
+			t.Errorf("%s: nothing was redacted in %q", name, got)
+		}
 	}
 	for name, text := range cases {
 		got := r.Redact(text)
@@ -78,4 +103,16 @@ func FuzzRedact(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRedactLeavesTextThatIsNoSecret: ordinary words, split or cut, are
+// not taken for a secret.
+func TestRedactLeavesTextThatIsNoSecret(t *testing.T) {
+	t.Parallel()
+	r := New(gh)
+	for _, s := range []string{"gh", "ghs", "ghs is short… (3 more characters)", "a b c d e f g h i j", "ghs_ alone\n"} {
+		if got := r.Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q", s, got)
+		}
+	}
 }

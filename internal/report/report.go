@@ -4,8 +4,6 @@
 // record it).
 package report
 
-import "strings"
-
 // Level is how serious an annotation is.
 type Level string
 
@@ -36,16 +34,3 @@ type Reporter interface {
 	// SetOutput records an output of the step.
 	SetOutput(name, value string) error
 }
-
-// EscapeMarkdown makes text (from the service, or the description) plain
-// text in Markdown: no links, images, emphasis, code spans or HTML of its
-// own, and one line. GitHub's extensions are kept from acting too: a
-// zero-width space after @ keeps a name from mentioning (and notifying)
-// anyone, and one inside "www." and "://" keeps an address from becoming
-// a link.
-var EscapeMarkdown = strings.NewReplacer(
-	"\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
-	"!", `\!`, "#", `\#`, "~", `\~`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
-	"@", "@&#8203;", "www.", "www&#8203;.", "://", ":&#8203;//",
-	"\r", "", "\n", "<br>",
-).Replace
