@@ -180,8 +180,10 @@ func FuzzReporterLines(f *testing.F) {
 			if onGitHub {
 				issued = len(redactForms(token)) // ::add-mask:: lines
 			}
+			split := token[:len(token)/2] + "\n" + token[len(token)/2:] // as a service may fold it
 			end := r.Group("release build " + id)
 			r.Infof("doc %s, read at %s", id, msg)
+			r.Infof("answer: %s", split)
 			r.Debugf("answer: %s %s", msg, token)
 			r.Annotate(report.Error, msg+" "+token, report.Where{File: id, Line: 3})
 			r.Annotate(report.Warning, msg, report.Where{})
@@ -189,9 +191,17 @@ func FuzzReporterLines(f *testing.F) {
 			r.Annotate(report.Warning, msg, report.Where{File: id, Line: 1, Col: 2})
 			end()
 			r.SetOutput("build-id", id) // refused when it has a line break
+			r.SetOutput("doc-id", id+token)
+			r.Summary("| build | " + report.EscapeMarkdown(id+" "+msg+" "+token) + " |\n" + report.EscapeMarkdown(split) + "\n")
 			r.PrintOutputs()
 			if onGitHub {
 				issued += 7 // group, debug, error, warning, notice, warning, endgroup
+				for _, name := range []string{"out", "sum"} {
+					b, _ := os.ReadFile(filepath.Join(dir, name))
+					if f := shownForm(string(b), token); f != "" {
+						t.Fatalf("the token shows (as %q) in %s: %q", f, name, b)
+					}
+				}
 			}
 			commands := 0
 			for _, line := range strings.Split(out.String(), "\n") {
@@ -204,10 +214,8 @@ func FuzzReporterLines(f *testing.F) {
 				if strings.HasPrefix(line, "::add-mask::") {
 					continue
 				}
-				for _, form := range redactForms(token) {
-					if strings.Contains(line, form) {
-						t.Fatalf("the token shows (as %q) in %q", form, line)
-					}
+				if f := shownForm(line, token); f != "" {
+					t.Fatalf("the token shows (as %q) in %q", f, line)
 				}
 			}
 			if commands != issued {
@@ -218,3 +226,18 @@ func FuzzReporterLines(f *testing.F) {
 }
 
 func redactForms(secret string) []string { return redact.Forms(secret) }
+
+// shownForm is the form in which text shows secret, whole or split by a
+// line break, or "".
+func shownForm(text, secret string) string {
+	for _, form := range redactForms(secret) {
+		if strings.Contains(text, form) {
+			return form
+		}
+	}
+	joined := strings.NewReplacer("\n", "", "%0A", "", "<br>", "").Replace(text)
+	if strings.Contains(joined, secret) {
+		return "split " + secret
+	}
+	return ""
+}

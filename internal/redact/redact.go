@@ -96,9 +96,12 @@ const minSplit = 8
 const minCut = 4
 
 // separators are what may split a secret in text: line breaks as written,
-// as JSON and the runner's workflow commands escape them, as Markdown
-// writes them, and blanks (text whose lines were joined).
-var separators = []string{"\r", "\n", "%0D", "%0A", "%0d", "%0a", `\r`, `\n`, "<br>", " ", "\t"}
+// as JSON, URLs and the runner's workflow commands escape them (and a
+// workflow command escapes an escaped one), as Markdown writes them,
+// blanks (text whose lines were joined), and backslashes (escapes added by
+// any number of layers of escaping, such as Markdown escaping a secret a
+// server had escaped already).
+var separators = []string{"\r", "\n", "%0D", "%0A", "%0d", "%0a", "%250D", "%250A", "%250d", "%250a", `\r`, `\n`, "<br>", " ", "\t", `\`}
 
 // squeeze is s without separators, and for each of its bytes the index in
 // s it came from.

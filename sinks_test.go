@@ -1,0 +1,274 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/cli"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/redact"
+)
+
+// Secrets shaped as they come: Markdown escapes their _.
+const (
+	docsToken = "dp_live_5ecr3t-d0cs-t0ken-7q"
+	hubToken  = "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
+)
+
+// hostileGitHub is GitHub's API as a compromised or broken endpoint
+// answers: the base description's files with a 500 whose message holds the
+// token it was sent, a sticky comment from an earlier run, every body sent
+// to it recorded. silent makes it never answer at all.
+type hostileGitHub struct {
+	silent bool
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (g *hostileGitHub) start(t *testing.T) string {
+	t.Helper()
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		g.mu.Lock()
+		g.bodies = append(g.bodies, string(body))
+		g.mu.Unlock()
+		if g.silent {
+			select {
+			case <-r.Context().Done():
+			case <-done:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Path == "/user":
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
+		case strings.HasSuffix(r.URL.Path, "/issues/12/comments") && r.Method == http.MethodGet:
+			json.NewEncoder(w).Encode([]map[string]any{{"id": 5, "body": "<!-- docs-publish api-changes api%2Fopenapi.yaml -->\nold report",
+				"html_url": "https://github.com/octo/bookstore/pull/12#issuecomment-5", "user": map[string]string{"login": "github-actions[bot]"}}})
+		case strings.Contains(r.URL.Path, "/issues/"):
+			io.WriteString(w, `{"id":5,"html_url":"https://github.com/octo/bookstore/pull/12#issuecomment-5"}`)
+		default:
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, `{"message":"upstream refused %s"}`, r.Header.Get("Authorization"))
+		}
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv.URL
+}
+
+func (g *hostileGitHub) sent() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return strings.Join(g.bodies, "\n")
+}
+
+// inProcess is a run of the whole action in this process, as the runner
+// starts it: what it wrote, and where.
+type inProcess struct {
+	err                     error
+	stdout, stderr, summary string
+	outputFile              string
+	outputs                 map[string]string
+	workspace               string
+}
+
+// runInProcess runs the action with inputs (every other declared input at
+// its default) and env added to the runner's, on a workspace holding files.
+func runInProcess(t *testing.T, inputs, env, files map[string]string) inProcess {
+	t.Helper()
+	meta, err := ghaction.ParseMetadata(actionYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, dir := t.TempDir(), t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(ws, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		must(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	all := map[string]string{"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(dir, "output"),
+		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"), "GITHUB_EVENT_NAME": "push"}
+	for k, v := range runnerEnv {
+		all[k] = v
+	}
+	for k, v := range env {
+		all[k] = v
+	}
+	for _, in := range meta.Inputs {
+		v, given := inputs[in.Name]
+		if !given {
+			v = ghaction.EvalDefault(in.Default, func(k string) string { return all[k] })
+		}
+		all["INPUT_"+strings.ToUpper(in.Name)] = v
+	}
+	var stdout, stderr bytes.Buffer
+	err = cli.Run(context.Background(), cli.Env{Getenv: func(k string) string { return all[k] }, Stdout: &stdout, Stderr: &stderr,
+		Action: actionYAML, Sample: sample, Version: "test"})
+	run := inProcess{err: err, stdout: stdout.String(), stderr: stderr.String(), workspace: ws}
+	out, _ := os.ReadFile(all["GITHUB_OUTPUT"])
+	run.outputFile = string(out)
+	run.outputs, _ = parseOutputFile(t, run.outputFile)
+	sum, _ := os.ReadFile(all["GITHUB_STEP_SUMMARY"])
+	run.summary = string(sum)
+	return run
+}
+
+// shown finds a secret in text in any form a sink writes it, whole, split
+// by line breaks or blanks, or cut short; "" when it is not there.
+func shown(text, secret string) string {
+	for _, f := range redact.Forms(secret) {
+		if strings.Contains(text, f) {
+			return f
+		}
+	}
+	squeezed := strings.NewReplacer("\r", "", "\n", "", "%0A", "", "%0D", "", " ", "", "<br>", "", `\`, "").Replace(text)
+	for _, part := range []string{secret[:10], secret[len(secret)-10:]} {
+		if strings.Contains(squeezed, part) {
+			return part
+		}
+	}
+	return ""
+}
+
+// withoutMasks is stdout without the ::add-mask:: commands, the one place
+// the secrets must be.
+func withoutMasks(log string) string { return maskLines.ReplaceAllString(log, "") }
+
+var maskLines = regexp.MustCompile(`(?m)^::add-mask::.*\n`)
+
+// TestNoSecretThroughAnySink runs the whole action against a hostile docs
+// service and a hostile GitHub API, each way in that once showed a token:
+// neither token shows, in any form, in stdout, stderr, the job summary,
+// GITHUB_OUTPUT, a file name in the workspace, or a body sent to GitHub;
+// and zip-path names the file that exists.
+func TestNoSecretThroughAnySink(t *testing.T) {
+	t.Parallel()
+	site := zipOf(t, 0)
+	serveZip := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		w.Write(site)
+	}
+	errorBody := func(status int, contentType, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			w.WriteHeader(status)
+			io.WriteString(w, body)
+		}
+	}
+	long := strings.Repeat("x", 64<<10+1-len(docsToken))
+	cases := []struct {
+		name    string
+		h       *hostile
+		inputs  map[string]string
+		compare bool // a pull request whose base is read through GitHub's API
+		ok      bool
+	}{
+		{name: "the release answers the token it was sent as build.id", ok: true, inputs: map[string]string{"download": "true"},
+			h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
+				json.NewEncoder(w).Encode(map[string]any{"build": map[string]any{"id": strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")}})
+			}, download: serveZip}},
+		{name: "a redirect to a host named by the token",
+			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "http://"+docsToken+".invalid/x", http.StatusFound)
+			}}},
+		{name: "GitHub's API answers the base lookup with its token", ok: true, compare: true, h: &hostile{}},
+		{name: "an error body whose last bytes are the token, cut where it is read",
+			h: &hostile{list: errorBody(400, "text/plain", long+docsToken)}},
+		{name: "an error body with the token where it is cut to be shown",
+			h: &hostile{list: errorBody(400, "text/plain", strings.Repeat("y", 290)+docsToken+" and more")}},
+		{name: "a token split by a line break",
+			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+docsToken[:10]+`\n`+docsToken[10:]+`"}`)}},
+		{name: "a token split by an escaped line break",
+			h: &hostile{list: errorBody(400, "text/plain", "bad "+docsToken[:12]+"%0A"+docsToken[12:])}},
+		{name: "a token Markdown-escaped by the service",
+			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+strings.ReplaceAll(docsToken, "_", `\\_`)+`"}`)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			gh := &hostileGitHub{}
+			in := map[string]string{"token": docsToken, "github-token": hubToken, "api-url": tc.h.start(t), "project-id": "4711",
+				"file": "api/openapi.yaml", "timeout": "30s", "wait-for-build": "false"}
+			for k, v := range tc.inputs {
+				in[k] = v
+			}
+			env := map[string]string{"GITHUB_API_URL": gh.start(t)}
+			if tc.compare {
+				p := filepath.Join(t.TempDir(), "event.json")
+				must(t, os.WriteFile(p, []byte(`{"pull_request":{"number":12,"base":{"sha":"2222222222222222222222222222222222222222","repo":{"full_name":"octo/bookstore"}},"head":{"repo":{"full_name":"octo/bookstore"}}}}`), 0o644))
+				env["GITHUB_EVENT_PATH"], env["GITHUB_EVENT_NAME"] = p, "pull_request"
+			}
+			run := runInProcess(t, in, env, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+			if (run.err == nil) != tc.ok {
+				t.Fatalf("error %v, want success %v\n%s", run.err, tc.ok, run.stdout)
+			}
+			var names []string
+			for p := range workspaceFiles(run.workspace) {
+				names = append(names, p)
+			}
+			sinks := map[string]string{"stdout": withoutMasks(run.stdout), "stderr": run.stderr, "summary": run.summary,
+				"outputs": run.outputFile, "file names": strings.Join(names, "\n"), "GitHub": gh.sent()}
+			for where, text := range sinks {
+				for _, secret := range []string{docsToken, hubToken} {
+					if form := shown(text, secret); form != "" {
+						t.Errorf("%s shows %q:\n%s", where, form, text)
+					}
+				}
+			}
+			if zp := run.outputs["zip-path"]; tc.inputs["download"] == "true" {
+				if _, err := os.Stat(filepath.Join(run.workspace, zp)); zp == "" || err != nil {
+					t.Errorf("zip-path %q names no file: %v", zp, err)
+				}
+			}
+			if tc.compare && !strings.Contains(gh.sent(), "Nothing compared") {
+				t.Errorf("the comment was not rewritten; GitHub got:\n%s", gh.sent())
+			}
+		})
+	}
+}
+
+// TestSilentGitHubCostsAWarning: GitHub's API takes connections and never
+// answers. The comparison is a report: the run gives up on it within its
+// bound (a quarter of timeout here), says why in a warning, and publishes.
+func TestSilentGitHubCostsAWarning(t *testing.T) {
+	t.Parallel()
+	gh := &hostileGitHub{silent: true}
+	p := filepath.Join(t.TempDir(), "event.json")
+	must(t, os.WriteFile(p, []byte(`{"pull_request":{"number":12,"base":{"sha":"2222222222222222222222222222222222222222","repo":{"full_name":"octo/bookstore"}},"head":{"repo":{"full_name":"octo/bookstore"}}}}`), 0o644))
+	emu := startEmulator(t, nil)
+	in := baseInputs(emu)
+	in["github-token"], in["timeout"] = hubToken, "8s"
+	start := time.Now()
+	run := runInProcess(t, in, map[string]string{"GITHUB_API_URL": gh.start(t), "GITHUB_EVENT_PATH": p, "GITHUB_EVENT_NAME": "pull_request"},
+		map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+	took := time.Since(start)
+	if run.err != nil || run.outputs["build-id"] == "" {
+		t.Fatalf("error %v, outputs %v\n%s", run.err, run.outputs, run.stdout)
+	}
+	if !strings.Contains(run.stdout, "::warning title=docs-publish::API changes not reported: GitHub's API did not answer within 2s") {
+		t.Errorf("the log does not say why the report is missing:\n%s", run.stdout)
+	}
+	if !strings.Contains(run.summary, "did not answer within 2s") {
+		t.Errorf("the summary does not say why the report is missing:\n%s", run.summary)
+	}
+	if took > 6*time.Second {
+		t.Errorf("the run took %s, past the report's bound of 2s and the publish", took)
+	}
+}
