@@ -246,29 +246,41 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 
 // TestSilentGitHubCostsAWarning: GitHub's API takes connections and never
 // answers. The comparison is a report: the run gives up on it within its
-// bound (a quarter of timeout here), says why in a warning, and publishes.
+// bound (a quarter of timeout here), says why in a warning, and publishes;
+// with fail-on-breaking, it fails saying why, having published nothing.
 func TestSilentGitHubCostsAWarning(t *testing.T) {
 	t.Parallel()
-	gh := &hostileGitHub{silent: true}
-	p := filepath.Join(t.TempDir(), "event.json")
-	must(t, os.WriteFile(p, []byte(`{"pull_request":{"number":12,"base":{"sha":"2222222222222222222222222222222222222222","repo":{"full_name":"octo/bookstore"}},"head":{"repo":{"full_name":"octo/bookstore"}}}}`), 0o644))
-	emu := startEmulator(t, nil)
-	in := baseInputs(emu)
-	in["github-token"], in["timeout"] = hubToken, "8s"
-	start := time.Now()
-	run := runInProcess(t, in, map[string]string{"GITHUB_API_URL": gh.start(t), "GITHUB_EVENT_PATH": p, "GITHUB_EVENT_NAME": "pull_request"},
-		map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
-	took := time.Since(start)
-	if run.err != nil || run.outputs["build-id"] == "" {
-		t.Fatalf("error %v, outputs %v\n%s", run.err, run.outputs, run.stdout)
-	}
-	if !strings.Contains(run.stdout, "::warning title=docs-publish::API changes not reported: GitHub's API did not answer within 2s") {
-		t.Errorf("the log does not say why the report is missing:\n%s", run.stdout)
-	}
-	if !strings.Contains(run.summary, "did not answer within 2s") {
-		t.Errorf("the summary does not say why the report is missing:\n%s", run.summary)
-	}
-	if took > 6*time.Second {
-		t.Errorf("the run took %s, past the report's bound of 2s and the publish", took)
+	for _, failOnBreaking := range []bool{false, true} {
+		t.Run(fmt.Sprint("fail-on-breaking ", failOnBreaking), func(t *testing.T) {
+			t.Parallel()
+			gh := &hostileGitHub{silent: true}
+			p := filepath.Join(t.TempDir(), "event.json")
+			must(t, os.WriteFile(p, []byte(`{"pull_request":{"number":12,"base":{"sha":"2222222222222222222222222222222222222222","repo":{"full_name":"octo/bookstore"}},"head":{"repo":{"full_name":"octo/bookstore"}}}}`), 0o644))
+			emu := startEmulator(t, nil)
+			in := baseInputs(emu)
+			in["github-token"], in["timeout"], in["fail-on-breaking"] = hubToken, "8s", fmt.Sprint(failOnBreaking)
+			start := time.Now()
+			run := runInProcess(t, in, map[string]string{"GITHUB_API_URL": gh.start(t), "GITHUB_EVENT_PATH": p, "GITHUB_EVENT_NAME": "pull_request"},
+				map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
+			took := time.Since(start)
+			want := "::warning title=docs-publish::API changes not reported: GitHub's API did not answer within 2s"
+			if failOnBreaking {
+				want = "::error title=docs-publish::cannot compare with the base, and fail-on-breaking is true: GitHub's API did not answer within 2s"
+				if run.err == nil || len(emu.Builds()) != 0 {
+					t.Errorf("error %v with %d builds, want a failure before publishing", run.err, len(emu.Builds()))
+				}
+			} else if run.err != nil || run.outputs["build-id"] == "" {
+				t.Errorf("error %v, outputs %v, want a publish", run.err, run.outputs)
+			}
+			if !strings.Contains(run.stdout, want) {
+				t.Errorf("the log does not say %q:\n%s", want, run.stdout)
+			}
+			if !strings.Contains(run.summary, "did not answer within 2s") {
+				t.Errorf("the summary does not say why the report is missing:\n%s", run.summary)
+			}
+			if took > 6*time.Second {
+				t.Errorf("the run took %s, past the report's bound of 2s and the publish", took)
+			}
+		})
 	}
 }
