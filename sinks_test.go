@@ -284,3 +284,40 @@ func TestSilentGitHubCostsAWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestReportsStayBounded: a description whose parameters have names of
+// 30,000 characters, all removed in the change: the job summary stays
+// under GitHub's 1 MiB, each line of the log and annotation under 8 KiB,
+// the names are shortened saying by how much, and the log stays a
+// fraction of the description.
+func TestReportsStayBounded(t *testing.T) {
+	t.Parallel()
+	var params strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&params, "        - {name: p%d%s, in: query, type: string, required: true}\n", i, strings.Repeat("n", 30_000))
+	}
+	op := "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /books:\n    get:\n      parameters:\n%s      responses:\n        200: {description: ok}\n"
+	base := fmt.Sprintf(op, "")
+	head := fmt.Sprintf(op, params.String())
+	emu := startEmulator(t, nil)
+	in := baseInputs(emu)
+	in["base-file"] = "api/base.yaml"
+	run := runInProcess(t, in, nil, map[string]string{"api/openapi.yaml": head, "api/base.yaml": base})
+	if run.err != nil {
+		t.Fatalf("%v\n%.2000s", run.err, run.stdout)
+	}
+	if run.outputs["breaking-changes"] != "100" {
+		t.Errorf("breaking-changes = %q", run.outputs["breaking-changes"])
+	}
+	if len(run.summary) >= 1<<20 || !strings.Contains(run.summary, `n… \(29803 more characters\)`) {
+		t.Errorf("the summary is %d bytes, names not shortened: %.300s", len(run.summary), run.summary)
+	}
+	for _, l := range strings.Split(run.stdout, "\n") {
+		if len(l) > 8<<10 {
+			t.Errorf("a line of %d bytes: %.200s", len(l), l)
+		}
+	}
+	if log := len(run.stdout) + len(run.stderr); log > len(head)/4 {
+		t.Errorf("a log of %d bytes for a description of %d", log, len(head))
+	}
+}
