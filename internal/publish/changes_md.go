@@ -29,7 +29,7 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 		fmt.Fprintf(&b, "%s is new: it does not exist at %s, so there is nothing to compare.\n", esc(file), esc(c.Base))
 		return b.String()
 	case c.Report == nil:
-		fmt.Fprintf(&b, "Nothing compared: %s\n", esc(c.Skipped))
+		fmt.Fprintf(&b, "Nothing compared: %s\n", esc(report.Shorten(c.Skipped, maxReason)))
 		return b.String()
 	}
 	r := c.Report
@@ -105,6 +105,10 @@ func withCode(text string) string {
 	}
 	return b.String()
 }
+
+// maxReason bounds why nothing was compared (an error, with GitHub's
+// message in it) in a report.
+const maxReason = 1000
 
 // maxName bounds a name or value from the description in a report: 600
 // parameters named with 60 KB each would make a report GitHub refuses.
