@@ -91,15 +91,29 @@ func TestRedactLeavesOtherTextAlone(t *testing.T) {
 func FuzzRedact(f *testing.F) {
 	f.Add("tok", "prefix", "suffix")
 	f.Add(secret, "Basic ", "")
+	f.Add(gh, "| build | ", " |")
 	f.Fuzz(func(t *testing.T, sec, before, after string) {
 		if len(sec) < 4 || strings.Contains(before+after, Mask) {
 			return
 		}
 		r := New(sec)
-		for _, form := range []string{sec, url.QueryEscape(sec), base64.StdEncoding.EncodeToString([]byte(before + sec + after))} {
+		for _, form := range []string{sec, url.QueryEscape(sec), base64.StdEncoding.EncodeToString([]byte(before + sec + after)),
+			report.EscapeMarkdown(sec)} {
 			got := r.Redact(before + form + after)
 			if strings.Contains(got, sec) {
 				t.Fatalf("secret %q survives in %q", sec, got)
+			}
+		}
+		// Split by a line break, as a server may fold it, or a sink escape
+		// it: a secret long enough to be found split is.
+		if len(sec) < minSplit || strings.ContainsAny(sec, "\r\n%\\< \t") {
+			return
+		}
+		for _, brk := range []string{"\n", "%0A", "<br>", " "} {
+			k := len(sec) / 2
+			got := r.Redact(before + sec[:k] + brk + sec[k:] + after)
+			if strings.Contains(strings.ReplaceAll(got, brk, ""), sec) {
+				t.Fatalf("secret %q split by %q survives in %q", sec, brk, got)
 			}
 		}
 	})
