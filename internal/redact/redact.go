@@ -103,13 +103,23 @@ const minCut = 4
 // server had escaped already).
 var separators = []string{"\r", "\n", "%0D", "%0A", "%0d", "%0a", "%250D", "%250A", "%250d", "%250a", `\r`, `\n`, "<br>", " ", "\t", `\`}
 
+// separatorStarts are the bytes a separator starts with.
+const separatorStarts = "\r\n%\\< \t"
+
 // squeeze is s without separators, and for each of its bytes the index in
 // s it came from.
 func squeeze(s string) (string, []int) {
 	var b strings.Builder
+	b.Grow(len(s))
 	idx := make([]int, 0, len(s))
 next:
 	for i := 0; i < len(s); {
+		if strings.IndexByte(separatorStarts, s[i]) < 0 {
+			b.WriteByte(s[i])
+			idx = append(idx, i)
+			i++
+			continue
+		}
 		for _, sep := range separators {
 			if strings.HasPrefix(s[i:], sep) {
 				i += len(sep)
@@ -125,7 +135,7 @@ next:
 
 // redactSplit masks the forms that s holds with separators inside them.
 func (r *Redactor) redactSplit(s string) string {
-	if len(r.squeezed) == 0 || !strings.ContainsAny(s, "\r\n%\\< \t") {
+	if len(r.squeezed) == 0 || !strings.ContainsAny(s, separatorStarts) {
 		return s
 	}
 	sq, idx := squeeze(s)

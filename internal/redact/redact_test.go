@@ -130,3 +130,25 @@ func TestRedactLeavesTextThatIsNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRedactSummary scrubs two secrets from text the size of the
+// largest job summary GitHub takes, as its sink does once per run.
+func BenchmarkRedactSummary(b *testing.B) {
+	r := New(gh, secret)
+	row := "| ❌ | GET /books/{bookId} | removed the <code>query</code> request parameter <code>limit\\_x</code> | request-parameter-removed |\n"
+	text := strings.Repeat(row, (1<<20)/len(row))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.Redact(text)
+	}
+}
+
+// BenchmarkRedactLine scrubs one line of the log, as its sink does for
+// every line.
+func BenchmarkRedactLine(b *testing.B) {
+	r := New(gh, secret)
+	line := "::warning title=docs-publish::API changes not reported: GitHub answered 500 Internal Server Error: upstream refused"
+	for b.Loop() {
+		r.Redact(line)
+	}
+}
