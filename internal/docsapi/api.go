@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FileUpdate is a file update.
@@ -192,6 +195,26 @@ func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error
 func (c *Client) BuildFailure(body []byte) (failed bool, msg string) {
 	failed, msg = failureOf([]byte(c.redact.Redact(string(body))))
 	return failed, shorten(c.redact.Redact(msg))
+}
+
+// Shown is the start of an answer's body as an error may quote it: the
+// token removed before anything is cut, whitespace collapsed, at most a few
+// hundred bytes, and anything not printable escaped, so a binary or
+// garbled body shows as text.
+func (c *Client) Shown(body []byte) string {
+	s := shorten(c.redact.Redact(string(body)))
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"), r < utf8.RuneSelf && !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func segment(s string) string { return url.PathEscape(s) }
