@@ -58,7 +58,7 @@ func actCLI(t *testing.T) string {
 	}
 	out, err := exec.Command(path, "--version").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), actVersion) {
-		t.Fatalf("%s --version: %s %v: want act %s", path, strings.TrimSpace(string(out)), err, actVersion)
+		skip("%s --version: %s %v: the tests are written against act %s", path, strings.TrimSpace(string(out)), err, actVersion)
 	}
 	return path
 }
