@@ -344,8 +344,8 @@ func TestTimeoutCoversLoading(t *testing.T) {
 		t.Fatal("the run finished: the description loaded within the timeout, make it larger")
 	}
 	errs := strings.Join(annotations(run.stdout, "error"), "\n")
-	if !strings.Contains(errs, "loading the description") || !strings.Contains(errs, "deadline exceeded") {
-		t.Errorf("the error does not say the time ran out while loading:\n%s", errs)
+	if !strings.Contains(errs, "loading the description") || !strings.Contains(errs, "timeout (2s), which bounds the whole run, ran out") {
+		t.Errorf("the error does not say timeout ran out while loading:\n%s", errs)
 	}
 	// From the process's start: allow for reading 40 MB, not for the
 	// seconds parsing would take.

@@ -1,10 +1,15 @@
 package main
 
 import (
+	bin "encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -205,4 +210,133 @@ func goEnv(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// maxTrackedSize is the largest file the repository keeps without being
+// named in largeOrBinaryAllowed: descriptions, goldens and sources stay far
+// below it; a build output or a dumped data set does not.
+const maxTrackedSize = 3 << 20
+
+// largeOrBinaryAllowed names (path.Match patterns) the tracked files that
+// may exceed maxTrackedSize or hold machine code: fixtures and screenshots,
+// each with the reason it is kept. An entry that matches no tracked file is
+// an error, so the list cannot outlive its files.
+var largeOrBinaryAllowed = map[string]string{
+	"testdata/screenshots/*.png": "the demo site as the README shows it",
+}
+
+// TestNoBuildOutputsTracked: git holds sources, not what building them
+// makes. A compiled binary (ELF, Mach-O, PE, WebAssembly, an object
+// archive) or a file over a few MB fails, unless largeOrBinaryAllowed names
+// it; .gitignore keeps the usual outputs out.
+func TestNoBuildOutputsTracked(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("not a git checkout (git ls-files: %v): nothing to check", err)
+	}
+	used := map[string]bool{}
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		allowed := false
+		for pattern := range largeOrBinaryAllowed {
+			if ok, _ := path.Match(pattern, name); ok {
+				allowed, used[pattern] = true, true
+			}
+		}
+		if allowed {
+			continue
+		}
+		f, err := os.Open(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted in the working tree: it goes with the next commit
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		info, err := f.Stat()
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		if kind := compiledKind(head[:n]); kind != "" {
+			t.Errorf("%s is a compiled binary (%s): build outputs do not belong in git (git rm --cached it and add it to .gitignore)", name, kind)
+		}
+		if info.Size() > maxTrackedSize {
+			t.Errorf("%s is %.1f MB, over the %d MB a tracked file may be: name it in largeOrBinaryAllowed with a reason if it must be kept", name, float64(info.Size())/(1<<20), maxTrackedSize>>20)
+		}
+	}
+	for pattern := range largeOrBinaryAllowed {
+		if !used[pattern] {
+			t.Errorf("largeOrBinaryAllowed: %q matches no tracked file: remove it", pattern)
+		}
+	}
+}
+
+// compiledKind names the executable or object format a file starts with,
+// or is empty.
+func compiledKind(head []byte) string {
+	b := string(head)
+	switch {
+	case strings.HasPrefix(b, "\x7fELF"):
+		return "ELF"
+	case strings.HasPrefix(b, "\xfe\xed\xfa\xce"), strings.HasPrefix(b, "\xfe\xed\xfa\xcf"),
+		strings.HasPrefix(b, "\xce\xfa\xed\xfe"), strings.HasPrefix(b, "\xcf\xfa\xed\xfe"):
+		return "Mach-O"
+	case strings.HasPrefix(b, "\xca\xfe\xba\xbe"):
+		return "Mach-O universal or Java class"
+	case strings.HasPrefix(b, "\x00asm"):
+		return "WebAssembly"
+	case strings.HasPrefix(b, "!<arch>\n"):
+		return "object archive"
+	case strings.HasPrefix(b, "MZ") && len(head) >= 0x40:
+		// A PE file: the DOS stub's e_lfanew points at "PE\0\0".
+		off := int(bin.LittleEndian.Uint32(head[0x3c:]))
+		if off+4 <= len(head) && string(head[off:off+4]) == "PE\x00\x00" {
+			return "PE"
+		}
+	}
+	return ""
+}
+
+func TestCompiledKind(t *testing.T) {
+	t.Parallel()
+	pe := make([]byte, 0x90)
+	copy(pe, "MZ")
+	bin.LittleEndian.PutUint32(pe[0x3c:], 0x80)
+	copy(pe[0x80:], "PE\x00\x00")
+	self, err := os.Executable() // this test binary, built for this machine
+	if err != nil {
+		t.Fatal(err)
+	}
+	selfHead := make([]byte, 512)
+	f, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.ReadFull(f, selfHead)
+	f.Close()
+	for _, tc := range []struct {
+		name string
+		head []byte
+		want bool
+	}{
+		{"this test binary", selfHead[:n], true},
+		{"ELF", []byte("\x7fELF\x02\x01\x01"), true},
+		{"Mach-O 64", []byte("\xcf\xfa\xed\xfe\x07\x00\x00\x01"), true},
+		{"PE", pe, true},
+		{"WebAssembly", []byte("\x00asm\x01\x00\x00\x00"), true},
+		{"Go archive", []byte("!<arch>\n__.PKGDEF"), true},
+		{"text starting MZ", []byte("MZ is a postcode prefix, not a program\n" + strings.Repeat(".", 64)), false},
+		{"YAML", []byte("openapi: 3.0.3\n"), false},
+		{"PNG", []byte("\x89PNG\r\n\x1a\n"), false},
+		{"empty", nil, false},
+	} {
+		if got := compiledKind(tc.head) != ""; got != tc.want {
+			t.Errorf("%s: compiled %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

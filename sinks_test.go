@@ -197,6 +197,11 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+docsToken[:10]+`\n`+docsToken[10:]+`"}`)}},
 		{name: "a token split by an escaped line break",
 			h: &hostile{list: errorBody(400, "text/plain", "bad "+docsToken[:12]+"%0A"+docsToken[12:])}},
+		{name: "a download answered with a page, not a zip, that quotes the token", inputs: map[string]string{"download": "true"},
+			h: &hostile{download: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/zip")
+				io.WriteString(w, "<html><body>signed in as "+r.Header.Get("Authorization")+"</body></html>")
+			}}},
 		{name: "a token Markdown-escaped by the service",
 			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+strings.ReplaceAll(docsToken, "_", `\\_`)+`"}`)}},
 	}
@@ -232,7 +237,7 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 					}
 				}
 			}
-			if zp := run.outputs["zip-path"]; tc.inputs["download"] == "true" {
+			if zp := run.outputs["zip-path"]; tc.ok && tc.inputs["download"] == "true" {
 				if _, err := os.Stat(filepath.Join(run.workspace, zp)); zp == "" || err != nil {
 					t.Errorf("zip-path %q names no file: %v", zp, err)
 				}

@@ -59,21 +59,42 @@ func Run(ctx context.Context, env Env) error {
 }
 
 // versionLine is the version the binary was built as, and the commit it
-// was built from, as Go recorded it from the clone, or as the build was
-// told.
-func versionLine(version, built string) string {
-	commit, modified := cmp.Or(built, "unknown"), ""
-	if info, ok := debug.ReadBuildInfo(); ok {
+// was built from. What the build was told (-ldflags -X) comes first; else
+// what Go recorded in the binary: the module's version for go install
+// ...@v1.2.3, the commit (+dirty with changes not committed) for a build in
+// a clone.
+func versionLine(version, commit string) string {
+	info, _ := debug.ReadBuildInfo()
+	return versionFrom(version, commit, info)
+}
+
+func versionFrom(version, commit string, info *debug.BuildInfo) string {
+	installed := false // the version is the module's, as go install records it
+	if info != nil {
+		if v := info.Main.Version; version == "dev" && v != "" && v != "(devel)" {
+			version, installed = v, true
+		}
+		var revision, modified string
 		for _, s := range info.Settings {
-			switch {
-			case s.Key == "vcs.revision" && s.Value != "":
-				commit = s.Value
-			case s.Key == "vcs.modified" && s.Value == "true":
-				modified = ", with changes not committed"
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if commit == "" && revision != "" {
+			commit = revision
+			if modified == "true" {
+				commit += "+dirty"
 			}
 		}
 	}
-	return fmt.Sprintf("docs-publish %s (commit %s%s)", version, commit, modified)
+	if commit == "" && installed {
+		// go install ...@v1.2.3 records no commit: the version names it.
+		return "docs-publish " + version
+	}
+	return fmt.Sprintf("docs-publish %s (commit %s)", version, cmp.Or(commit, "unknown"))
 }
 
 func usage(w io.Writer, meta *ghaction.Metadata) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -342,5 +343,38 @@ func TestBadValuesNameTheirInput(t *testing.T) {
 				t.Errorf("error %v: want an *InputError for %s caused by a *ValueError for %q", err, input, value)
 			}
 		})
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	t.Parallel()
+	const rev = "637aa63cf790019a3fa6bf3dc43e0c359477bbdc"
+	vcs := func(modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	for _, tc := range []struct {
+		name, version, commit string
+		info                  *debug.BuildInfo
+		want                  string
+	}{
+		{"go build in a clone", "dev", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("false")},
+			"docs-publish dev (commit " + rev + ")"},
+		{"go build in a clone with changes", "dev", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("true")},
+			"docs-publish dev (commit " + rev + "+dirty)"},
+		{"go build in a clone, Go stamping a pseudo-version", "dev", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.1-0.20261123154831-637aa63cf790"}, Settings: vcs("false")},
+			"docs-publish v1.4.1-0.20261123154831-637aa63cf790 (commit " + rev + ")"},
+		{"go install at a tag", "dev", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}},
+			"docs-publish v1.4.0"},
+		{"the release build, told both", "v1.4.0", "abc123", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}},
+			"docs-publish v1.4.0 (commit abc123)"},
+		{"told the commit, in a clone", "v1.4.0", "abc123", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("true")},
+			"docs-publish v1.4.0 (commit abc123)"},
+		{"-buildvcs=false", "dev", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}},
+			"docs-publish dev (commit unknown)"},
+		{"no build info", "dev", "", nil, "docs-publish dev (commit unknown)"},
+	} {
+		if got := versionFrom(tc.version, tc.commit, tc.info); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FileUpdate is a file update.
@@ -191,6 +194,26 @@ func (c *Client) OpenDownload(ctx context.Context, buildID ID) (*Download, error
 func (c *Client) BuildFailure(body []byte) (failed bool, msg string) {
 	failed, msg = failureOf(body)
 	return failed, shorten(msg)
+}
+
+// Shown is the start of an answer's body as an error may quote it:
+// whitespace collapsed, at most a few hundred bytes with a cut marked, and
+// anything not printable escaped, so a binary or garbled body shows as
+// text. Like every message, it is scrubbed of secrets where it is written.
+func (c *Client) Shown(body []byte) string {
+	s := shorten(string(body))
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"), r < utf8.RuneSelf && !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func segment(s string) string { return url.PathEscape(s) }

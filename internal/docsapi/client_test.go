@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -748,20 +749,7 @@ func TestUnreachableScheduleIsBounded(t *testing.T) {
 // loop as a failed status, so it waits the backoff before asking again.
 func TestBodyFaultsWaitLikeOtherFaults(t *testing.T) {
 	t.Parallel()
-	var times []time.Time
-	var mu sync.Mutex
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		times = append(times, time.Now())
-		n := len(times)
-		mu.Unlock()
-		if n == 1 {
-			garbled(w, r)
-			return
-		}
-		io.WriteString(w, `{"docs":[]}`)
-	}))
-	defer srv.Close()
+	srv, arrivals := firstThenJSON(t, garbled, `{"docs":[]}`)
 	c, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -769,6 +757,7 @@ func TestBodyFaultsWaitLikeOtherFaults(t *testing.T) {
 	if _, err := c.ListDocs(context.Background(), "p"); err != nil {
 		t.Fatal(err)
 	}
+	times := arrivals()
 	// The first wait is 200 ms with at most 50% jitter: never under 100 ms.
 	if len(times) != 2 || times[1].Sub(times[0]) < 100*time.Millisecond {
 		t.Errorf("%d requests, the retry after %v; want 2, at least 100ms apart", len(times), times[len(times)-1].Sub(times[0]))
@@ -804,6 +793,76 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	capped := capToDeadline{BackOff: backoff.NewConstantBackOff(time.Hour), deadline: now.Add(3 * time.Second), now: func() time.Time { return now }}
 	if got := capped.NextBackOff(); got != 3*time.Second {
 		t.Errorf("a wait past the deadline is %s, want the 3s left", got)
+	}
+}
+
+// firstThenJSON is a server that answers its first request with first and
+// every later one with body; arrivals returns when each request came.
+func firstThenJSON(t *testing.T, first http.HandlerFunc, body string) (srv *httptest.Server, arrivals func() []time.Time) {
+	t.Helper()
+	var mu sync.Mutex
+	var times []time.Time
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		times = append(times, time.Now())
+		n := len(times)
+		mu.Unlock()
+		if n == 1 {
+			first(w, r)
+			return
+		}
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(times)
+	}
+}
+
+// TestRetryWaitsAsTheServerAsks: a throttled or unavailable answer with
+// Retry-After is asked again no sooner than the header says, though the
+// client's own backoff would retry within milliseconds.
+func TestRetryWaitsAsTheServerAsks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		status int
+		header func() string
+		call   func(*Client) error
+	}{
+		{"list, 429, delay-seconds", http.StatusTooManyRequests, func() string { return "1" },
+			func(c *Client) error { _, err := c.ListDocs(context.Background(), "p"); return err }},
+		{"release, 503, HTTP-date", http.StatusServiceUnavailable,
+			// A date has whole seconds: two from now is at least one.
+			func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) },
+			func(c *Client) error { _, err := c.Release(context.Background(), "d", true); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, arrivals := firstThenJSON(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", tc.header())
+				w.WriteHeader(tc.status)
+			}, `{"docs":[],"build":{"id":"b1"}}`)
+			var waits []string
+			c, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: time.Millisecond, Logf: func(format string, args ...any) {
+				waits = append(waits, fmt.Sprintf(format, args...))
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.call(c); err != nil {
+				t.Fatal(err)
+			}
+			times := arrivals()
+			if len(times) != 2 {
+				t.Fatalf("%d requests, want 2", len(times))
+			}
+			if gap := times[1].Sub(times[0]); gap < time.Second {
+				t.Errorf("asked again %s after a Retry-After of at least 1s (retries logged: %q)", gap, waits)
+			}
+		})
 	}
 }
 

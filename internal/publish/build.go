@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"time"
 
@@ -80,9 +82,21 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 	}
 	nextNote := start.Add(every)
 	var last error
+	notZips := 0
 	op := func() error {
 		err := try(bctx)
 		var nr *notReady
+		var nz *NotAZipError
+		if errors.As(err, &nz) {
+			notZips++
+			nz.Attempts = notZips
+			if notZips >= maxNotAZip {
+				return backoff.Permanent(err)
+			}
+			f.rep.Infof("build %s: %v; asking again", f.res.BuildID, err)
+			last = err
+			return err
+		}
 		if errors.As(err, &nr) {
 			last = err
 			if now := time.Now(); !now.Before(nextNote) {
@@ -150,12 +164,55 @@ func (f *flow) openBuild(ctx context.Context) (*docsapi.Download, error) {
 }
 
 // notAZip judges the start of a success answer that is not a zip: the
-// service's word that the build failed, or else a page shown while it builds.
+// service's word that the build failed, a JSON placeholder while it builds,
+// or else a body that is no answer of the service's at all.
 func (f *flow) notAZip(body []byte, status int, ctype string) error {
 	if failed, msg := f.client.BuildFailure(body); failed {
 		return &BuildFailedError{BuildID: f.res.BuildID, Msg: msg}
 	}
-	return &notReady{fmt.Sprintf("service answered %d with %s, not a zip", status, orUnknown(ctype))}
+	if json.Valid(body) && !declaresZip(ctype) {
+		return &notReady{fmt.Sprintf("service answered %d with %s, not a zip", status, orUnknown(ctype))}
+	}
+	return &NotAZipError{Status: status, ContentType: orUnknown(ctype), Start: f.client.Shown(body)}
+}
+
+// maxNotAZip is how many success answers that are not a zip, nor a JSON
+// placeholder, a run takes before it fails: one may be a passing proxy
+// page; more mean api-url leads to something other than the service.
+const maxNotAZip = 3
+
+// NotAZipError is a download answered with success and a body that is
+// neither a zip nor JSON from the service: a web page, a proxy's error, a
+// mock's example. Waiting for the build would not change it.
+type NotAZipError struct {
+	Status      int
+	ContentType string
+	Start       string // the start of the body, as text, token removed
+	Attempts    int
+}
+
+func (e *NotAZipError) Error() string {
+	msg := fmt.Sprintf("the service answered %d %s with a body that is not a zip (%s)", e.Status, http.StatusText(e.Status), e.ContentType)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(", %d times", e.Attempts)
+	}
+	if e.Start == "" {
+		return msg + "; the body is empty"
+	}
+	return msg + "; the body starts: " + e.Start
+}
+
+// notAZipHint is the advice for a NotAZipError.
+const notAZipHint = "check api-url: it must be the service's API address with its path prefix, not its web application, a mock of the service or a proxy that answers in its place"
+
+// declaresZip says whether a Content-Type promises a zip.
+func declaresZip(ctype string) bool {
+	mt, _, _ := mime.ParseMediaType(ctype)
+	switch mt {
+	case "application/zip", "application/x-zip", "application/x-zip-compressed":
+		return true
+	}
+	return false
 }
 
 func orUnknown(ctype string) string {
@@ -191,6 +248,10 @@ func (f *flow) buildError(ctx context.Context, err error) error {
 		desc = "download build " + f.res.BuildID
 	}
 	var bf *BuildFailedError
+	var nz *NotAZipError
+	if errors.As(err, &nz) {
+		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: notAZipHint}
+	}
 	if errors.As(err, &bf) {
 		f.res.BuildState = BuildFailed
 		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: fmt.Sprintf(

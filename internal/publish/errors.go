@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/openapi"
@@ -69,7 +70,7 @@ func hintFor(ctx context.Context, err error, cfg Config) string {
 	case errors.As(err, &na):
 		return "check api-url (its host and port): something there takes requests and does not answer them (a port of another server, or a proxy that holds connections); if the service is only slow, raise request-timeout"
 	case errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("timeout (%s), which bounds the whole run, ran out: raise it for a slow service, or check api-url if the service does not answer", cfg.timeout())
+		return timeoutRanOut(cfg.timeout()) + ": raise it for a slow service, or check api-url if the service does not answer"
 	}
 	if errors.As(err, &ue) {
 		switch ue.Kind {
@@ -94,6 +95,37 @@ func hintFor(ctx context.Context, err error, cfg Config) string {
 		return authHint
 	}
 	return ""
+}
+
+func timeoutRanOut(d time.Duration) string {
+	return fmt.Sprintf("timeout (%s), which bounds the whole run, ran out", d)
+}
+
+// TimeoutError is a run stopped by its timeout before it reached the
+// service: while loading the description or comparing it with its base.
+// (A step that talks to the service names the timeout in its StepError.)
+type TimeoutError struct {
+	Timeout time.Duration
+	Step    Step
+	Err     error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%v: %s during %s, before anything was sent to the service: raise it (a large description takes seconds to load, validate and compare)", e.Err, timeoutRanOut(e.Timeout), e.Step)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// overTime names the timeout input in err when the run's time, ctx's, ran
+// out during step st and nothing on the way has named it yet.
+func overTime(ctx context.Context, cfg Config, st Step, err error) error {
+	var se *StepError
+	var te *TimeoutError
+	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &se) || errors.As(err, &te) {
+		return err
+	}
+	return &TimeoutError{Timeout: cfg.timeout(), Step: st, Err: err}
 }
 
 // notFound tells what a 404 is likely about. A bare page (not JSON) comes

@@ -83,9 +83,9 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	if err != nil {
 		res.FailedStep = StepCheck
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-			err = fmt.Errorf("%w (%v)", err, ctx.Err())
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
-		return res, err
+		return res, overTime(ctx, cfg, StepCheck, err)
 	}
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
 	f.secrets = opts.Secrets
@@ -94,7 +94,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	// so that fail-on-breaking can stop the run.
 	if f.plan.Compare {
 		if err := f.take(ctx, StepCompare, f.compare); err != nil {
-			return res, err
+			return res, overTime(ctx, cfg, StepCompare, err)
 		}
 	}
 	if f.plan.DryRun {
