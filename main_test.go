@@ -149,10 +149,18 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 	for k, v := range extra {
 		env = append(env, k+"="+v)
 	}
+	// The runner evaluates defaults against the run's context: what setup
+	// adds (GITHUB_HEAD_REF on a pull request) counts.
+	context := func(k string) string {
+		if v, ok := extra[k]; ok {
+			return v
+		}
+		return runnerEnv[k]
+	}
 	for _, in := range meta.Inputs {
 		v, given := inputs[in.Name]
 		if !given {
-			v = ghaction.EvalDefault(in.Default, func(k string) string { return runnerEnv[k] })
+			v = ghaction.EvalDefault(in.Default, context)
 		}
 		env = append(env, "INPUT_"+strings.ToUpper(in.Name)+"="+v)
 	}
@@ -421,6 +429,46 @@ func TestActionDefaults(t *testing.T) {
 			}
 			if body.SetLive == nil || *body.SetLive != tc.live {
 				t.Errorf("release body did not send setLive %v explicitly", tc.live)
+			}
+		})
+	}
+}
+
+// TestPullRequestWritesToItsBranch: on a pull_request or
+// pull_request_target run without a branch input, the runner evaluates
+// action.yml's default with GITHUB_HEAD_REF set to the pull request's branch
+// and GITHUB_REF_NAME to <number>/merge: the file goes to the pull
+// request's branch, never to a branch called 42/merge.
+func TestPullRequestWritesToItsBranch(t *testing.T) {
+	t.Parallel()
+	for _, event := range []string{"pull_request", "pull_request_target"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			const head = "feature/new-books"
+			emu := startEmulator(t, func(c *emulator.Config) {
+				c.Projects[0].Branches = append(c.Projects[0].Branches, head, "42/merge")
+				c.Projects[0].Docs[0].Branch = head
+			})
+			in := baseInputs(emu)
+			in["compare"] = "false"
+			setup := func(ws string, env map[string]string) {
+				p := filepath.Join(t.TempDir(), "event.json")
+				event := `{"number":42,"pull_request":{"number":42,"head":{"ref":"` + head + `","repo":{"full_name":"octo/bookstore"}},"base":{"ref":"main","repo":{"full_name":"octo/bookstore"}}}}`
+				if err := os.WriteFile(p, []byte(event), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				env["GITHUB_EVENT_PATH"], env["GITHUB_HEAD_REF"], env["GITHUB_BASE_REF"], env["GITHUB_REF_NAME"] = p, head, "main", "42/merge"
+				env["GITHUB_REF"] = "refs/pull/42/merge"
+			}
+			run := runActionWith(t, event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, setup)
+			if run.code != 0 {
+				t.Fatalf("exit %d\n%s%s", run.code, run.stdout, run.stderr)
+			}
+			if vs := emu.Versions("4711", head, "openapi.yml"); len(vs) != 1 {
+				t.Errorf("no file openapi.yml on the pull request's branch %s", head)
+			}
+			if vs := emu.Versions("4711", "42/merge", "openapi.yml"); len(vs) != 0 {
+				t.Error("the file was written to the branch 42/merge")
 			}
 		})
 	}
