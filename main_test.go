@@ -474,6 +474,45 @@ func TestPullRequestWritesToItsBranch(t *testing.T) {
 	}
 }
 
+// TestOutputPathsCheckedBeforeSending: an output input that points at an
+// existing folder, where the run would write a file (or, for extract-to, a
+// folder that is not empty), is an input error found with the inputs:
+// exit 2, the input named in words, and not one request sent.
+func TestOutputPathsCheckedBeforeSending(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ input, value, want string }{
+		{"download-path", "out", `input download-path: "out" is an existing folder`},
+		{"download-path", "out/", `input download-path: "out/" is an existing folder`},
+		{"bundle-path", "out", `input bundle-path: "out" is an existing folder`},
+		{"extract-to", "out", "input extract-to: out exists and is not an empty directory"},
+		{"download-path", "api/openapi.yaml/docs.zip", "input download-path: \"api/openapi.yaml/docs.zip\" cannot be made, because api/openapi.yaml is a file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.input+"="+tc.value, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			in := baseInputs(emu)
+			in[tc.input] = tc.value
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml"), "out/keep.txt": "kept"})
+			if run.code != 2 {
+				t.Errorf("exit %d, want 2 (a bad input)\n%s", run.code, run.stdout)
+			}
+			errs := annotations(run.stdout, "error")
+			if len(errs) != 1 || !strings.Contains(errs[0], tc.want) {
+				t.Errorf("errors %q, want one saying %q", errs, tc.want)
+			}
+			for _, call := range []string{"renameat", "openat", "mkdirat"} {
+				if strings.Contains(run.stdout+run.stderr, call) {
+					t.Errorf("the log names the system call %s", call)
+				}
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests reached the service, want none", n)
+			}
+		})
+	}
+}
+
 // TestUnreachableAPIURLFailsFast: with default inputs (a 10-minute
 // timeout), a run against an address where nothing listens gives up after
 // the unreachable schedule's four attempts and names api-url, instead of

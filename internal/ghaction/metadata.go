@@ -84,7 +84,7 @@ func (m *Metadata) Input(name string) (Input, bool) {
 var expr = regexp.MustCompile(`\$\{\{(.*?)\}\}`)
 
 // operand is one side of ||: a property of the github context, or a string
-// literal in single quotes (” for a quote inside it).
+// literal in single quotes (two of them for a quote inside it).
 var operand = regexp.MustCompile(`^\s*(?:github\.([a-z_]+)|'((?:[^']|'')*)')\s*$`)
 
 // EvalDefault evaluates a default the way the runner would for the
