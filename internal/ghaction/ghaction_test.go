@@ -82,7 +82,7 @@ func TestDescribeDefault(t *testing.T) {
 	cases := []struct{ def, want string }{
 		{"10m", "10m"},
 		{"${{ github.ref_name }}", "on GitHub: the run's ref name"},
-		{"${{ github.head_ref || github.ref_name }}", "on GitHub: the pull request's branch (on pull_request and pull_request_target events), else the run's ref name"},
+		{"${{ github.head_ref || github.ref_name }}", "on GitHub: the pull request's branch on pull_request and pull_request_target events, else the run's ref name"},
 		{"${{ github.token }}", "on GitHub: the run's GITHUB_TOKEN"},
 	}
 	for _, tc := range cases {

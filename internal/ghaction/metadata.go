@@ -142,7 +142,7 @@ func (o exprOperand) value(getenv func(string) string) string {
 // contextWords names the github properties the defaults use.
 var contextWords = map[string]string{
 	"ref_name": "the run's ref name",
-	"head_ref": "the pull request's branch (on pull_request and pull_request_target events)",
+	"head_ref": "the pull request's branch on pull_request and pull_request_target events",
 	"token":    "the run's GITHUB_TOKEN",
 	"sha":      "the run's commit SHA",
 }

@@ -178,13 +178,13 @@ func pathInputError(input, value string, err error) error {
 		if wo.Link {
 			where = "leads outside the workspace through a symbolic link"
 		}
-		advice := "the action reads only files in the workspace (the repository's checkout): give a path inside it, relative to it"
+		advice := "only files in the workspace are read (on GitHub, the repository's checkout; elsewhere the working directory, or --workspace): give a path inside it, relative to it"
 		if writes {
 			advice = "give a path inside it, so later steps can read what the run writes"
 		}
 		msg = fmt.Sprintf("%q %s: %s", value, where, advice)
 	case errors.As(err, &isf):
-		msg = fmt.Sprintf("%q is an existing folder, and %s names the file to write: give a file's path, such as %s, or remove the folder in an earlier step", value, input, path.Join(value, writtenFile[input]))
+		msg = fmt.Sprintf("%q is an existing folder, and %s names the file to write: give a file's path, such as %s, or remove the folder first", value, input, path.Join(value, writtenFile[input]))
 	case errors.As(err, &nf):
 		msg = fmt.Sprintf("%q cannot be made, because %s is a file, not a folder: give a path whose folders are folders, or do not exist yet", value, nf.Folder)
 	case errors.As(err, &we):

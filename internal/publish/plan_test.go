@@ -72,8 +72,8 @@ func TestValidate(t *testing.T) {
 		{name: "download-path under a file", edit: func(c *Config) { c.DownloadPath = "api/openapi.yaml/x.zip" }, input: "download-path", msg: "api/openapi.yaml is a file, not a folder"},
 		{name: "extract-to under a file", edit: func(c *Config) { c.ExtractTo = "api/openapi.yaml/site" }, input: "extract-to", msg: "api/openapi.yaml is a file, not a folder"},
 		{name: "bundle-path that cannot be made", edit: func(c *Config) { c.BundlePath = strings.Repeat("b", 300) + ".json" }, input: "bundle-path", msg: "cannot be written: a name in the path is too long: give a path"},
-		{name: "base-file outside, in words for a file read", edit: func(c *Config) { c.Compare, c.BaseFile = true, "../base.yaml" }, input: "base-file", msg: "the action reads only files in the workspace"},
-		{name: "file outside, in words for a file read", edit: func(c *Config) { c.File = "/etc/passwd" }, input: "file", msg: "the action reads only files in the workspace"},
+		{name: "base-file outside, in words for a file read", edit: func(c *Config) { c.Compare, c.BaseFile = true, "../base.yaml" }, input: "base-file", msg: "only files in the workspace are read"},
+		{name: "file outside, in words for a file read", edit: func(c *Config) { c.File = "/etc/passwd" }, input: "file", msg: "only files in the workspace are read"},
 		{name: "extract-to outside, in words for a path written", edit: func(c *Config) { c.ExtractTo = "../site" }, input: "extract-to", msg: "so later steps can read what the run writes"},
 	}
 	for _, tc := range cases {
