@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -537,6 +540,52 @@ func TestUnreachableAPIURLFailsFast(t *testing.T) {
 	}
 	if n := strings.Count(run.stdout, "retrying in"); n != 3 {
 		t.Errorf("%d retries logged, want 3 (four attempts):\n%s", n, run.stdout)
+	}
+}
+
+// TestProxyFailuresNameTheProxy: behind a proxy that asks for credentials,
+// or one that is down, the run fails after one CONNECT (or the few attempts
+// of an unreachable host), naming the proxy without its credentials and
+// the variable it came from, instead of retrying for the whole timeout.
+func TestProxyFailuresNameTheProxy(t *testing.T) {
+	t.Parallel()
+	var connects atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		connects.Add(1)
+		w.WriteHeader(http.StatusProxyAuthRequired)
+	}))
+	t.Cleanup(proxy.Close)
+	cases := []struct{ name, variable, addr, want string }{
+		{"407", "HTTPS_PROXY", strings.TrimPrefix(proxy.URL, "http://"), "asks for credentials (407 Proxy Authentication Required)"},
+		{"down", "https_proxy", closedport.Addr(t), "cannot reach the proxy"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := map[string]string{"token": testToken, "api-url": "https://docs.example.test/v1", "project-id": "4711", "file": "api/openapi.yaml", "compare": "false"}
+			run := runActionWith(t, "push", in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, func(ws string, env map[string]string) {
+				env[tc.variable] = "http://ci-bot:pr0xy-secret@" + tc.addr
+			})
+			errs := annotations(run.stdout, "error")
+			if run.code != 1 || len(errs) == 0 {
+				t.Fatalf("exit %d, errors %q: want a failure of the network (exit 1)", run.code, errs)
+			}
+			last := errs[len(errs)-1]
+			for _, want := range []string{tc.want, "the proxy http://" + tc.addr + " (from " + tc.variable + ")", "NO_PROXY"} {
+				if !strings.Contains(last, want) {
+					t.Errorf("error %q does not say %q", last, want)
+				}
+			}
+			if strings.Contains(run.stdout+run.stderr, "pr0xy-secret") {
+				t.Error("the proxy's password is in the log")
+			}
+			if strings.Contains(last, "check api-url") {
+				t.Errorf("error %q blames api-url", last)
+			}
+			if n := connects.Load(); tc.name == "407" && n != 1 {
+				t.Errorf("the proxy that asks for credentials was asked %d times, want once", n)
+			}
+		})
 	}
 }
 
