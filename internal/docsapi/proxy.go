@@ -80,8 +80,11 @@ func (e *ProxyError) Error() string {
 	case e.Status == http.StatusProxyAuthRequired:
 		return fmt.Sprintf("%s asks for credentials (407 Proxy Authentication Required) to connect to %s: put them in the proxy's address in %s (http://user:password@host:port, from a secret), or, if the service is inside the network, add %s to %s",
 			via, e.Target, e.Var, hostOnly(e.Target), e.NoProxy)
+	case e.Status == http.StatusForbidden:
+		return fmt.Sprintf("%s refused to connect to %s (403 Forbidden): ask the proxy's administrators to allow %s, or, if the service is inside the network, add it to %s",
+			via, e.Target, hostOnly(e.Target), e.NoProxy)
 	case e.Status != 0:
-		return fmt.Sprintf("%s refused to connect to %s (%d attempts): it answered CONNECT with %d %s: ask the proxy's administrators to allow %s, or, if the service is inside the network, add it to %s",
+		return fmt.Sprintf("%s did not connect to %s (%d attempts): it answered CONNECT with %d %s: check that the service is up and reachable from the proxy, or, if the service is inside the network, add %s to %s",
 			via, e.Target, e.Attempts, e.Status, http.StatusText(e.Status), hostOnly(e.Target), e.NoProxy)
 	}
 	return fmt.Sprintf("cannot reach %s, which requests to %s go through: %s (%d attempts): check the proxy's host and port in %s and that it is up; if the service needs no proxy, add %s to %s",

@@ -49,9 +49,9 @@ func TestProxyFailuresAreTheProxys(t *testing.T) {
 		{"407 asks for credentials", http.StatusProxyAuthRequired, "HTTPS_PROXY", 1,
 			[]string{"the proxy http://{proxy} (from HTTPS_PROXY) asks for credentials (407 Proxy Authentication Required)", "put them in the proxy's address in HTTPS_PROXY", "add docs.example.test to NO_PROXY"}},
 		{"403 forbids the host", http.StatusForbidden, "https_proxy", 1,
-			[]string{"the proxy http://{proxy} (from https_proxy) refused to connect to docs.example.test (1 attempts): it answered CONNECT with 403 Forbidden", "allow docs.example.test"}},
+			[]string{"the proxy http://{proxy} (from https_proxy) refused to connect to docs.example.test (403 Forbidden)", "allow docs.example.test", "add it to NO_PROXY"}},
 		{"502 tried as an unreachable host is", http.StatusBadGateway, "HTTPS_PROXY", unreachableAttempts,
-			[]string{"it answered CONNECT with 502 Bad Gateway"}},
+			[]string{"the proxy http://{proxy} (from HTTPS_PROXY) did not connect to docs.example.test (4 attempts): it answered CONNECT with 502 Bad Gateway"}},
 		{"down", 0, "https_proxy", 0,
 			[]string{"cannot reach the proxy http://{proxy} (from https_proxy), which requests to docs.example.test go through: connection refused", "(4 attempts)", "check the proxy's host and port in https_proxy"}},
 	}

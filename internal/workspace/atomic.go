@@ -144,11 +144,11 @@ func (w *Workspace) Scratch() (*os.File, error) {
 	tmp := tempName(".")
 	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+		return nil, fmt.Errorf("make a scratch file: %w", &WriteError{Path: "the workspace", Err: err})
 	}
 	if err := w.root.Remove(tmp); err != nil {
 		fh.Close()
-		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+		return nil, fmt.Errorf("make a scratch file: %w", &WriteError{Path: "the workspace", Err: err})
 	}
 	return fh, nil
 }

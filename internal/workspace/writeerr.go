@@ -90,11 +90,8 @@ func (w *Workspace) writeErr(name string, err error) error {
 	if errors.As(err, &nf) && nf.Path == "" {
 		nf.Path = name
 	}
-	if errors.As(err, &oe) || errors.As(err, &nf) || errors.As(err, &isf) {
-		return err
-	}
 	var we *WriteError
-	if errors.As(err, &we) {
+	if errors.As(err, &oe) || errors.As(err, &nf) || errors.As(err, &isf) || errors.As(err, &we) {
 		return err
 	}
 	return &WriteError{Path: name, Err: err}
