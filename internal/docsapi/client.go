@@ -199,6 +199,14 @@ func (s *sent) requestWritten() bool {
 	return s.wrote
 }
 
+// beforeTLS reports whether the attempt ended before a TLS handshake
+// began and before the request was written.
+func (s *sent) beforeTLS() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.tlsStarted && !s.wrote
+}
+
 // tlsTimedOut reports whether the connection was made and its TLS handshake
 // then ran out of time: the server accepted the connection and never
 // answered TLS.

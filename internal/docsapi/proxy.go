@@ -84,14 +84,21 @@ func (e *ProxyError) Error() string {
 		return fmt.Sprintf("%s refused to connect to %s (403 Forbidden): ask the proxy's administrators to allow %s, or, if the service is inside the network, add it to %s",
 			via, e.Target, hostOnly(e.Target), e.NoProxy)
 	case e.Status != 0:
-		return fmt.Sprintf("%s did not connect to %s (%d attempts): it answered CONNECT with %d %s: check that the service is up and reachable from the proxy, or, if the service is inside the network, add %s to %s",
-			via, e.Target, e.Attempts, e.Status, http.StatusText(e.Status), hostOnly(e.Target), e.NoProxy)
+		return fmt.Sprintf("%s did not connect to %s (%s): it answered CONNECT with %d %s: check that the service is up and reachable from the proxy, or, if the service is inside the network, add %s to %s",
+			via, e.Target, attempts(e.Attempts), e.Status, http.StatusText(e.Status), hostOnly(e.Target), e.NoProxy)
 	}
-	return fmt.Sprintf("cannot reach %s, which requests to %s go through: %s (%d attempts): check the proxy's host and port in %s and that it is up; if the service needs no proxy, add %s to %s",
-		via, e.Target, e.Kind, e.Attempts, e.Var, hostOnly(e.Target), e.NoProxy)
+	return fmt.Sprintf("cannot reach %s, which requests to %s go through: %s (%s): check the proxy's host and port in %s and that it is up; if the service needs no proxy, add %s to %s",
+		via, e.Target, e.Kind, attempts(e.Attempts), e.Var, hostOnly(e.Target), e.NoProxy)
 }
 
 func (e *ProxyError) Unwrap() error { return e.Err }
+
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
 
 // hostOnly is host of host:port.
 func hostOnly(hostport string) string {
@@ -105,9 +112,14 @@ func hostOnly(hostport string) string {
 // target, and which: a refusal of CONNECT (its status), or a proxy that
 // could not be reached (its Unreachable kind). It returns nil for a fault
 // that is not the proxy's.
-func (c *Client) proxyFault(err error, target *url.URL) *ProxyError {
+func (c *Client) proxyFault(err error, target *url.URL, s *sent) *ProxyError {
+	proxy, perr := c.proxies.forURL(target)
+	if perr != nil || proxy == nil {
+		return nil
+	}
 	var refused *connectRefused
 	var op *net.OpError
+	var ne net.Error
 	status, kind := 0, Unreachable(0)
 	switch {
 	case errors.As(err, &refused):
@@ -117,12 +129,17 @@ func (c *Client) proxyFault(err error, target *url.URL) *ProxyError {
 		if kind = unreachable(op.Err, &sent{}); kind == 0 {
 			kind = ConnectFailed
 		}
+	case errors.As(err, &ne) && ne.Timeout() && s.beforeTLS():
+		// Connected to the proxy (a failure to is marked above), and
+		// out of time before the TLS handshake with the service began:
+		// the proxy held the CONNECT.
+		kind = ProxyNoAnswer
 	default:
 		return nil
 	}
-	pe := &ProxyError{Var: c.proxies.varFor[target.Scheme], NoProxy: c.proxies.noProxy, Target: target.Host, Status: status, Kind: kind, Err: err}
-	if u, perr := c.proxies.forURL(target); perr == nil && u != nil {
-		pe.Proxy = u.Scheme + "://" + u.Host // never its credentials
+	return &ProxyError{
+		Proxy: proxy.Scheme + "://" + proxy.Host, // never its credentials
+		Var:   c.proxies.varFor[target.Scheme], NoProxy: c.proxies.noProxy,
+		Target: target.Host, Status: status, Kind: kind, Err: err,
 	}
-	return pe
 }

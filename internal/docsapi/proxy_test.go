@@ -101,6 +101,30 @@ func TestProxyFailuresAreTheProxys(t *testing.T) {
 	}
 }
 
+// TestProxyThatHoldsCONNECT: a proxy that takes the connection and never
+// answers CONNECT is the proxy's fault, tried on the schedule of an
+// unreachable host (here four short attempts; with the default request
+// timeout of a minute, one), not for the whole run.
+func TestProxyThatHoldsCONNECT(t *testing.T) {
+	t.Parallel()
+	addr := strings.TrimPrefix(silentListener(t), "https://")
+	env := map[string]string{"HTTPS_PROXY": "http://" + addr}
+	c, err := New(mustURL(t, "https://docs.example.test/v1"), token, Options{FirstRetry: 5 * time.Millisecond, RequestTimeout: 200 * time.Millisecond, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = c.ListDocs(ctx, "p")
+	var pe *ProxyError
+	if !errors.As(err, &pe) || pe.Kind != ProxyNoAnswer || pe.Attempts != unreachableAttempts {
+		t.Fatalf("error %v (%T), want a *ProxyError of a proxy that does not answer, after %d attempts", err, err, unreachableAttempts)
+	}
+	if want := "cannot reach the proxy http://" + addr + " (from HTTPS_PROXY), which requests to docs.example.test go through: it took the connection and did not answer CONNECT"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+}
+
 // TestProxySetting: the proxy is read as net/http reads it (the upper-case
 // variable first, NO_PROXY honoured, loopback never proxied), and the
 // variable it came from is known.

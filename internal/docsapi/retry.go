@@ -152,7 +152,7 @@ func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err er
 	if errors.Is(err, errRedirect) {
 		return backoff.Permanent(err)
 	}
-	if pe := c.proxyFault(err, targetOf(err, c.base)); pe != nil {
+	if pe := c.proxyFault(err, targetOf(err, c.base), s); pe != nil {
 		// A proxy that wants credentials, or forbids the host, will not
 		// change its mind: say so at once. One that cannot be reached, or
 		// fails otherwise, is tried as an unreachable service is.
