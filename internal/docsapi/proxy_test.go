@@ -31,6 +31,23 @@ func proxyServer(t *testing.T, status int) (addr string, connects *atomic.Int32,
 	return strings.TrimPrefix(srv.URL, "http://"), connects, auth
 }
 
+// listThroughProxy lists the docs of https://docs.example.test with the
+// proxy variable set to proxy, and returns the error.
+func listThroughProxy(t *testing.T, variable, proxy string, requestTimeout time.Duration) error {
+	t.Helper()
+	env := map[string]string{variable: proxy}
+	c, err := New(mustURL(t, "https://docs.example.test/v1"), token, Options{FirstRetry: 5 * time.Millisecond, RequestTimeout: requestTimeout, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A deadline far beyond the policy's few seconds: only the policy
+	// should stop the retries.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = c.ListDocs(ctx, "p")
+	return err
+}
+
 // TestProxyFailuresAreTheProxys: a proxy that wants credentials (407) or
 // forbids the host (403) fails the request at once, and one that is down
 // after the few attempts of an unreachable host; each error names the
@@ -66,16 +83,7 @@ func TestProxyFailuresAreTheProxys(t *testing.T) {
 			} else {
 				addr = closedport.Addr(t)
 			}
-			env := map[string]string{tc.variable: "http://" + user + ":" + password + "@" + addr}
-			c, err := New(mustURL(t, "https://docs.example.test/v1"), token, Options{FirstRetry: 5 * time.Millisecond, Getenv: func(k string) string { return env[k] }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// A deadline far beyond the policy's few seconds: only the
-			// policy should stop the retries.
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			_, err = c.ListDocs(ctx, "p")
+			err := listThroughProxy(t, tc.variable, "http://"+user+":"+password+"@"+addr, 0)
 			var pe *ProxyError
 			if !errors.As(err, &pe) || pe.Status != tc.status {
 				t.Fatalf("error %v (%T), want a *ProxyError for status %d", err, err, tc.status)
@@ -108,14 +116,7 @@ func TestProxyFailuresAreTheProxys(t *testing.T) {
 func TestProxyThatHoldsCONNECT(t *testing.T) {
 	t.Parallel()
 	addr := strings.TrimPrefix(silentListener(t), "https://")
-	env := map[string]string{"HTTPS_PROXY": "http://" + addr}
-	c, err := New(mustURL(t, "https://docs.example.test/v1"), token, Options{FirstRetry: 5 * time.Millisecond, RequestTimeout: 200 * time.Millisecond, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, err = c.ListDocs(ctx, "p")
+	err := listThroughProxy(t, "HTTPS_PROXY", "http://"+addr, 200*time.Millisecond)
 	var pe *ProxyError
 	if !errors.As(err, &pe) || pe.Kind != ProxyNoAnswer || pe.Attempts != unreachableAttempts {
 		t.Fatalf("error %v (%T), want a *ProxyError of a proxy that does not answer, after %d attempts", err, err, unreachableAttempts)
