@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,10 +152,18 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 	for k, v := range extra {
 		env = append(env, k+"="+v)
 	}
+	// The runner evaluates defaults against the run's context: what setup
+	// adds (GITHUB_HEAD_REF on a pull request) counts.
+	context := func(k string) string {
+		if v, ok := extra[k]; ok {
+			return v
+		}
+		return runnerEnv[k]
+	}
 	for _, in := range meta.Inputs {
 		v, given := inputs[in.Name]
 		if !given {
-			v = ghaction.EvalDefault(in.Default, func(k string) string { return runnerEnv[k] })
+			v = ghaction.EvalDefault(in.Default, context)
 		}
 		env = append(env, "INPUT_"+strings.ToUpper(in.Name)+"="+v)
 	}
@@ -426,6 +437,85 @@ func TestActionDefaults(t *testing.T) {
 	}
 }
 
+// TestPullRequestWritesToItsBranch: on a pull_request or
+// pull_request_target run without a branch input, the runner evaluates
+// action.yml's default with GITHUB_HEAD_REF set to the pull request's branch
+// and GITHUB_REF_NAME to <number>/merge: the file goes to the pull
+// request's branch, never to a branch called 42/merge.
+func TestPullRequestWritesToItsBranch(t *testing.T) {
+	t.Parallel()
+	for _, event := range []string{"pull_request", "pull_request_target"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			const head = "feature/new-books"
+			emu := startEmulator(t, func(c *emulator.Config) {
+				c.Projects[0].Branches = append(c.Projects[0].Branches, head, "42/merge")
+				c.Projects[0].Docs[0].Branch = head
+			})
+			in := baseInputs(emu)
+			in["compare"] = "false"
+			setup := func(ws string, env map[string]string) {
+				p := filepath.Join(t.TempDir(), "event.json")
+				event := `{"number":42,"pull_request":{"number":42,"head":{"ref":"` + head + `","repo":{"full_name":"octo/bookstore"}},"base":{"ref":"main","repo":{"full_name":"octo/bookstore"}}}}`
+				if err := os.WriteFile(p, []byte(event), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				env["GITHUB_EVENT_PATH"], env["GITHUB_HEAD_REF"], env["GITHUB_BASE_REF"], env["GITHUB_REF_NAME"] = p, head, "main", "42/merge"
+				env["GITHUB_REF"] = "refs/pull/42/merge"
+			}
+			run := runActionWith(t, event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, setup)
+			if run.code != 0 {
+				t.Fatalf("exit %d\n%s%s", run.code, run.stdout, run.stderr)
+			}
+			if vs := emu.Versions("4711", head, "openapi.yml"); len(vs) != 1 {
+				t.Errorf("no file openapi.yml on the pull request's branch %s", head)
+			}
+			if vs := emu.Versions("4711", "42/merge", "openapi.yml"); len(vs) != 0 {
+				t.Error("the file was written to the branch 42/merge")
+			}
+		})
+	}
+}
+
+// TestOutputPathsCheckedBeforeSending: an output input that points at an
+// existing folder, where the run would write a file (or, for extract-to, a
+// folder that is not empty), is an input error found with the inputs:
+// exit 2, the input named in words, and not one request sent.
+func TestOutputPathsCheckedBeforeSending(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ input, value, want string }{
+		{"download-path", "out", `input download-path: "out" is an existing folder`},
+		{"download-path", "out/", `input download-path: "out/" is an existing folder`},
+		{"bundle-path", "out", `input bundle-path: "out" is an existing folder`},
+		{"extract-to", "out", "input extract-to: out exists and is not an empty directory"},
+		{"download-path", "api/openapi.yaml/docs.zip", "input download-path: \"api/openapi.yaml/docs.zip\" cannot be made, because api/openapi.yaml is a file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.input+"="+tc.value, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			in := baseInputs(emu)
+			in[tc.input] = tc.value
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml"), "out/keep.txt": "kept"})
+			if run.code != 2 {
+				t.Errorf("exit %d, want 2 (a bad input)\n%s", run.code, run.stdout)
+			}
+			errs := annotations(run.stdout, "error")
+			if len(errs) != 1 || !strings.Contains(errs[0], tc.want) {
+				t.Errorf("errors %q, want one saying %q", errs, tc.want)
+			}
+			for _, call := range []string{"renameat", "openat", "mkdirat"} {
+				if strings.Contains(run.stdout+run.stderr, call) {
+					t.Errorf("the log names the system call %s", call)
+				}
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests reached the service, want none", n)
+			}
+		})
+	}
+}
+
 // TestUnreachableAPIURLFailsFast: with default inputs (a 10-minute
 // timeout), a run against an address where nothing listens gives up after
 // the unreachable schedule's four attempts and names api-url, instead of
@@ -450,6 +540,52 @@ func TestUnreachableAPIURLFailsFast(t *testing.T) {
 	}
 	if n := strings.Count(run.stdout, "retrying in"); n != 3 {
 		t.Errorf("%d retries logged, want 3 (four attempts):\n%s", n, run.stdout)
+	}
+}
+
+// TestProxyFailuresNameTheProxy: behind a proxy that asks for credentials,
+// or one that is down, the run fails after one CONNECT (or the few attempts
+// of an unreachable host), naming the proxy without its credentials and
+// the variable it came from, instead of retrying for the whole timeout.
+func TestProxyFailuresNameTheProxy(t *testing.T) {
+	t.Parallel()
+	var connects atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		connects.Add(1)
+		w.WriteHeader(http.StatusProxyAuthRequired)
+	}))
+	t.Cleanup(proxy.Close)
+	cases := []struct{ name, variable, addr, want string }{
+		{"407", "HTTPS_PROXY", strings.TrimPrefix(proxy.URL, "http://"), "asks for credentials (407 Proxy Authentication Required)"},
+		{"down", "https_proxy", closedport.Addr(t), "cannot reach the proxy"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := map[string]string{"token": testToken, "api-url": "https://docs.example.test/v1", "project-id": "4711", "file": "api/openapi.yaml", "compare": "false"}
+			run := runActionWith(t, "push", in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, func(ws string, env map[string]string) {
+				env[tc.variable] = "http://ci-bot:pr0xy-secret@" + tc.addr
+			})
+			errs := annotations(run.stdout, "error")
+			if run.code != 1 || len(errs) == 0 {
+				t.Fatalf("exit %d, errors %q: want a failure of the network (exit 1)", run.code, errs)
+			}
+			last := errs[len(errs)-1]
+			for _, want := range []string{tc.want, "the proxy http://" + tc.addr + " (from " + tc.variable + ")", "NO_PROXY"} {
+				if !strings.Contains(last, want) {
+					t.Errorf("error %q does not say %q", last, want)
+				}
+			}
+			if strings.Contains(run.stdout+run.stderr, "pr0xy-secret") {
+				t.Error("the proxy's password is in the log")
+			}
+			if strings.Contains(last, "check api-url") {
+				t.Errorf("error %q blames api-url", last)
+			}
+			if n := connects.Load(); tc.name == "407" && n != 1 {
+				t.Errorf("the proxy that asks for credentials was asked %d times, want once", n)
+			}
+		})
 	}
 }
 

@@ -72,7 +72,7 @@ func TestReadmeTables(t *testing.T) {
 		}
 		def := ""
 		if in.HasDefault {
-			def = "`" + in.Default + "`"
+			def = "`" + cell(in.Default) + "`" // a | in a table splits the cell, even in code
 		}
 		b.WriteString("| `" + in.Name + "` | " + req + " | " + def + " | " + cell(in.Description) + " |\n")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
@@ -37,18 +38,17 @@ func Run(ctx context.Context, env Env) error {
 		case "emulator":
 			return runEmulator(ctx, env, env.Args[1:])
 		case "version", "--version", "-version":
+			if len(env.Args) > 1 && isHelpFlag(env.Args[1]) {
+				fmt.Fprint(env.Stdout, versionUsage)
+				return nil
+			}
 			fmt.Fprintln(env.Stdout, versionLine(env.Version, env.Commit))
 			return nil
 		case "help":
-			if len(env.Args) > 1 && (env.Args[1] == "demo" || env.Args[1] == "emulator") {
-				env.Args = []string{env.Args[1], "--help"} // help emulator: emulator --help
-				return Run(ctx, env)
-			}
-			usage(env.Stdout, meta)
-			return nil
+			return runHelp(ctx, env, meta)
 		}
 		if a := env.Args[0]; !strings.HasPrefix(a, "-") {
-			for _, cmd := range []string{"demo", "emulator", "version", "help"} {
+			for _, cmd := range commands {
 				if editDistance(a, cmd) <= 2 {
 					return &UsageError{Msg: fmt.Sprintf("unknown command %q: did you mean %s? (see docs-publish --help)", a, cmd)}
 				}
@@ -57,6 +57,49 @@ func Run(ctx context.Context, env Env) error {
 	}
 	return runPublish(ctx, env, meta, env.Args)
 }
+
+// commands are the subcommands, each with its own --help.
+var commands = []string{"demo", "emulator", "version", "help"}
+
+// runHelp prints the help of the command named after help (help emulator
+// is emulator --help), or the general help; a name that is no command is a
+// usage error that names it.
+func runHelp(ctx context.Context, env Env, meta *ghaction.Metadata) error {
+	if len(env.Args) < 2 || isHelpFlag(env.Args[1]) || env.Args[1] == "help" {
+		usage(env.Stdout, meta)
+		return nil
+	}
+	name := env.Args[1]
+	if len(env.Args) > 2 {
+		return &UsageError{Msg: fmt.Sprintf("help takes one command, not %q too (see docs-publish help)", env.Args[2])}
+	}
+	if slices.Contains(commands, name) {
+		env.Args = []string{name, "--help"}
+		return Run(ctx, env)
+	}
+	msg := fmt.Sprintf("help %s: no command is called %q; the commands are %s (docs-publish alone publishes: see docs-publish --help)", name, name, strings.Join(commands, ", "))
+	for _, cmd := range commands {
+		if editDistance(name, cmd) <= 2 {
+			msg = fmt.Sprintf("help %s: no command is called %q: did you mean %s? (see docs-publish --help)", name, name, cmd)
+			break
+		}
+	}
+	return &UsageError{Msg: msg}
+}
+
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help"
+}
+
+// versionUsage is version --help.
+const versionUsage = `docs-publish version: the version the binary was built as, and the commit it was
+built from, as Go recorded it from the clone (with a note when the clone had
+changes not committed), or as the build was told.
+
+Usage:
+  docs-publish version
+  docs-publish --version
+`
 
 // versionLine is the version the binary was built as, and the commit it
 // was built from. What the build was told (-ldflags -X) comes first; else
@@ -105,7 +148,7 @@ Usage:
   docs-publish demo [flags]     run the whole flow against the built-in emulator
   docs-publish emulator [flags] run the emulator of the service, to try a workflow
   docs-publish version          the version, and the commit it was built from
-  docs-publish help [demo|emulator], or a command's --help
+  docs-publish help [COMMAND]   the help of a command; or the command's --help
 
 Each input is a flag, or an environment variable %sNAME (on GitHub: the
 action's with: block). Outputs are printed as name=value lines.
@@ -115,7 +158,8 @@ Flags:
 	for _, in := range meta.Inputs {
 		def := ""
 		if in.HasDefault {
-			def = " (default " + in.Default + ")"
+			// An expression is said in words: its value is the run's.
+			def = " (default " + ghaction.DescribeDefault(in.Default) + ")"
 		}
 		req := ""
 		if in.Required {

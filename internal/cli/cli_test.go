@@ -84,15 +84,20 @@ func run(t *testing.T, action []byte, env map[string]string, args ...string) (st
 	return stdout.String(), stderr.String(), err
 }
 
-// TestRequiredInputs: a run without any one required input fails naming it.
+// TestRequiredInputs: a run that publishes without any one required input,
+// or one that publishing needs (which a dry run does not, so action.yml
+// does not mark it required), fails naming it.
 func TestRequiredInputs(t *testing.T) {
 	t.Parallel()
 	action := actionYAML(t)
 	meta, _ := ghaction.ParseMetadata(action)
 	all := map[string]string{"GITHUB_WORKSPACE": t.TempDir(), "GITHUB_REF_NAME": "main"}
 	valid := map[string]string{"token": "tok-test-value", "api-url": "https://api.example.com", "project-id": "4711", "file": "openapi.yaml"}
-	for _, in := range meta.Inputs {
-		if in.Required {
+	for i, in := range meta.Inputs {
+		if valid[in.Name] != "" {
+			meta.Inputs[i].Required = true // needed to publish
+		}
+		if meta.Inputs[i].Required {
 			if valid[in.Name] == "" {
 				t.Fatalf("no valid test value for required input %s", in.Name)
 			}
@@ -287,6 +292,63 @@ func TestHelpAndVersion(t *testing.T) {
 	_, stderr, err := run(t, action, nil, "--no-such-flag")
 	if err == nil || !strings.Contains(stderr, "no-such-flag") {
 		t.Errorf("unknown flag: %v %s", err, stderr)
+	}
+}
+
+// TestHelpManners: every command answers --help with its own help, help
+// with a command's name is that command's --help, help with a name that is
+// no command names it and is a usage error, and the general help shows no
+// unevaluated expression as a default.
+func TestHelpManners(t *testing.T) {
+	t.Parallel()
+	action := actionYAML(t)
+	cases := []struct {
+		args []string
+		want string // in stdout, or in the error for a failure
+		fail bool
+	}{
+		{args: []string{"--help"}, want: "docs-publish [flags]"},
+		{args: []string{"help"}, want: "docs-publish [flags]"},
+		{args: []string{"help", "help"}, want: "docs-publish [flags]"},
+		{args: []string{"demo", "--help"}, want: "docs-publish demo"},
+		{args: []string{"help", "demo"}, want: "docs-publish demo"},
+		{args: []string{"emulator", "--help"}, want: "docs-publish emulator"},
+		{args: []string{"help", "emulator"}, want: "docs-publish emulator"},
+		{args: []string{"version", "--help"}, want: "docs-publish version: the version"},
+		{args: []string{"version", "-h"}, want: "docs-publish version: the version"},
+		{args: []string{"help", "version"}, want: "docs-publish version: the version"},
+		{args: []string{"help", "foo"}, want: `help foo: no command is called "foo"; the commands are demo, emulator, version, help`, fail: true},
+		{args: []string{"help", "emulatr"}, want: "did you mean emulator?", fail: true},
+		{args: []string{"help", "demo", "now"}, want: `not "now" too`, fail: true},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			stdout, _, err := run(t, action, nil, tc.args...)
+			var ue *UsageError
+			switch {
+			case tc.fail && (!errors.As(err, &ue) || ExitCode(context.Background(), err) != ExitUsage):
+				t.Fatalf("error %v (%T): want a usage error (exit %d)", err, err, ExitUsage)
+			case tc.fail && !strings.Contains(err.Error(), tc.want):
+				t.Errorf("error %q does not say %q", err, tc.want)
+			case !tc.fail && err != nil:
+				t.Fatalf("error %v", err)
+			case !tc.fail && !strings.Contains(stdout, tc.want):
+				t.Errorf("stdout does not say %q:\n%s", tc.want, stdout)
+			}
+			if tc.fail && stdout != "" {
+				t.Errorf("a failed help printed %q", stdout)
+			}
+			if strings.Contains(stdout, "${{") {
+				t.Errorf("the help shows an expression the runner would evaluate:\n%s", stdout)
+			}
+		})
+	}
+	stdout, _, _ := run(t, action, nil, "--help")
+	for _, want := range []string{"--branch (default on GitHub: the pull request's branch on pull_request and pull_request_target events, else the run's ref name)", "--github-token (default on GitHub: the run's GITHUB_TOKEN)", "--timeout (default 10m)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--help does not say %q", want)
+		}
 	}
 }
 

@@ -33,7 +33,7 @@ func TestSubcommandHelp(t *testing.T) {
 		{[]string{"help", "emulator"}, []string{"Usage:\n  docs-publish emulator [flags]"}},
 		{[]string{"demo", "--help"}, []string{"docs-publish demo:", "Usage:\n  docs-publish demo [flags]", "Flags:\n  --dir DIR", "--serve"}},
 		{[]string{"help", "demo"}, []string{"Usage:\n  docs-publish demo [flags]"}},
-		{[]string{"--help"}, []string{"docs-publish demo [flags]", "docs-publish emulator [flags]", "docs-publish help [demo|emulator]"}},
+		{[]string{"--help"}, []string{"docs-publish demo [flags]", "docs-publish emulator [flags]", "docs-publish help [COMMAND]"}},
 		{[]string{"help"}, []string{"docs-publish demo [flags]", "docs-publish emulator [flags]"}},
 	}
 	for _, tc := range cases {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -36,15 +37,19 @@ type Options struct {
 	// Debugf, when set, reports each attempt (request, answer, time) and
 	// each JSON answer as the service wrote it.
 	Debugf func(format string, args ...any)
+	// Getenv reads the proxy setting (HTTPS_PROXY, NO_PROXY, ...); nil
+	// means os.Getenv.
+	Getenv func(string) string
 }
 
 // Client talks to one service address with one token.
 type Client struct {
-	base  *url.URL
-	token string
-	opts  Options
-	hc    *http.Client
-	now   func() time.Time
+	base    *url.URL
+	token   string
+	opts    Options
+	hc      *http.Client
+	proxies *proxies // the environment's, to name a proxy that fails
+	now     func() time.Time
 }
 
 // New returns a client for the service at base, an http(s) address that may
@@ -62,11 +67,16 @@ func New(base *url.URL, token string, opts Options) (*Client, error) {
 	if opts.FirstRetry == 0 {
 		opts.FirstRetry = time.Second
 	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p := proxiesFrom(getenv)
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = NewHTTPClient(opts.RequestTimeout)
+		hc = newHTTPClient(opts.RequestTimeout, p)
 	}
-	return &Client{base: &u, token: token, opts: opts, hc: hc, now: time.Now}, nil
+	return &Client{base: &u, token: token, opts: opts, hc: hc, proxies: p, now: time.Now}, nil
 }
 
 // How long a connection and its TLS handshake may take.
@@ -80,17 +90,23 @@ const (
 // followed without the token to any other host, and never from https down
 // to http.
 func NewHTTPClient(headerTimeout time.Duration) *http.Client {
+	return newHTTPClient(headerTimeout, proxiesFrom(os.Getenv))
+}
+
+// newHTTPClient is NewHTTPClient through the proxies p.
+func newHTTPClient(headerTimeout time.Duration, p *proxies) *http.Client {
 	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Client{
 		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           dialer.DialContext,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   tlsTimeout,
-			ResponseHeaderTimeout: headerTimeout,
-			ExpectContinueTimeout: time.Second,
-			MaxIdleConnsPerHost:   4,
-			IdleConnTimeout:       90 * time.Second,
+			Proxy:                  p.proxy,
+			OnProxyConnectResponse: onConnect,
+			DialContext:            dialer.DialContext,
+			ForceAttemptHTTP2:      true,
+			TLSHandshakeTimeout:    tlsTimeout,
+			ResponseHeaderTimeout:  headerTimeout,
+			ExpectContinueTimeout:  time.Second,
+			MaxIdleConnsPerHost:    4,
+			IdleConnTimeout:        90 * time.Second,
 		},
 		CheckRedirect: checkRedirect,
 	}
@@ -181,6 +197,14 @@ func (s *sent) requestWritten() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.wrote
+}
+
+// beforeTLS reports whether the attempt ended before a TLS handshake
+// began and before the request was written.
+func (s *sent) beforeTLS() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.tlsStarted && !s.wrote
 }
 
 // tlsTimedOut reports whether the connection was made and its TLS handshake

@@ -153,6 +153,7 @@ const (
 	TLSFailed                                   // the TLS handshake failed
 	TLSTimeout                                  // the connection was made, the TLS handshake never finished
 	PlainHTTP                                   // an https address where the server speaks plain http
+	ProxyNoAnswer                               // a proxy took the connection and did not answer CONNECT
 )
 
 var unreachableText = map[Unreachable]string{
@@ -165,6 +166,7 @@ var unreachableText = map[Unreachable]string{
 	TLSFailed:            "TLS handshake failed",
 	TLSTimeout:           "the TLS handshake did not finish in time",
 	PlainHTTP:            "the server there answers plain http, not https",
+	ProxyNoAnswer:        "it took the connection and did not answer CONNECT within request-timeout",
 }
 
 func (k Unreachable) String() string {

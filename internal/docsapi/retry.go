@@ -151,6 +151,17 @@ func (c *Client) transportFault(ctx context.Context, r *request, s *sent, err er
 	if errors.Is(err, errRedirect) {
 		return backoff.Permanent(err)
 	}
+	if pe := c.proxyFault(err, targetOf(err, c.base), s); pe != nil {
+		// A proxy that wants credentials, or forbids the host, will not
+		// change its mind: say so at once. One that cannot be reached, or
+		// fails otherwise, is tried as an unreachable service is.
+		refusal := pe.Status == http.StatusProxyAuthRequired || pe.Status == http.StatusForbidden
+		if refusal || reach.fail(began, c.now()) {
+			pe.Attempts = max(reach.attempts, 1)
+			return backoff.Permanent(pe)
+		}
+		return err
+	}
 	if kind := unreachable(err, s); kind != 0 {
 		if reach.fail(began, c.now()) {
 			return backoff.Permanent(&UnreachableError{URL: hostOf(err, c.base), Kind: kind, Attempts: reach.attempts, Err: err})
@@ -244,13 +255,20 @@ func waitedOut(err error, s *sent) bool {
 // hostOf names the host a failed request was sent to: the API's, or the one
 // a redirect led to.
 func hostOf(err error, base *url.URL) string {
+	u := targetOf(err, base)
+	return u.Scheme + "://" + u.Host
+}
+
+// targetOf is the address a failed request was sent to: the API's, or the
+// one a redirect led to.
+func targetOf(err error, base *url.URL) *url.URL {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
-			return u.Scheme + "://" + u.Host
+			return u
 		}
 	}
-	return base.Scheme + "://" + base.Host
+	return base
 }
 
 // retryableStatus are answers after which the same idempotent request may

@@ -18,6 +18,12 @@ inputs:
     required: true
   branch:
     default: ${{ github.ref_name }}
+  pr-branch:
+    default: ${{ github.head_ref || github.ref_name }}
+  quoted:
+    default: ${{ github.head_ref || 'it''s none' }}
+  odd:
+    default: ${{ github.ref_name && 'x' }}
   set-live:
     default: "true"
   label:
@@ -52,6 +58,11 @@ func TestLookuper(t *testing.T) {
 		{"runner's empty value falls back to the default", "SET_LIVE", nil, map[string]string{"INPUT_SET-LIVE": ""}, "true", true},
 		{"expression default", "BRANCH", nil, map[string]string{"GITHUB_REF_NAME": "release/1.2"}, "release/1.2", true},
 		{"expression default with nothing to evaluate", "BRANCH", nil, nil, "", false},
+		{"or: the head ref on a pull request", "PR_BRANCH", nil, map[string]string{"GITHUB_HEAD_REF": "feature/x", "GITHUB_REF_NAME": "42/merge"}, "feature/x", true},
+		{"or: the ref name on a push", "PR_BRANCH", nil, map[string]string{"GITHUB_HEAD_REF": "", "GITHUB_REF_NAME": "main"}, "main", true},
+		{"or: nothing to evaluate", "PR_BRANCH", nil, nil, "", false},
+		{"or: a literal with a quote", "QUOTED", nil, nil, "it's none", true},
+		{"an expression of another form is left alone", "ODD", nil, map[string]string{"GITHUB_REF_NAME": "main"}, "${{ github.ref_name && 'x' }}", true},
 		{"expression inside text", "LABEL", nil, map[string]string{"GITHUB_SHA": "abc"}, "pre-abc-post", true},
 	}
 	for _, tc := range cases {
@@ -63,6 +74,21 @@ func TestLookuper(t *testing.T) {
 				t.Errorf("Lookup(%s) = %q, %v; want %q, %v", tc.key, got, found, tc.want, tc.found)
 			}
 		})
+	}
+}
+
+func TestDescribeDefault(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ def, want string }{
+		{"10m", "10m"},
+		{"${{ github.ref_name }}", "on GitHub: the run's ref name"},
+		{"${{ github.head_ref || github.ref_name }}", "on GitHub: the pull request's branch on pull_request and pull_request_target events, else the run's ref name"},
+		{"${{ github.token }}", "on GitHub: the run's GITHUB_TOKEN"},
+	}
+	for _, tc := range cases {
+		if got := DescribeDefault(tc.def); got != tc.want {
+			t.Errorf("DescribeDefault(%q) = %q, want %q", tc.def, got, tc.want)
+		}
 	}
 }
 

@@ -80,13 +80,92 @@ func (m *Metadata) Input(name string) (Input, bool) {
 	return Input{}, false
 }
 
-var githubExpr = regexp.MustCompile(`\$\{\{\s*github\.([a-z_]+)\s*\}\}`)
+// expr is one ${{ ... }} of a default.
+var expr = regexp.MustCompile(`\$\{\{(.*?)\}\}`)
+
+// operand is one side of ||: a property of the github context, or a string
+// literal in single quotes (two of them for a quote inside it).
+var operand = regexp.MustCompile(`^\s*(?:github\.([a-z_]+)|'((?:[^']|'')*)')\s*$`)
 
 // EvalDefault evaluates a default the way the runner would for the
-// expressions action.yml uses: ${{ github.ref_name }} is GITHUB_REF_NAME.
+// expressions action.yml uses: ${{ github.ref_name }} is GITHUB_REF_NAME, and
+// a || b is a when a is not empty, else b, so
+// ${{ github.head_ref || github.ref_name }} is the pull request's branch on
+// pull_request events (where the ref name is <number>/merge) and the ref
+// name on others. An expression of any other form is left as it is.
 func EvalDefault(def string, getenv func(string) string) string {
-	return githubExpr.ReplaceAllStringFunc(def, func(expr string) string {
-		name := githubExpr.FindStringSubmatch(expr)[1]
-		return getenv("GITHUB_" + strings.ToUpper(name))
+	return expr.ReplaceAllStringFunc(def, func(e string) string {
+		ops, ok := parseOr(expr.FindStringSubmatch(e)[1])
+		if !ok {
+			return e
+		}
+		v := ""
+		for _, op := range ops {
+			if v = op.value(getenv); v != "" {
+				break
+			}
+		}
+		return v
 	})
+}
+
+// DescribeDefault says in words what a default is on GitHub, for help shown
+// where the github context is not at hand: ${{ github.ref_name }} is "on
+// GitHub: the run's ref name". A default without expressions is itself.
+func DescribeDefault(def string) string {
+	if !expr.MatchString(def) {
+		return def
+	}
+	return "on GitHub: " + expr.ReplaceAllStringFunc(def, func(e string) string {
+		ops, ok := parseOr(expr.FindStringSubmatch(e)[1])
+		if !ok {
+			return e
+		}
+		words := make([]string, len(ops))
+		for i, op := range ops {
+			words[i] = op.words()
+		}
+		return strings.Join(words, ", else ")
+	})
+}
+
+// exprOperand is a github property (name) or a literal.
+type exprOperand struct{ name, literal string }
+
+func (o exprOperand) value(getenv func(string) string) string {
+	if o.name == "" {
+		return o.literal
+	}
+	return getenv("GITHUB_" + strings.ToUpper(o.name))
+}
+
+// contextWords names the github properties the defaults use.
+var contextWords = map[string]string{
+	"ref_name": "the run's ref name",
+	"head_ref": "the pull request's branch on pull_request and pull_request_target events",
+	"token":    "the run's GITHUB_TOKEN",
+	"sha":      "the run's commit SHA",
+}
+
+func (o exprOperand) words() string {
+	if o.name == "" {
+		return fmt.Sprintf("%q", o.literal)
+	}
+	if w, ok := contextWords[o.name]; ok {
+		return w
+	}
+	return "github." + o.name
+}
+
+// parseOr reads a || b || ... of operands.
+func parseOr(s string) ([]exprOperand, bool) {
+	var ops []exprOperand
+	for _, part := range strings.Split(s, "||") {
+		m := operand.FindStringSubmatch(part)
+		if m == nil {
+			return nil, false
+		}
+		ops = append(ops, exprOperand{name: m[1], literal: strings.ReplaceAll(m[2], "''", "'")})
+	}
+	return ops, true
 }

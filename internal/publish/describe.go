@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -160,17 +161,41 @@ func loadError(name string, err error) error {
 	return &InputError{Input: "file", Msg: err.Error(), Err: err}
 }
 
-// outsideInput is a path input that leaves the workspace.
-func outsideInput(input, value string, err error) error {
+// pathInputError is a path input that cannot be used: it leaves the
+// workspace, or (for the paths the run writes) a folder or a file is in the
+// way, or the system refuses the write. Each says what the path is and what
+// to do, in words that fit a file the run reads or one it writes.
+func pathInputError(input, value string, err error) error {
+	_, writes := writtenFile[input]
 	var wo *workspace.OutsideError
-	if errors.As(err, &wo) && wo.Link {
-		return &InputError{Input: input, Err: err, Msg: fmt.Sprintf("%q leads outside the workspace through a symbolic link: give a path inside it, so later steps can read the file", value)}
+	var isf *workspace.IsFolderError
+	var nf *workspace.NotFolderError
+	var we *workspace.WriteError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &wo):
+		where := "is outside the workspace"
+		if wo.Link {
+			where = "leads outside the workspace through a symbolic link"
+		}
+		advice := "only files in the workspace are read (on GitHub, the repository's checkout; elsewhere the working directory, or --workspace): give a path inside it, relative to it"
+		if writes {
+			advice = "give a path inside it, so later steps can read what the run writes"
+		}
+		msg = fmt.Sprintf("%q %s: %s", value, where, advice)
+	case errors.As(err, &isf):
+		msg = fmt.Sprintf("%q is an existing folder, and %s names the file to write: give a file's path, such as %s, or remove the folder first", value, input, path.Join(value, writtenFile[input]))
+	case errors.As(err, &nf):
+		msg = fmt.Sprintf("%q cannot be made, because %s is a file, not a folder: give a path whose folders are folders, or do not exist yet", value, nf.Folder)
+	case errors.As(err, &we):
+		msg = fmt.Sprintf("%s: give a path in the workspace that the run can write to (the workspace's folders belong to the runner's user)", we.Error())
 	}
-	if errors.As(err, &wo) {
-		return &InputError{Input: input, Err: err, Msg: fmt.Sprintf("%q is outside the workspace: give a path inside it, so later steps can read the file", value)}
-	}
-	return &InputError{Input: input, Err: err, Msg: err.Error()}
+	return &InputError{Input: input, Err: err, Msg: msg}
 }
+
+// writtenFile holds the inputs that name a path the run writes, each with
+// an example of a file's name for it ("" for a folder).
+var writtenFile = map[string]string{"download-path": "docs.zip", "bundle-path": "openapi.json", "extract-to": ""}
 
 // levelOf is the annotation level of a finding's severity.
 func levelOf(s openapi.Severity) report.Level {

@@ -133,7 +133,7 @@ func (f *flow) fetch(ctx context.Context, target string) (err error) {
 	}
 	out, err := f.ws.Create(target)
 	if err != nil {
-		return outsideInput("download-path", target, err)
+		return pathInputError("download-path", target, err)
 	}
 	defer out.Abort() // a no-op once committed
 	h := sha256.New()

@@ -47,7 +47,7 @@ func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 	}
 	file, err := ws.Path(cfg.File)
 	if err != nil {
-		return nil, outsideInput("file", cfg.File, err)
+		return nil, pathInputError("file", cfg.File, err)
 	}
 	p.File = file
 	if !p.DryRun {
@@ -100,7 +100,7 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		}
 		rel, err := ws.Path(in.value)
 		if err != nil {
-			return outsideInput(in.name, in.value, err)
+			return pathInputError(in.name, in.value, err)
 		}
 		// Both are read before anything is sent: say now that one is not
 		// there, whatever the event.
@@ -139,7 +139,7 @@ func checkService(cfg Config, p *Plan) error {
 		return err
 	}
 	if cfg.Branch == "" {
-		return &InputError{Input: "branch", Msg: "is empty and this run has no ref name (GITHUB_REF_NAME) to default to: set branch to the project branch to write"}
+		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
 		if err := docsapi.CheckID(cfg.DocID); err != nil {
@@ -155,7 +155,7 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 	// extract-to and download-path ask for the zip: they imply download.
 	p.Download = bool(cfg.Download) || cfg.ExtractTo != "" || cfg.DownloadPath != ""
 	if cfg.ExtractTo != "" {
-		rel, err := writable(ws, "extract-to", cfg.ExtractTo)
+		rel, err := writable(ws, "extract-to", cfg.ExtractTo, ws.CheckFolder)
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		}
 		empty, err := ws.IsEmptyOrAbsent(rel)
 		if err != nil {
-			return outsideInput("extract-to", cfg.ExtractTo, err)
+			return pathInputError("extract-to", cfg.ExtractTo, err)
 		}
 		if !empty {
 			return &InputError{Input: "extract-to", Msg: fmt.Sprintf("%s exists and is not an empty directory: give a new directory, or remove it in an earlier step", rel)}
@@ -172,14 +172,14 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		p.SitePath = rel
 	}
 	if cfg.DownloadPath != "" && p.Download {
-		rel, err := writable(ws, "download-path", cfg.DownloadPath)
+		rel, err := writable(ws, "download-path", cfg.DownloadPath, ws.CheckFile)
 		if err != nil {
 			return err
 		}
 		p.ZipPath = rel
 	}
 	if cfg.BundlePath != "" {
-		rel, err := writable(ws, "bundle-path", cfg.BundlePath)
+		rel, err := writable(ws, "bundle-path", cfg.BundlePath, ws.CheckFile)
 		if err != nil {
 			return err
 		}
@@ -189,14 +189,15 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 }
 
 // writable is the workspace path of an input's value, where writing stays
-// inside the workspace.
-func writable(ws *workspace.Workspace, input, value string) (string, error) {
+// inside the workspace and check (ws.CheckFile for a file, ws.CheckFolder
+// for a folder) finds nothing in the way.
+func writable(ws *workspace.Workspace, input, value string, check func(string) error) (string, error) {
 	rel, err := ws.Path(value)
 	if err == nil {
-		err = ws.CheckWritable(rel)
+		err = check(rel)
 	}
 	if err != nil {
-		return "", outsideInput(input, value, err)
+		return "", pathInputError(input, value, err)
 	}
 	return rel, nil
 }

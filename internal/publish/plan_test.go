@@ -2,6 +2,7 @@ package publish
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ func TestValidate(t *testing.T) {
 		name  string
 		edit  func(*Config)
 		input string // the input an error names; "" for success
+		msg   string // in the error's text
 		check func(t *testing.T, p *Plan)
 	}{
 		{name: "defaults", check: func(t *testing.T, p *Plan) {
@@ -65,6 +67,14 @@ func TestValidate(t *testing.T) {
 		{name: "extract-to not empty", edit: func(c *Config) { c.ExtractTo = "api" }, input: "extract-to"},
 		{name: "download-path outside", edit: func(c *Config) { c.Download, c.DownloadPath = true, "../site.zip" }, input: "download-path"},
 		{name: "bundle-path through a link out", edit: func(c *Config) { c.BundlePath = "out/b.json" }, input: "bundle-path"},
+		{name: "download-path an existing folder", edit: func(c *Config) { c.DownloadPath = "api" }, input: "download-path", msg: `"api" is an existing folder, and download-path names the file to write: give a file's path, such as api/docs.zip`},
+		{name: "bundle-path an existing folder", edit: func(c *Config) { c.BundlePath = "api/" }, input: "bundle-path", msg: "such as api/openapi.json, or remove the folder"},
+		{name: "download-path under a file", edit: func(c *Config) { c.DownloadPath = "api/openapi.yaml/x.zip" }, input: "download-path", msg: "api/openapi.yaml is a file, not a folder"},
+		{name: "extract-to under a file", edit: func(c *Config) { c.ExtractTo = "api/openapi.yaml/site" }, input: "extract-to", msg: "api/openapi.yaml is a file, not a folder"},
+		{name: "bundle-path that cannot be made", edit: func(c *Config) { c.BundlePath = strings.Repeat("b", 300) + ".json" }, input: "bundle-path", msg: "cannot be written: a name in the path is too long: give a path"},
+		{name: "base-file outside, in words for a file read", edit: func(c *Config) { c.Compare, c.BaseFile = true, "../base.yaml" }, input: "base-file", msg: "only files in the workspace are read"},
+		{name: "file outside, in words for a file read", edit: func(c *Config) { c.File = "/etc/passwd" }, input: "file", msg: "only files in the workspace are read"},
+		{name: "extract-to outside, in words for a path written", edit: func(c *Config) { c.ExtractTo = "../site" }, input: "extract-to", msg: "so later steps can read what the run writes"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +103,8 @@ func TestValidate(t *testing.T) {
 				t.Fatalf("error %v", err)
 			case tc.input != "" && (!errors.As(err, &ie) || ie.Input != tc.input):
 				t.Fatalf("error %v, want one naming input %s", err, tc.input)
+			case !strings.Contains(fmt.Sprint(err), tc.msg):
+				t.Errorf("error %q does not say %q", err, tc.msg)
 			case tc.check != nil:
 				tc.check(t, p)
 			}

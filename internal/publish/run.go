@@ -135,7 +135,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	var bundle *workspace.File
 	if p.BundlePath != "" {
 		if bundle, err = ws.Create(p.BundlePath); err != nil {
-			return f, outsideInput("bundle-path", cfg.BundlePath, err)
+			return f, pathInputError("bundle-path", cfg.BundlePath, err)
 		}
 		f.body = bundle.File
 	} else if f.body, err = ws.Scratch(); err != nil {
@@ -149,7 +149,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	}
 	if bundle != nil {
 		if err := bundle.Keep(); err != nil {
-			return f, outsideInput("bundle-path", cfg.BundlePath, err)
+			return f, pathInputError("bundle-path", cfg.BundlePath, err)
 		}
 		res.BundlePath = p.BundlePath
 		if err := rep.SetOutput("bundle-path", p.BundlePath); err != nil {

@@ -34,8 +34,9 @@ func (p *pending) commit(what string, finish func() error, abort func()) error {
 	}
 	err := finish()
 	if err == nil {
-		err = p.w.explain(p.target, p.w.root.Rename(p.tmp, p.target))
+		err = p.w.root.Rename(p.tmp, p.target)
 	}
+	err = p.w.writeErr(p.target, err)
 	if err != nil {
 		abort()
 		return err
@@ -70,7 +71,7 @@ func (w *Workspace) mkdirAll(dir string) error {
 	st, err := w.root.Stat(dir)
 	if err == nil {
 		if !st.IsDir() {
-			return fmt.Errorf("%s is a file, not a folder", dir)
+			return &NotFolderError{Folder: dir}
 		}
 		return nil
 	}
@@ -89,12 +90,12 @@ func (w *Workspace) mkdirAll(dir string) error {
 // Create starts writing name (a slash path in the workspace).
 func (w *Workspace) Create(name string) (*File, error) {
 	if err := w.mkdirAll(path.Dir(name)); err != nil {
-		return nil, w.explain(name, err)
+		return nil, w.writeErr(name, err)
 	}
 	tmp := tempName(name)
 	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return nil, w.explain(name, err)
+		return nil, w.writeErr(name, err)
 	}
 	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
@@ -143,11 +144,11 @@ func (w *Workspace) Scratch() (*os.File, error) {
 	tmp := tempName(".")
 	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+		return nil, fmt.Errorf("make a scratch file: %w", &WriteError{Path: "the workspace", Err: err})
 	}
 	if err := w.root.Remove(tmp); err != nil {
 		fh.Close()
-		return nil, fmt.Errorf("make a scratch file in the workspace: %w", err)
+		return nil, fmt.Errorf("make a scratch file: %w", &WriteError{Path: "the workspace", Err: err})
 	}
 	return fh, nil
 }
@@ -176,11 +177,11 @@ type Dir struct {
 // empty.
 func (w *Workspace) CreateDir(name string) (*Dir, error) {
 	if err := w.mkdirAll(path.Dir(name)); err != nil {
-		return nil, w.explain(name, err)
+		return nil, w.writeErr(name, err)
 	}
 	tmp := tempName(name)
 	if err := w.root.Mkdir(tmp, 0o700); err != nil {
-		return nil, w.explain(name, err)
+		return nil, w.writeErr(name, err)
 	}
 	r, err := w.root.OpenRoot(tmp)
 	if err != nil {
@@ -231,10 +232,10 @@ func (w *Workspace) clearTarget(name string) error {
 	case err != nil:
 		return w.explain(name, err)
 	case !st.IsDir():
-		return fmt.Errorf("%s exists and is not a folder", name)
+		return fmt.Errorf("%s exists and is a file, not a folder", name)
 	}
 	if err := w.root.Remove(name); err != nil {
-		return fmt.Errorf("%s exists and is not empty: %w", name, err)
+		return &WriteError{Path: name, Err: err}
 	}
 	return nil
 }

@@ -200,20 +200,8 @@ func (w *Workspace) Open(name string) (*os.File, error) {
 // through a link. (Writing over a link replaces the link, so name itself may
 // be one.)
 func (w *Workspace) CheckWritable(name string) error {
-	for dir := path.Dir(name); ; dir = path.Dir(dir) {
-		st, err := w.root.Stat(dir)
-		switch {
-		case err == nil && !st.IsDir():
-			return fmt.Errorf("%s is a file, not a folder", dir)
-		case err == nil:
-			return nil
-		case !errors.Is(err, fs.ErrNotExist):
-			return w.explain(name, err)
-		}
-		if dir == "." {
-			return nil
-		}
-	}
+	_, err := w.nearestFolder(name)
+	return err
 }
 
 // IsEmptyOrAbsent reports whether name does not exist or is an empty folder.
