@@ -405,3 +405,43 @@ func TestBaseFromTheLocalClone(t *testing.T) {
 		t.Errorf("%s", rep.log())
 	}
 }
+
+// TestBaseNotReadFromGitDataElsewhere: a .git file that names another
+// repository on the machine (which holds the base commit) is not followed:
+// a notice says so, and the base comes from GitHub's API.
+func TestBaseNotReadFromGitDataElsewhere(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	gh := fakeGitHub(t)
+	head := fixture(t, "removed-operation/head/openapi.yaml")
+	cfg := compareConfig(t, emu.URL(), gh, head)
+	// The other repository's base would report a removed operation; GitHub's
+	// holds the head unchanged.
+	other := t.TempDir()
+	git := gitclonetest.Git(t, other)
+	git("init", "-q")
+	os.MkdirAll(filepath.Join(other, "api"), 0o755)
+	os.WriteFile(filepath.Join(other, "api", "openapi.yaml"), []byte(fixture(t, "removed-operation/base/openapi.yaml")), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "elsewhere")
+	cfg.BaseSHA = git("rev-parse", "HEAD")
+	gh.AddFile(cfg.BaseSHA, "api/openapi.yaml", head)
+	if err := os.WriteFile(filepath.Join(cfg.Workspace, ".git"), []byte("gitdir: "+filepath.Join(other, ".git")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Comment = false
+
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if rep.count("notice: :0:0: the local clone in the workspace is not read for the pull request's base commit") != 1 || rep.count(".git is a file") != 1 {
+		t.Errorf("no notice:\n%s", rep.log())
+	}
+	if res.Changes.Report == nil || res.Changes.Breaking() != 0 || len(gh.Requests()) == 0 {
+		t.Errorf("%+v, %d requests to GitHub: the base was not read through GitHub's API\n%s", res.Changes, len(gh.Requests()), rep.log())
+	}
+	if strings.Contains(rep.log(), other) {
+		t.Errorf("the other repository's path is in the log:\n%s", rep.log())
+	}
+}
