@@ -27,6 +27,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() { s.logRequest(r, rec.status, time.Since(start)) }()
+	if !s.hostAllowed(r.Host) {
+		http.Error(rec, fmt.Sprintf("Forbidden: on loopback the emulator answers requests addressed to %s only, not to %q: a web page could otherwise reach it through a host name of its own (DNS rebinding)",
+			s.hostNames(), r.Host), http.StatusForbidden)
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, sitesPath) || r.URL.Path == strings.TrimSuffix(sitesPath, "/") {
 		s.serveSite(rec, r)
 		return
@@ -198,6 +203,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status, code int, 
 	writeJSON(w, r, v, status, body)
 }
 
+// jsonBody checks a JSON body's Content-Type as the service would: the
+// interface gives application/json;charset=UTF-8. Another media type (a
+// form, text, a +json type) and a charset other than UTF-8 are refused;
+// letter case, spaces and a missing charset are not, as media types and
+// charsets are case-insensitive and UTF-8 is JSON's encoding (RFC 8259).
 func jsonBody(r *http.Request) error {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
@@ -240,10 +250,14 @@ func (s *Server) updateFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, 1003, "branch is required")
 		return
 	}
-	v, serr := s.storeFile(projectID, *body.Branch, name, content, body.CommitMessage)
+	v, gone, serr := s.storeFile(projectID, *body.Branch, name, content, body.CommitMessage)
 	if serr != nil {
 		s.fail(w, r, serr.status, serr.code, serr.msg)
 		return
+	}
+	for _, g := range gone {
+		s.logLine(fmt.Sprintf("let go of version %d of %s on branch %s of project %s (%d bytes): stored versions are kept within %d bytes, the oldest let go first\n",
+			g.version, g.file.name, g.file.branch, g.project.id, g.size, s.cfg.StoredBytes))
 	}
 	va := s.answerVariant()
 	switch va.Update {
