@@ -96,7 +96,10 @@ func (s *Server) storeFile(projectID, branch, name string, content []byte, messa
 		p.files[branch] = files
 	}
 	key := fileKey{branch, name}
-	sum := sha1.Sum([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%s", branch, name, p.last[key], content)))
+	h := sha1.New() // the content is hashed where it is, not copied into a string
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00", branch, name, p.last[key])
+	h.Write(content)
+	sum := h.Sum(nil)
 	p.last[key]++
 	v := FileVersion{
 		Version: p.last[key], Content: content,
