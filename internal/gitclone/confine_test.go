@@ -1,10 +1,7 @@
 package gitclone
 
 import (
-	"bytes"
-	"compress/zlib"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -154,26 +151,6 @@ func TestPackedClone(t *testing.T) {
 	}
 }
 
-// plantLoose replaces the loose object hash of the clone in dir with one of
-// that type whose header claims size bytes and whose content is n zero
-// bytes, compressed.
-func plantLoose(t *testing.T, dir, hash, typ string, size, n int64) {
-	t.Helper()
-	var buf bytes.Buffer
-	z := zlib.NewWriter(&buf)
-	fmt.Fprintf(z, "%s %d\x00", typ, size)
-	zeros := make([]byte, 1<<20)
-	for left := n; left > 0; left -= int64(len(zeros)) {
-		z.Write(zeros[:min(left, int64(len(zeros)))])
-	}
-	z.Close()
-	p := filepath.Join(dir, ".git", "objects", hash[:2], hash[2:])
-	os.Remove(p)
-	if err := os.WriteFile(p, buf.Bytes(), 0o444); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestObjectBombsAreRefused: a loose object that claims more than an object
 // may hold, or inflates past what its header claims, is refused before it
 // is read whole. Not parallel: it measures what the process allocates.
@@ -195,7 +172,7 @@ func TestObjectBombsAreRefused(t *testing.T) {
 			dir, first, _ := repo(t)
 			git := gitclonetest.Git(t, dir)
 			blob := git("rev-parse", first+":api/openapi.yaml")
-			plantLoose(t, dir, blob, "blob", tc.claim, tc.real)
+			gitclonetest.Bomb(t, dir, blob, "blob", tc.claim, tc.real)
 
 			files, err := Commit(dir, dir, first)
 			if err != nil {
@@ -217,7 +194,7 @@ func TestObjectBombsAreRefused(t *testing.T) {
 
 	// A bomb in place of the commit itself is refused when the commit is.
 	dir, first, _ := repo(t)
-	plantLoose(t, dir, first, "commit", 3<<30, 1<<10)
+	gitclonetest.Bomb(t, dir, first, "commit", 3<<30, 1<<10)
 	var tl *TooLargeError
 	if _, err := Commit(dir, dir, first); !errors.As(err, &tl) || !strings.Contains(err.Error(), "more than the 128 MiB") {
 		t.Errorf("a bomb in place of the commit: %v", err)
