@@ -260,6 +260,10 @@ releases, downloads) for trying a workflow or a script locally, and the live
 build of each doc as a site to browse at /sites/<doc id>/. Each request is
 logged on stderr: method, path, status and duration, never the token.
 
+On loopback it answers only requests addressed to its own address or to
+localhost (a web page cannot reach it through a host name of its own), and it
+keeps at most 256 MiB of file versions, letting the oldest go first.
+
 Flags:
   --addr HOST:PORT (default 127.0.0.1:8080)
       Address to listen on, as in Go: ":8080" is every interface; port 0 picks
