@@ -225,6 +225,10 @@ func command(arg0 string) string {
 	if arg0 == "" {
 		return "docs-publish"
 	}
+	if strings.ContainsAny(arg0, " \t\n'\"$`\\;&|<>()*?[]#~!{}") {
+		// Quoted for a shell, so that the line pastes as printed.
+		return "'" + strings.ReplaceAll(arg0, "'", `'\''`) + "'"
+	}
 	return arg0
 }
 

@@ -354,6 +354,7 @@ func TestTryLineCommand(t *testing.T) {
 		"./docs-publish":              "./docs-publish",
 		"/usr/local/bin/docs-publish": "/usr/local/bin/docs-publish",
 		"":                            "docs-publish",
+		"/home/a b/it's/docs-publish": `'/home/a b/it'\''s/docs-publish'`,
 	} {
 		if got := command(arg0); got != want {
 			t.Errorf("started as %q: %q, want %q", arg0, got, want)
