@@ -41,6 +41,12 @@ func (e *NotRegularError) Error() string {
 	return "is a " + e.Kind + ", not a regular file"
 }
 
+// ErrRefused is what every refusal of a clone's data is (errors.Is): an
+// *ElsewhereError or a *TooLargeError. Such a clone is not
+// read, and its data is taken for planted, not for a clone that merely
+// lacks a commit.
+var ErrRefused = errors.New("the local clone is refused")
+
 // ElsewhereError is a clone whose git data would be read from outside the
 // workspace, or from places a clone of the workspace's own does not use: a
 // .git that is a file or a link, objects borrowed from another repository.
@@ -53,6 +59,8 @@ type ElsewhereError struct {
 func (e *ElsewhereError) Error() string {
 	return e.What + ", and git data outside the workspace's own .git folder is not read"
 }
+
+func (e *ElsewhereError) Is(target error) bool { return target == ErrRefused }
 
 // TooLargeError is an object of the clone that holds more than MaxObjectBytes
 // once inflated (or more than its own header says): a damaged object, or one
@@ -70,6 +78,8 @@ func (e *TooLargeError) Error() string {
 	}
 	return fmt.Sprintf("object %s of the local clone holds %d bytes, more than the %d MiB an object may hold here, so it is not read", e.Hash, e.Size, MaxObjectBytes>>20)
 }
+
+func (e *TooLargeError) Is(target error) bool { return target == ErrRefused }
 
 // MaxObjectBytes bounds one object of the clone, inflated: as much as the
 // description loader reads from one file.

@@ -194,10 +194,8 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 		f.rep.Debugf("reading %s from the local clone", label)
 		return &base{fsys: files, name: name, label: label, dir: repoDir}, "", nil
 	}
-	var elsewhere *gitclone.ElsewhereError
-	var tooLarge *gitclone.TooLargeError
 	switch {
-	case errors.As(err, &elsewhere) || errors.As(err, &tooLarge):
+	case errors.Is(err, gitclone.ErrRefused):
 		clone := "the workspace"
 		if repoDir != "" {
 			clone = repoDir
