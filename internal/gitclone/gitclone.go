@@ -42,9 +42,8 @@ func (e *NotRegularError) Error() string {
 }
 
 // ErrRefused is what every refusal of a clone's data is (errors.Is): an
-// *ElsewhereError or a *TooLargeError. Such a clone is not
-// read, and its data is taken for planted, not for a clone that merely
-// lacks a commit.
+// *ElsewhereError or a *TooLargeError. Such a clone is not read: its data
+// may have been planted, unlike a clone that merely lacks a commit.
 var ErrRefused = errors.New("the local clone is refused")
 
 // ElsewhereError is a clone whose git data would be read from outside the
@@ -97,7 +96,9 @@ type Files struct {
 // ErrNoCommit when the clone does not hold that commit, and an
 // *ElsewhereError when the clone's git data is not a folder of its own
 // inside root. Objects are read with a cap: a larger one is a
-// *TooLargeError.
+// *TooLargeError. A .git file is refused even where it leads inside root
+// (a submodule's does): the base then comes from elsewhere, which costs a
+// request, not a wrong answer.
 func Commit(root, dir, sha string) (*Files, error) {
 	if !plumbing.IsHash(sha) {
 		return nil, fmt.Errorf("%q is not a commit id", sha)
