@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
@@ -184,12 +185,51 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 		if len(p.Docs) > 1 {
 			docID = " --doc-id " + p.Docs[0].ID
 		}
+		file, found := tryFile()
 		// file-name is the file the doc renders: a run that writes another
 		// file releases a build that fails.
-		fmt.Fprintf(w, "\nTry: docs-publish --api-url %s --token %s --project-id %s%s --file openapi.yaml --file-name %s --branch %s --download\n",
-			emu.URL(), cfg.Token, p.ID, docID, p.Docs[0].File, p.Docs[0].Branch)
+		fmt.Fprintf(w, "\nTry: %s --api-url %s --token %s --project-id %s%s --file %s --file-name %s --branch %s --download\n",
+			command(os.Args[0]), emu.URL(), cfg.Token, p.ID, docID, file, p.Docs[0].File, p.Docs[0].Branch)
+		if !found {
+			fmt.Fprintf(w, "  (there is no %s here: give your description's path with --file)\n", file)
+		}
 	}
 	fmt.Fprintf(w, "Requests are logged on stderr. Stop with Ctrl-C.\n")
+}
+
+// tryFiles are the descriptions the Try: line names, the first found in
+// the current folder: a description of one's own, else the repository's
+// sample, so that the line works as printed from a clone's top folder.
+var tryFiles = []string{"openapi.yaml", "openapi.yml", "openapi.json", "testdata/specs/bookstore.openapi3.yaml"}
+
+// tryFile is the description the Try: line names, and whether it is here.
+func tryFile() (string, bool) {
+	for _, f := range tryFiles {
+		if st, err := os.Stat(filepath.FromSlash(f)); err == nil && st.Mode().IsRegular() {
+			return f, true
+		}
+	}
+	return tryFiles[0], false
+}
+
+// command is how to run docs-publish again from the folder the emulator
+// was started in, given how it was started (os.Args[0]): "go run ." when
+// go run built it (into a go-build folder), else the program as it was
+// named, found on PATH or by its path.
+func command(arg0 string) string {
+	for _, part := range strings.Split(filepath.ToSlash(arg0), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return "go run ."
+		}
+	}
+	if arg0 == "" {
+		return "docs-publish"
+	}
+	if strings.ContainsAny(arg0, " \t\n'\"$`\\;&|<>()*?[]#~!{}") {
+		// Quoted for a shell, so that the line pastes as printed.
+		return "'" + strings.ReplaceAll(arg0, "'", `'\''`) + "'"
+	}
+	return arg0
 }
 
 // firstDoc is the first project with a doc.
@@ -224,6 +264,10 @@ releases, downloads) for trying a workflow or a script locally, and the live
 build of each doc as a site to browse at /sites/<doc id>/. Each request is
 logged on stderr: method, path, status and duration, never the token.
 
+On loopback it answers only requests addressed to its own address or to
+localhost (a web page cannot reach it through a host name of its own), and it
+keeps at most 256 MiB of file versions, letting the oldest go first.
+
 Flags:
   --addr HOST:PORT (default 127.0.0.1:8080)
       Address to listen on, as in Go: ":8080" is every interface; port 0 picks
@@ -237,8 +281,8 @@ Flags:
       default project 4711 with doc 17, or adds to the seed file's.
   --fail-build DOC[=MESSAGE]
       Every build of DOC fails, with MESSAGE. Repeatable.
-  --token TOKEN (default emulator-token)
-      The bearer token the emulator accepts.
+  --token TOKEN (default: a random one at each start)
+      The bearer token the emulator accepts, printed when it starts.
   --prefix PATH
       Path prefix of the API, such as /v1.
   --build-delay DURATION (default 300ms)

@@ -65,7 +65,7 @@ func TestEmulatorFlags(t *testing.T) {
 		err      string
 	}{
 		{
-			name: "defaults", token: "emulator-token", delay: 300 * time.Millisecond,
+			name: "defaults", token: "random", delay: 300 * time.Millisecond,
 			projects: emulator.Default().Projects,
 		},
 		{
@@ -114,6 +114,14 @@ func TestEmulatorFlags(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.token == "random" {
+				// A random token per start: no two alike, no well-known one.
+				again, _, _ := emulatorConfig(tc.args)
+				if !regexp.MustCompile(`^emu-[0-9a-f]{32}$`).MatchString(cfg.Token) || again.Token == cfg.Token {
+					t.Errorf("tokens %q and %q: want a random one per start", cfg.Token, again.Token)
+				}
+				tc.token = cfg.Token
 			}
 			if cfg.Token != tc.token || cfg.BuildDelay != tc.delay {
 				t.Errorf("token %q delay %v, want %q %v", cfg.Token, cfg.BuildDelay, tc.token, tc.delay)
@@ -252,7 +260,11 @@ func TestEmulatorTryLine(t *testing.T) {
 			t.Errorf("the emulator ended with %v", err)
 		}
 	}()
-	try := strings.Fields(waitFor(t, &emu.stdout, regexp.MustCompile(`Try: docs-publish (.*)\n`))[1])
+	banner := waitFor(t, &emu.stdout, regexp.MustCompile(`token: +(\S+)\n(?s:.*)Try: (?:go run \.|\S+) (.*)\n`))
+	try := strings.Fields(banner[2])
+	if tok := banner[1]; tok == "emulator-token" || !slices.Contains(try, tok) {
+		t.Fatalf("token %q, Try: %v: want the start's own random token in both", tok, try)
+	}
 	ws := t.TempDir()
 	spec, err := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
 	if err != nil {
@@ -326,6 +338,26 @@ func TestSubcommandUsageErrors(t *testing.T) {
 		var ue *UsageError
 		if !errors.As(err, &ue) || ExitCode(context.Background(), err) != ExitUsage {
 			t.Errorf("%v: err %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestTryLineCommand: the Try: line runs docs-publish the way the emulator
+// was started: go run's build as "go run .", a program found on PATH by
+// its name, another by its path.
+func TestTryLineCommand(t *testing.T) {
+	t.Parallel()
+	for arg0, want := range map[string]string{
+		"/tmp/go-build2481/b001/exe/docs-publish":                      "go run .",
+		"/root/.cache/go-build/61/619e6a6c07cf7c52fc07-d/docs-publish": "go run .",
+		"docs-publish":                "docs-publish",
+		"./docs-publish":              "./docs-publish",
+		"/usr/local/bin/docs-publish": "/usr/local/bin/docs-publish",
+		"":                            "docs-publish",
+		"/home/a b/it's/docs-publish": `'/home/a b/it'\''s/docs-publish'`,
+	} {
+		if got := command(arg0); got != want {
+			t.Errorf("started as %q: %q, want %q", arg0, got, want)
 		}
 	}
 }

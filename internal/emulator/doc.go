@@ -16,6 +16,11 @@
 // /sites/<doc id>/ (sites.go), logs each request without its token (log.go),
 // and can be seeded from a JSON or YAML file (seed.go).
 //
+// It is safe to leave running: its token is random unless it is given one;
+// on loopback it refuses requests addressed to another host name than its
+// own (a web page reaching it through DNS rebinding sends one); and the file
+// versions it keeps are capped in bytes, the oldest let go first.
+//
 // It deliberately shares no code with the client in internal/docsapi, so a
 // mistake in one cannot hide the same mistake in the other.
 package emulator

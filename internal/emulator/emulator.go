@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -16,7 +18,8 @@ import (
 
 // Config seeds an emulator.
 type Config struct {
-	// Token is the only bearer token accepted.
+	// Token is the only bearer token accepted. Empty means a random one,
+	// new at each start (Config tells which).
 	Token string
 	// Prefix is a path prefix the API lives under, such as "/v1".
 	Prefix string
@@ -36,6 +39,10 @@ type Config struct {
 	// LogBytes bounds what the request log holds, headers and bodies
 	// together: the oldest requests are dropped first. Zero means 16 MiB.
 	LogBytes int64
+	// StoredBytes bounds the file versions the emulator keeps, all files
+	// together: past it the oldest versions are let go, each with a line on
+	// Log. The version just stored is always kept. Zero means 256 MiB.
+	StoredBytes int64
 	// FirstBuildID is the id of the first build; later builds count up.
 	// Zero means 1001. Tests set 2^53+1, so that a client reading ids
 	// through a float64 asks for the wrong build (jq, in the seed's curl
@@ -68,10 +75,11 @@ type Doc struct {
 	Fail string
 }
 
-// Default returns the seed that `docs-publish emulator` and the demo use.
+// Default returns the seed that `docs-publish emulator` and the demo use,
+// with a random token of its own.
 func Default() Config {
 	return Config{
-		Token:      "emulator-token",
+		Token:      NewToken(),
 		BuildDelay: 300 * time.Millisecond,
 		Projects: []Project{{
 			ID:       "4711",
@@ -97,7 +105,9 @@ type Server struct {
 	builds   map[string]*build
 	nextID   uint64
 	requests []*Request
-	logBytes int64 // what requests hold, as Request.size counts it
+	stored   []storedVersion // oldest first
+	storedN  int64           // the bytes of stored's contents
+	logBytes int64           // what requests hold, as Request.size counts it
 	faults   []*Fault
 	storage  *storageHost
 	seq      int // tracking ids
@@ -129,6 +139,12 @@ func New(cfg Config) *Server {
 	if cfg.LogBytes == 0 {
 		cfg.LogBytes = 16 << 20
 	}
+	if cfg.StoredBytes == 0 {
+		cfg.StoredBytes = 256 << 20
+	}
+	if cfg.Token == "" {
+		cfg.Token = NewToken()
+	}
 	v := cfg.Variant.withDefaults()
 	var rng *rand.Rand
 	if v.Seed != 0 {
@@ -146,7 +162,7 @@ func New(cfg Config) *Server {
 		nextID:   cfg.FirstBuildID,
 	}
 	for _, p := range cfg.Projects {
-		pr := &project{id: p.ID, files: map[string]map[string][]FileVersion{}}
+		pr := &project{id: p.ID, files: map[string]map[string][]FileVersion{}, last: map[fileKey]int{}}
 		if len(p.Branches) > 0 {
 			pr.branches = map[string]bool{}
 			for _, b := range p.Branches {
@@ -188,12 +204,55 @@ func StartOn(cfg Config, addr string) (*Server, error) {
 	return serve(cfg, ln, "http"), nil
 }
 
+// NewToken returns a random bearer token, as an emulator uses unless it is
+// given one: a token everyone knows would let any program on the machine
+// write to it.
+func NewToken() string {
+	b := make([]byte, 16)
+	crand.Read(b) // never fails (crypto/rand)
+	return "emu-" + hex.EncodeToString(b)
+}
+
 // Loopback reports whether the emulator is reachable from this machine
 // only. Plain http beyond it sends the token in clear over the network
 // (docs-publish itself refuses to).
 func (s *Server) Loopback() bool {
 	a, ok := s.ln.Addr().(*net.TCPAddr)
 	return ok && a.IP.IsLoopback()
+}
+
+// hostAllowed says whether a request's Host names the address the emulator
+// listens on, or localhost at its port. It only matters on loopback: a web
+// page the user visits can point a host name of its own at 127.0.0.1 and
+// reach the emulator through the browser, but that name is in Host.
+func (s *Server) hostAllowed(host string) bool {
+	if s.ln == nil || !s.Loopback() {
+		return true
+	}
+	a := s.ln.Addr().(*net.TCPAddr)
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		// No port: the scheme's own.
+		name, port = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"), "80"
+		if s.scheme == "https" {
+			port = "443"
+		}
+	}
+	if port != strconv.Itoa(a.Port) {
+		return false
+	}
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && ip.Equal(a.IP)
+}
+
+// hostNames are the Host values a loopback emulator answers, for its
+// refusal.
+func (s *Server) hostNames() string {
+	a := s.ln.Addr().(*net.TCPAddr)
+	return s.ln.Addr().String() + " or " + net.JoinHostPort("localhost", strconv.Itoa(a.Port))
 }
 
 // serve starts an emulator seeded with cfg on ln.

@@ -27,6 +27,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() { s.logRequest(r, rec.status, time.Since(start)) }()
+	if !s.hostAllowed(r.Host) {
+		http.Error(rec, fmt.Sprintf("Forbidden: on loopback the emulator answers requests addressed to %s only, not to %q: a web page could otherwise reach it through a host name of its own (DNS rebinding)",
+			s.hostNames(), r.Host), http.StatusForbidden)
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, sitesPath) || r.URL.Path == strings.TrimSuffix(sitesPath, "/") {
 		s.serveSite(rec, r)
 		return
@@ -78,7 +83,7 @@ func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
 		s.fail(rec, r, http.StatusUnauthorized, 1001, "the access token is missing, malformed or revoked")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(rec, r.Body, s.cfg.MaxBody))
+	body, err := readBody(http.MaxBytesReader(rec, r.Body, s.cfg.MaxBody), r.ContentLength, s.cfg.MaxBody)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -88,7 +93,7 @@ func (s *Server) serveAPI(rec *statusRecorder, r *http.Request) {
 		s.fail(rec, r, http.StatusBadRequest, 1400, "the body could not be read")
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = &wholeBody{Reader: bytes.NewReader(body), all: body}
 	kept := bytes.Clone(body[:min(len(body), maxLoggedBody)]) // not the whole body kept alive
 	s.mu.Lock()
 	logged.Body = kept
@@ -111,6 +116,35 @@ func (s *Server) authorized(r *http.Request) bool {
 	want := "Bearer " + s.cfg.Token
 	got := r.Header.Get("Authorization")
 	return s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// wholeBody is a request body read whole, which the handlers take as it is
+// rather than read it again: a large upload is held once.
+type wholeBody struct {
+	*bytes.Reader
+	all []byte
+}
+
+func (wholeBody) Close() error { return nil }
+
+// bodyOf is the request's body, read whole.
+func bodyOf(r *http.Request) []byte {
+	if b, ok := r.Body.(*wholeBody); ok {
+		return b.all
+	}
+	all, _ := io.ReadAll(r.Body)
+	return all
+}
+
+// readBody reads a body whole, into a buffer of its announced length when
+// it announces one within max, rather than one grown by doubling.
+func readBody(r io.Reader, length, max int64) ([]byte, error) {
+	if length <= 0 || length > max {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, length+1)) // +1: the read that finds the end
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }
 
 type statusRecorder struct {
@@ -198,6 +232,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status, code int, 
 	writeJSON(w, r, v, status, body)
 }
 
+// jsonBody checks a JSON body's Content-Type as the service would: the
+// interface gives application/json;charset=UTF-8. Another media type (a
+// form, text, a +json type) and a charset other than UTF-8 are refused;
+// letter case, spaces and a missing charset are not, as media types and
+// charsets are case-insensitive and UTF-8 is JSON's encoding (RFC 8259).
 func jsonBody(r *http.Request) error {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
@@ -226,7 +265,7 @@ func (s *Server) updateFile(w http.ResponseWriter, r *http.Request) {
 		Branch        *string         `json:"branch"`
 		CommitMessage string          `json:"commit_message"`
 	}
-	raw, _ := io.ReadAll(r.Body)
+	raw := bodyOf(r)
 	if err := json.Unmarshal(raw, &body); err != nil {
 		s.fail(w, r, http.StatusBadRequest, 1002, "body is not JSON: "+err.Error())
 		return
@@ -240,10 +279,14 @@ func (s *Server) updateFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, 1003, "branch is required")
 		return
 	}
-	v, serr := s.storeFile(projectID, *body.Branch, name, content, body.CommitMessage)
+	v, gone, serr := s.storeFile(projectID, *body.Branch, name, content, body.CommitMessage)
 	if serr != nil {
 		s.fail(w, r, serr.status, serr.code, serr.msg)
 		return
+	}
+	for _, g := range gone {
+		s.logLine(fmt.Sprintf("let go of version %d of %s on branch %s of project %s (%d bytes): stored versions are kept within %d bytes, the oldest let go first\n",
+			g.version, g.file.name, g.file.branch, g.project.id, g.size, s.cfg.StoredBytes))
 	}
 	va := s.answerVariant()
 	switch va.Update {
@@ -297,7 +340,7 @@ func (s *Server) release(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		SetLive *bool `json:"setLive"`
 	}
-	raw, _ := io.ReadAll(r.Body)
+	raw := bodyOf(r)
 	if err := json.Unmarshal(raw, &body); err != nil {
 		s.fail(w, r, http.StatusBadRequest, 1002, "body is not JSON: "+err.Error())
 		return

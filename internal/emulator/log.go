@@ -30,7 +30,14 @@ func (s *Server) logRequest(r *http.Request, status int, took time.Duration) {
 	case 0, -1:
 		code = "no-answer"
 	}
-	line := fmt.Sprintf("%s %s %s %s\n", r.Method, target, code, took.Round(10*time.Microsecond))
+	s.logLine(fmt.Sprintf("%s %s %s %s\n", r.Method, target, code, took.Round(10*time.Microsecond)))
+}
+
+// logLine writes a line of the request log, without the token.
+func (s *Server) logLine(line string) {
+	if s.cfg.Log == nil {
+		return
+	}
 	if s.cfg.Token != "" {
 		line = strings.ReplaceAll(line, s.cfg.Token, "REDACTED")
 	}

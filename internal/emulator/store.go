@@ -15,7 +15,18 @@ type project struct {
 	id       string
 	branches map[string]bool                     // nil: any branch
 	files    map[string]map[string][]FileVersion // branch → name → versions
+	last     map[fileKey]int                     // the latest version number, kept when versions are let go
 	docs     []*doc
+}
+
+type fileKey struct{ branch, name string }
+
+// storedVersion is a stored file version, for letting go of the oldest.
+type storedVersion struct {
+	project *project
+	file    fileKey
+	version int
+	size    int64
 }
 
 type doc struct {
@@ -66,28 +77,53 @@ type storeError struct {
 	msg          string
 }
 
-func (s *Server) storeFile(projectID, branch, name string, content []byte, message string) (FileVersion, *storeError) {
+// storeFile stores content as the file's next version, which the caller
+// hands over, and lets go of the oldest versions past Config.StoredBytes:
+// it returns those let go.
+func (s *Server) storeFile(projectID, branch, name string, content []byte, message string) (FileVersion, []storedVersion, *storeError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.projects[projectID]
 	if p == nil {
-		return FileVersion{}, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("project %s not found", projectID)}
+		return FileVersion{}, nil, &storeError{http.StatusNotFound, 1404, fmt.Sprintf("project %s not found", projectID)}
 	}
 	if p.branches != nil && !p.branches[branch] {
-		return FileVersion{}, &storeError{http.StatusNotFound, 1405, fmt.Sprintf("branch %s not found in project %s", branch, projectID)}
+		return FileVersion{}, nil, &storeError{http.StatusNotFound, 1405, fmt.Sprintf("branch %s not found in project %s", branch, projectID)}
 	}
 	files := p.files[branch]
 	if files == nil {
 		files = map[string][]FileVersion{}
 		p.files[branch] = files
 	}
-	sum := sha1.Sum([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%s", branch, name, len(files[name]), content)))
+	key := fileKey{branch, name}
+	h := sha1.New() // the content is hashed where it is, not copied into a string
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00", branch, name, p.last[key])
+	h.Write(content)
+	sum := h.Sum(nil)
+	p.last[key]++
 	v := FileVersion{
-		Version: len(files[name]) + 1, Content: slices.Clone(content),
+		Version: p.last[key], Content: content,
 		CommitMessage: message, Commit: hex.EncodeToString(sum[:]), Time: time.Now().UTC(),
 	}
 	files[name] = append(files[name], v)
-	return v, nil
+	s.stored = append(s.stored, storedVersion{project: p, file: key, version: v.Version, size: int64(len(content))})
+	s.storedN += int64(len(content))
+	return v, s.letGo(), nil
+}
+
+// letGo drops the oldest stored versions, all files together, while they
+// hold more than Config.StoredBytes, keeping the newest. s.mu is held.
+func (s *Server) letGo() []storedVersion {
+	drop := 0
+	for ; drop < len(s.stored)-1 && s.storedN > s.cfg.StoredBytes; drop++ {
+		old := s.stored[drop]
+		s.storedN -= old.size
+		files := old.project.files[old.file.branch]
+		files[old.file.name] = slices.DeleteFunc(files[old.file.name], func(v FileVersion) bool { return v.Version == old.version })
+	}
+	gone := slices.Clone(s.stored[:drop])
+	s.stored = slices.Delete(s.stored, 0, drop)
+	return gone
 }
 
 // startBuild records a build under d and renders it after the build delay,

@@ -52,6 +52,7 @@ var twoProjects = []Project{
 
 func TestParseSeed(t *testing.T) {
 	t.Parallel()
+	base := Default() // one random token for every case
 	cases := []struct {
 		name, seed string
 		want       Config
@@ -59,8 +60,8 @@ func TestParseSeed(t *testing.T) {
 	}{
 		{"yaml", twoProjectsYAML, Config{Token: "seed-token", BuildDelay: 2 * time.Second, Projects: twoProjects}, "-"},
 		{"json", twoProjectsJSON, Config{Token: "seed-token", BuildDelay: 2 * time.Second, Projects: twoProjects}, "-"},
-		{"empty keeps the defaults", "", Default(), "-"},
-		{"only a delay", "build-delay: 0s", Config{Token: Default().Token, Projects: Default().Projects}, "-"},
+		{"empty keeps the defaults", "", base, "-"},
+		{"only a delay", "build-delay: 0s", Config{Token: base.Token, Projects: base.Projects}, "-"},
 		{"a typo", "projets: []", Config{}, ""},
 		{"a doc's typo", "projects: [{id: 1, docs: [{id: 2, branche: dev}]}]", Config{}, ""},
 		{"no project id", "projects: [{docs: [{id: 1}]}]", Config{}, "projects[0].id"},
@@ -72,7 +73,7 @@ func TestParseSeed(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ParseSeed([]byte(tc.seed), Default())
+			got, err := ParseSeed([]byte(tc.seed), base)
 			if tc.errField != "-" {
 				var se *SeedError
 				if !errors.As(err, &se) {

@@ -58,11 +58,11 @@ func repo(t *testing.T) (dir, first, second string) {
 func TestCommitFiles(t *testing.T) {
 	t.Parallel()
 	dir, first, second := repo(t)
-	old, err := Commit(dir, first)
+	old, err := Commit(dir, dir, first)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, err := Commit(dir, second)
+	cur, err := Commit(dir, dir, second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestCommitFiles(t *testing.T) {
 func TestCommitNotInTheClone(t *testing.T) {
 	t.Parallel()
 	dir, first, second := repo(t)
-	if _, err := Commit(dir, strings.Repeat("ab", 20)); !errors.Is(err, ErrNoCommit) {
+	if _, err := Commit(dir, dir, strings.Repeat("ab", 20)); !errors.Is(err, ErrNoCommit) {
 		t.Errorf("an unknown commit: %v, want ErrNoCommit", err)
 	}
 	// A shallow clone, as actions/checkout makes by default, holds only the
@@ -145,16 +145,16 @@ func TestCommitNotInTheClone(t *testing.T) {
 	if err != nil {
 		t.Fatalf("git clone: %v\n%s", err, out)
 	}
-	if _, err := Commit(shallow, first); !errors.Is(err, ErrNoCommit) {
+	if _, err := Commit(shallow, shallow, first); !errors.Is(err, ErrNoCommit) {
 		t.Errorf("the parent in a shallow clone: %v, want ErrNoCommit", err)
 	}
-	if _, err := Commit(shallow, second); err != nil {
+	if _, err := Commit(shallow, shallow, second); err != nil {
 		t.Errorf("the commit a shallow clone holds: %v", err)
 	}
-	if _, err := Commit(dir, "main"); err == nil || errors.Is(err, ErrNoCommit) {
+	if _, err := Commit(dir, dir, "main"); err == nil || errors.Is(err, ErrNoCommit) {
 		t.Errorf("a branch name: %v, want an error that it is not a commit id", err)
 	}
-	if _, err := Commit(t.TempDir(), second); err == nil || errors.Is(err, ErrNoCommit) {
+	if _, err := Commit(os.TempDir(), t.TempDir(), second); err == nil || errors.Is(err, ErrNoCommit) {
 		t.Errorf("a folder that is no clone: %v", err)
 	}
 }

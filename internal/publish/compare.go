@@ -228,12 +228,19 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 	}
 	label := what + " " + shortSHA(sha)
 	repoDir, name := f.inRepository(f.plan.File)
-	files, err := gitclone.Commit(filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
+	files, err := gitclone.Commit(f.ws.Dir(), filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
 	if err == nil {
 		f.rep.Debugf("reading %s from the local clone", label)
 		return &base{fsys: files, name: name, label: label, dir: repoDir}, "", nil
 	}
-	if !errors.Is(err, gitclone.ErrNoCommit) {
+	switch {
+	case errors.Is(err, gitclone.ErrRefused):
+		clone := "the workspace"
+		if repoDir != "" {
+			clone = repoDir
+		}
+		f.rep.Annotate(report.Notice, fmt.Sprintf("the local clone in %s is not read for %s: %v; the base is read through GitHub's API, or give base-file", clone, label, err), report.Where{})
+	case !errors.Is(err, gitclone.ErrNoCommit):
 		f.rep.Debugf("the local clone cannot give %s: %v", label, err)
 	}
 	if f.cfg.GitHubToken == "" || f.cfg.Repository == "" || f.cfg.GitHubAPIURL == "" {

@@ -405,3 +405,94 @@ func TestBaseFromTheLocalClone(t *testing.T) {
 		t.Errorf("%s", rep.log())
 	}
 }
+
+// TestBaseNotReadFromGitDataElsewhere: a .git file that names another
+// repository on the machine (which holds the base commit) is not followed:
+// a notice says so, and the base comes from GitHub's API.
+func TestBaseNotReadFromGitDataElsewhere(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	gh := fakeGitHub(t)
+	head := fixture(t, "removed-operation/head/openapi.yaml")
+	cfg := compareConfig(t, emu.URL(), gh, head)
+	// The other repository's base would report a removed operation; GitHub's
+	// holds the head unchanged.
+	other := t.TempDir()
+	git := gitclonetest.Git(t, other)
+	git("init", "-q")
+	os.MkdirAll(filepath.Join(other, "api"), 0o755)
+	os.WriteFile(filepath.Join(other, "api", "openapi.yaml"), []byte(fixture(t, "removed-operation/base/openapi.yaml")), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "elsewhere")
+	cfg.BaseSHA = git("rev-parse", "HEAD")
+	gh.AddFile(cfg.BaseSHA, "api/openapi.yaml", head)
+	if err := os.WriteFile(filepath.Join(cfg.Workspace, ".git"), []byte("gitdir: "+filepath.Join(other, ".git")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Comment = false
+
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if rep.count("notice: :0:0: the local clone in the workspace is not read for the pull request's base commit") != 1 || rep.count(".git is a file") != 1 {
+		t.Errorf("no notice:\n%s", rep.log())
+	}
+	if res.Changes.Report == nil || res.Changes.Breaking() != 0 || len(gh.Requests()) == 0 {
+		t.Errorf("%+v, %d requests to GitHub: the base was not read through GitHub's API\n%s", res.Changes, len(gh.Requests()), rep.log())
+	}
+	if strings.Contains(rep.log(), other) {
+		t.Errorf("the other repository's path is in the log:\n%s", rep.log())
+	}
+}
+
+// TestBaseBombInTheLocalClone: a loose object of the base that claims 3 GB
+// is refused with a message that says so; the comparison is skipped with a
+// warning and the publish goes on. A bomb in place of the commit is refused
+// with a notice, and the base comes from GitHub's API.
+func TestBaseBombInTheLocalClone(t *testing.T) {
+	t.Parallel()
+	base := fixture(t, "removed-operation/base/openapi.yaml")
+	head := fixture(t, "removed-operation/head/openapi.yaml")
+	for _, bomb := range []string{"blob", "commit"} {
+		t.Run(bomb, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			gh := fakeGitHub(t)
+			cfg := compareConfig(t, emu.URL(), gh, base)
+			git := gitclonetest.Git(t, cfg.Workspace)
+			git("init", "-q")
+			git("add", "api/openapi.yaml")
+			git("commit", "-q", "-m", "base")
+			cfg.BaseSHA = git("rev-parse", "HEAD")
+			writeHead(t, cfg, head)
+			gh.AddFile(cfg.BaseSHA, "api/openapi.yaml", head) // GitHub's base: no change
+			cfg.Comment = false
+			hash := cfg.BaseSHA
+			if bomb == "blob" {
+				hash = git("rev-parse", cfg.BaseSHA+":api/openapi.yaml")
+			}
+			gitclonetest.Bomb(t, cfg.Workspace, hash, bomb, 3<<30, 1<<20)
+
+			res, rep, err := runFlow(t, cfg, Options{})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, rep.log())
+			}
+			if len(emu.Builds()) != 1 {
+				t.Errorf("%d builds: the bomb cost the publish", len(emu.Builds()))
+			}
+			refused := "object " + hash[:7]
+			switch bomb {
+			case "blob":
+				if rep.count("warning: :0:0: API changes not reported: ") != 1 || rep.count("holds 3221225472 bytes, more than the 128 MiB an object may hold here") != 1 || rep.count(refused) != 1 {
+					t.Errorf("no warning that names the refused object:\n%s", rep.log())
+				}
+			case "commit":
+				if rep.count("notice: :0:0: the local clone in the workspace is not read") != 1 || rep.count(refused) != 1 ||
+					res.Changes.Report == nil || res.Changes.Breaking() != 0 || len(gh.Requests()) == 0 {
+					t.Errorf("%+v, %d requests to GitHub: no notice, or the base not from GitHub's API\n%s", res.Changes, len(gh.Requests()), rep.log())
+				}
+			}
+		})
+	}
+}

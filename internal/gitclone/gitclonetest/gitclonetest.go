@@ -3,8 +3,12 @@
 package gitclonetest
 
 import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,5 +32,25 @@ func Git(t testing.TB, dir string) func(args ...string) string {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 		return strings.TrimSpace(string(out))
+	}
+}
+
+// Bomb replaces the loose object hash of the clone in dir with one of type
+// typ whose header claims claim bytes and whose content is n zero bytes,
+// compressed: about n/1000 bytes on disk.
+func Bomb(t testing.TB, dir, hash, typ string, claim, n int64) {
+	t.Helper()
+	var buf bytes.Buffer
+	z := zlib.NewWriter(&buf)
+	fmt.Fprintf(z, "%s %d\x00", typ, claim)
+	zeros := make([]byte, 1<<20)
+	for left := n; left > 0; left -= int64(len(zeros)) {
+		z.Write(zeros[:min(left, int64(len(zeros)))])
+	}
+	z.Close()
+	p := filepath.Join(dir, ".git", "objects", hash[:2], hash[2:])
+	os.Remove(p)
+	if err := os.WriteFile(p, buf.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
 	}
 }
