@@ -64,6 +64,10 @@ type Node struct {
 	// the value, only the members validation reads (someKeys), or nothing
 	// below it (a stub). Trees read whole are whole throughout.
 	part part
+	// unresolved marks a $ref's text that Bundle could not resolve and
+	// reported: it stands for nothing, so validation neither follows it
+	// nor reports it again.
+	unresolved bool
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
 	Scalar string
