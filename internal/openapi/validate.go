@@ -435,7 +435,7 @@ func (v *validator) parameter(p *Node, what string) {
 		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
 	}
 	if in.Str() == "path" {
-		if r := p.Get("required"); r == nil || r.Scalar != "true" {
+		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar != "true" {
 			v.add(Error, p, "%s is in path, so it must have required: true", what)
 		}
 	}
