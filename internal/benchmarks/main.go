@@ -11,7 +11,9 @@
 //     @apidevtools/swagger-cli installed into a temporary directory;
 //  3. start-up and binary size;
 //  4. growth: preparation time and memory for synthetic descriptions of
-//     1 to 80 MB, and download memory for zips of 10 to 500 MB.
+//     1 to 80 MB, and download memory for zips of 10 to 500 MB;
+//  6. YAML memory: peak memory per byte of input on GitHub's description
+//     as YAML and on a 36 MB block-style list of one-letter items.
 //
 // Everything runs on loopback. The harness is a module of its own (its plot
 // library stays out of the action's go.mod); run it from anywhere in the
@@ -19,6 +21,7 @@
 //
 //	go -C internal/benchmarks run .            # full run, rewrites BENCHMARKS.md
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
+//	go -C internal/benchmarks run . -yaml      # only section 6, printed
 package main
 
 import (
@@ -36,6 +39,7 @@ import (
 
 type options struct {
 	smoke   bool
+	yaml    bool // only the YAML memory section, printed
 	out     string
 	plot    string
 	runs    int
@@ -50,6 +54,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "BENCHMARKS.md", "report to write")
 	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
+	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
@@ -94,6 +99,9 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if r.image, err = measureImage(o.binary); err != nil {
 		return fmt.Errorf("binary: %w", err)
 	}
+	if o.yaml {
+		return yamlOnly(ctx, o, stdout)
+	}
 
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
@@ -110,6 +118,10 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	logf("growth")
 	if r.growth, r.growthTree, r.download, err = growth(ctx, o); err != nil {
 		return fmt.Errorf("growth: %w", err)
+	}
+	logf("YAML memory")
+	if r.yaml, err = yamlMemory(ctx, o); err != nil {
+		return fmt.Errorf("YAML memory: %w", err)
 	}
 	r.took = time.Since(start)
 	text := r.markdown(o)

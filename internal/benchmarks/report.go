@@ -20,6 +20,7 @@ type report struct {
 	growth     []point // the single pass
 	growthTree []point // the same descriptions naming a second file: the tree
 	download   []point
+	yaml       []yamlRow
 	image      imageSize
 }
 
@@ -55,6 +56,10 @@ func (r *report) checks(o *options) (passed int, failed []string) {
 	check(len(r.growthTree) == len(r.growth), "growth: the tree was not measured at every size")
 	for _, p := range r.growthTree {
 		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB description through the tree", p.mb))
+	}
+	check(len(r.yaml) > 0, "YAML memory: no description was measured")
+	for _, y := range r.yaml {
+		check(y.size > 0 && y.st.n > 0 && y.st.rssMedian > 0, "YAML memory: "+y.name)
 	}
 	check(r.image.binary > 0, "binary: its size was not measured")
 	check(len(r.download) > 0, "growth: no download was measured")
@@ -218,5 +223,8 @@ func (r *report) markdown(o *options) string {
 	w("The binary as the image holds it (`CGO_ENABLED=0 go build -trimpath -ldflags \"-s -w\"`), measured by this run: **%s**. The image is that binary and Debian's CA bundle (`/etc/ssl/certs/ca-certificates.crt`, %s here): **%s** (gate 25 MB: %s).\n\n",
 		mbExact(r.image.binary), kbExact(r.image.certs), mbExact(r.image.binary+r.image.certs), verdict(r.image.binary+r.image.certs <= 25e6))
 	w("What the API-diff feature's libraries add, as measured on 2026-11-23 by building with and without them (not measured by this run): before the feature, 10.90 MB; with it, 20.13 MB. github.com/oasdiff/oasdiff with github.com/getkin/kin-openapi add about 6.5 MB, github.com/go-git/go-git about 2.8 MB; github.com/google/go-github would have added 4.6 MB and is not used (GitHub's API is spoken to over net/http). The emulator's Markdown renderer, github.com/yuin/goldmark, adds about 0.8 MB.\n")
+	if len(r.yaml) > 0 {
+		w("\n%s", yamlSection(r.yaml))
+	}
 	return b.String()
 }

@@ -256,10 +256,12 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	return nil
 }
 
-// whereOf points an error at the place in the description it is about.
+// whereOf points an error at the place in the description it is about. A
+// run stopped by its description's findings is about all of them, each
+// annotated at its own place.
 func whereOf(err error) report.Where {
 	var le *openapi.LoadError
-	if errors.As(err, &le) {
+	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) {
 		return report.Where{File: le.File, Line: int(le.Pos.Line), Col: int(le.Pos.Col)}
 	}
 	return report.Where{}

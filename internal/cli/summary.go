@@ -115,7 +115,11 @@ func (s *summary) markdown() string {
 		}
 	}
 	if fs := s.res.Findings; len(fs) > 0 {
-		fmt.Fprintf(&b, "\n#### Findings in the description (%d)\n\n| | where | message |\n|---|---|---|\n", len(fs))
+		notAnnotated := ""
+		if n := s.res.Unannotated; n > 0 {
+			notAnnotated = fmt.Sprintf(", %d of them not annotated: GitHub shows 10 of each level", n)
+		}
+		fmt.Fprintf(&b, "\n#### Findings in the description (%d%s)\n\n| | where | message |\n|---|---|---|\n", len(fs), notAnnotated)
 		for i, f := range fs {
 			if i == maxSummaryFindings {
 				fmt.Fprintf(&b, "| | | and %d more |\n", len(fs)-i)

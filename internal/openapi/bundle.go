@@ -70,8 +70,11 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	if err := b.walk(root, at(sDoc), 0); err != nil {
 		return nil, err
 	}
+	for ref := range b.failed {
+		ref.unresolved = true
+	}
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		return root, b.errs
 	}
 	return root, nil
 }
@@ -558,6 +561,7 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 				err = b.localize(n, ref, p, depth)
 			}
 			if err != nil {
+				b.failed[ref] = true
 				return b.collect(err)
 			}
 		}
@@ -578,20 +582,28 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 	return nil
 }
 
-// dataRef inlines, in data (an example, a default, an enum), a $ref to
-// another file that resolves, as the service never receives that file.
-// Anything else stays as written: a "$ref" in an example may be its text.
+// dataRef resolves a $ref in data (an example, a default, an enum): the
+// service's resolver follows $ref wherever it appears, so one that leads
+// nowhere in the bundle is a broken reference in the published document.
+// One to another file, or written in another file, is inlined when it
+// resolves, as the service never receives that file and the text of a
+// local one would name a place in the bundle's root; a local one written
+// in the description itself stays. One that does not resolve is an error
+// at its place.
 func (b *bundler) dataRef(n, ref *Node, depth int) error {
-	file, _, err := splitRef(b.refText(ref))
-	if err != nil || file == "" {
+	file, pointer, err := splitRef(b.refText(ref))
+	if err != nil {
+		return b.fail(ref, "$ref %s in data: %v", ref.Scalar, err)
+	}
+	if file == "" && (n.Src == nil || n.Src.Name == b.mainPath) {
+		if _, err := b.ix.resolve(b.main, pointer); err != nil {
+			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar, err)
+		}
 		return nil
 	}
 	key, target, err := b.target(n, ref)
-	switch {
-	case errors.Is(err, ErrLimit), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	if err != nil || key == "" {
 		return err
-	case err != nil || key == "":
-		return nil
 	}
 	return b.inline(n, key, target, at(sData), depth)
 }

@@ -31,6 +31,7 @@ var bundleCases = []struct{ dir, main string }{
 	{"header-siblings", "swagger.yaml"},
 	{"pct20", "openapi.yaml"},
 	{"external-value", "openapi.yaml"},
+	{"data-refs", "openapi.yaml"},
 }
 
 // loadAndBundle loads the description at file and bundles it, with the

@@ -199,3 +199,44 @@ func (idx lineIndex) pos(off int64) Pos {
 	}
 	return Pos{Line: int32(lo + 1), Col: int32(off-int64(idx[lo])) + 1}
 }
+
+// Faults is a description that did not load whole: the LoadErrors at
+// places in it, and what Validate found in everything that did load, so
+// that one run shows every fault. Nothing of it was written.
+type Faults struct {
+	Load     LoadErrors
+	Findings []Finding
+}
+
+// Error sums the faults up: how many errors, in how many files.
+func (e *Faults) Error() string {
+	errs, files := e.Count()
+	return fmt.Sprintf("%s in %s", plural(errs, "error"), plural(files, "file"))
+}
+
+// Unwrap gives the load errors, for errors.As.
+func (e *Faults) Unwrap() error { return e.Load }
+
+// Count is how many errors there are (load errors and Validate's errors),
+// and in how many files.
+func (e *Faults) Count() (errs, files int) {
+	in := map[string]bool{}
+	for _, le := range e.Load {
+		errs++
+		in[le.File] = true
+	}
+	for _, f := range e.Findings {
+		if f.Severity == Error {
+			errs++
+			in[f.File] = true
+		}
+	}
+	return errs, len(in)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -64,6 +64,10 @@ type Node struct {
 	// the value, only the members validation reads (someKeys), or nothing
 	// below it (a stub). Trees read whole are whole throughout.
 	part part
+	// unresolved marks a $ref's text that Bundle could not resolve and
+	// reported: it stands for nothing, so validation neither follows it
+	// nor reports it again.
+	unresolved bool
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
 	Scalar string
@@ -144,13 +148,28 @@ func (n *Node) Str() string {
 	return n.Scalar
 }
 
-// slab hands out Nodes from large blocks: a 13 MB description has half a
-// million values, and one allocation per value costs the collector dearly.
-type slab struct{ free []Node }
+// slab hands out Nodes from blocks: a 13 MB description has half a million
+// values, and one allocation per value costs the collector dearly. Each
+// parse has a slab of its own, and blocks start small and double up to
+// slabMax, so a file costs nodes in proportion to its size, never more
+// than twice what it uses: 20,000 one-line files must not cost a large
+// block each.
+type slab struct {
+	free []Node
+	next int // the size of the next block
+}
+
+// slabFirst and slabMax bound the size of a slab's blocks, in nodes.
+const (
+	slabFirst = 8
+	slabMax   = 4096
+)
 
 func (s *slab) node() *Node {
 	if len(s.free) == 0 {
-		s.free = make([]Node, 4096)
+		n := max(s.next, slabFirst)
+		s.free = make([]Node, n)
+		s.next = min(2*n, slabMax)
 	}
 	n := &s.free[0]
 	s.free = s.free[1:]

@@ -231,7 +231,9 @@ type Sink interface {
 // Bundle, Validate and Encode would, with the same errors. A JSON
 // description that names no other file takes a single pass from its file
 // to out, keeping only what validation reads; any other takes the tree. On
-// an error, out holds part of a document or none.
+// an error, out holds part of a document or none. A description whose
+// $refs do not all resolve is *Faults: its load errors with what Validate
+// found in the rest.
 func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
 	lim := opts.Limits.withDefaults()
 	if !opts.TreeOnly {
@@ -250,12 +252,16 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 	if err != nil {
 		return nil, err
 	}
+	var broken LoadErrors
 	if opts.Bundle {
-		if root, err = Bundle(ctx, root, BundleOptions{FS: fsys, Limits: lim}); err != nil {
+		if root, err = Bundle(ctx, root, BundleOptions{FS: fsys, Limits: lim}); err != nil && !errors.As(err, &broken) {
 			return nil, err
 		}
 	}
 	findings := Validate(root)
+	if len(broken) > 0 {
+		return nil, &Faults{Load: broken, Findings: findings}
+	}
 	n, err := EncodeTo(out, root, lim)
 	if err != nil {
 		return nil, err

@@ -221,14 +221,14 @@ func (v *validator) operations() []operation {
 
 // deref follows local references (a few hops) to the value they name. A
 // value behind a reference to another file or a URL is not here to check:
-// deref returns nil for it.
+// deref returns nil for it, as for a $ref Bundle could not resolve.
 func (v *validator) deref(n *Node) *Node {
 	for i := 0; i < 16; i++ {
 		ref, ok := refOf(n)
 		if !ok {
 			return n
 		}
-		if !strings.HasPrefix(ref.Scalar, "#") {
+		if !strings.HasPrefix(ref.Scalar, "#") || ref.unresolved {
 			return nil
 		}
 		_, ptr, err := splitRef(ref.Scalar)
@@ -252,7 +252,7 @@ func (v *validator) refs(n *Node, p place) {
 			v.refs(it, child(p, "", v.version == 3))
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) {
+		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !ref.unresolved {
 			v.checkRef(ref)
 		}
 		for _, f := range n.Fields {
@@ -435,7 +435,7 @@ func (v *validator) parameter(p *Node, what string) {
 		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
 	}
 	if in.Str() == "path" {
-		if r := p.Get("required"); r == nil || r.Scalar != "true" {
+		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar != "true" {
 			v.add(Error, p, "%s is in path, so it must have required: true", what)
 		}
 	}

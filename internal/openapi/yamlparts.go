@@ -34,6 +34,11 @@ type yamlPart struct {
 	line  int // the line of data it starts at, 0-based
 	open  bool
 	close bool
+	// seq: an open part whose value is a block sequence, given in parts
+	// of items (items), count items in all.
+	seq   bool
+	items bool
+	count int
 	doc   *yaml.Node
 	err   error
 }
@@ -55,13 +60,52 @@ func splitParts(data []byte, big int) ([]*yamlPart, bool) {
 	if len(data) == 0 || data[0] == ' ' || otherBreaks(data) || !splittable(data) {
 		return nil, false
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines := newLineTable(data)
 	var parts []*yamlPart
-	if !splitMapping(lines, 0, len(lines), 0, big, 0, &parts) {
+	if !splitMapping(lines, 0, lines.n(), 0, big, 0, &parts) {
 		return nil, false
 	}
 	return parts, true
 }
+
+// lineTable is data's lines, by where each starts: four bytes a line, where
+// a slice of each would take 24, six times a list of short items ("- a").
+type lineTable struct {
+	data   []byte
+	starts []int32 // and len(data), last
+}
+
+// newLineTable indexes the lines of data, which splittable keeps under
+// 2 GiB (a file is at most FileBytes).
+func newLineTable(data []byte) lineTable {
+	starts := make([]int32, 1, bytes.Count(data, []byte("\n"))+2)
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		starts = append(starts, int32(off))
+	}
+	if int(starts[len(starts)-1]) != len(data) {
+		starts = append(starts, int32(len(data)))
+	}
+	return lineTable{data, starts}
+}
+
+// n is the number of lines.
+func (lt lineTable) n() int { return len(lt.starts) - 1 }
+
+// line is line i, with its line break.
+func (lt lineTable) line(i int) []byte { return lt.data[lt.starts[i]:lt.starts[i+1]] }
+
+// text is lines a to b, as written: a part's text, which parsing only reads.
+func (lt lineTable) text(a, b int) []byte {
+	return lt.data[lt.starts[a]:lt.starts[b]:lt.starts[b]]
+}
+
+// size is the bytes of lines a to b.
+func (lt lineTable) size(a, b int) int { return int(lt.starts[b] - lt.starts[a]) }
 
 // splittable says whether data is worth splitting and safe to: its lines,
 // in a file large enough to split, not so many and short that tracking
@@ -70,7 +114,7 @@ func splitParts(data []byte, big int) ([]*yamlPart, bool) {
 // starts a stream of its own, where the YAML library would take a mark as
 // the start of the stream, or read the part as UTF-16).
 func splittable(data []byte) bool {
-	if len(data) >= partsFrom && bytes.Count(data, []byte("\n")) > len(data)/8 {
+	if len(data) > 1<<31-1 || len(data) >= partsFrom && bytes.Count(data, []byte("\n")) > len(data)/3 {
 		return false
 	}
 	for rest := data; len(rest) > 0; {
@@ -108,11 +152,11 @@ func otherBreaks(data []byte) bool {
 
 // splitMapping cuts lines a to b, a block mapping whose keys are at indent,
 // into parts.
-func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPart) bool {
+func splitMapping(lines lineTable, a, b, indent, big, level int, parts *[]*yamlPart) bool {
 	type entry struct{ key, start, end int } // lines
 	var entries []entry
 	for i := a; i < b; i++ {
-		l := bytes.TrimRight(lines[i], "\r\n")
+		l := bytes.TrimRight(lines.line(i), "\r\n")
 		t := bytes.TrimLeft(l, " ")
 		n := len(l) - len(t)
 		switch {
@@ -123,7 +167,7 @@ func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPa
 			continue
 		case n < indent:
 			return false
-		case len(entries) > 0 && (bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-"))):
+		case len(entries) > 0 && isItem(t):
 			continue // a list as a value, written at its key's indentation
 		}
 		if t[0] >= 0x80 || !keyLine.Match(l) || bytes.HasPrefix(t, []byte("<<")) || t[0] == '-' {
@@ -138,25 +182,29 @@ func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPa
 		return false
 	}
 	entries[0].start = a // comments before the first key go with it
-	text := func(a, b int) []byte { return bytes.Join(lines[a:b], nil) }
-	size := func(a, b int) int {
-		n := 0
-		for _, l := range lines[a:b] {
-			n += len(l)
-		}
-		return n
-	}
 	for _, e := range entries {
-		m := keyLine.FindSubmatch(bytes.TrimRight(lines[e.key], "\r\n"))
+		m := keyLine.FindSubmatch(bytes.TrimRight(lines.line(e.key), "\r\n"))
 		rest := bytes.TrimSpace(m[3])
-		inner, ok := firstIndent(lines[e.key+1 : e.end])
-		if level >= maxPartLevels || size(e.key+1, e.end) < big || len(rest) > 0 && rest[0] != '#' || !ok || inner <= indent {
-			*parts = append(*parts, &yamlPart{text: text(e.start, e.end), line: e.start})
+		bare := len(rest) == 0 || rest[0] == '#' // the value starts on the next line
+		large := lines.size(e.key+1, e.end) >= big
+		if bare && large {
+			// A large block sequence: parts of its items, between its
+			// key and the part that closes it.
+			if items, count, ok := splitSequence(lines, e.key+1, e.end, indent, big); ok {
+				*parts = append(*parts, &yamlPart{text: lines.text(e.start, e.key+1), line: e.start, open: true, seq: true, count: count})
+				*parts = append(*parts, items...)
+				*parts = append(*parts, &yamlPart{close: true})
+				continue
+			}
+		}
+		inner, ok := firstIndent(lines, e.key+1, e.end)
+		if level >= maxPartLevels || !large || !bare || !ok || inner <= indent {
+			*parts = append(*parts, &yamlPart{text: lines.text(e.start, e.end), line: e.start})
 			continue
 		}
 		// The entry's value is a block mapping: a part for each of its
 		// entries, between its key and the part that closes it.
-		*parts = append(*parts, &yamlPart{text: text(e.start, e.key+1), line: e.start, open: true})
+		*parts = append(*parts, &yamlPart{text: lines.text(e.start, e.key+1), line: e.start, open: true})
 		if !splitMapping(lines, e.key+1, e.end, inner, big, level+1, parts) {
 			return false
 		}
@@ -165,11 +213,62 @@ func splitMapping(lines [][]byte, a, b, indent, big, level int, parts *[]*yamlPa
 	return true
 }
 
-// firstIndent is the indentation of the first line of lines that says
-// something, if it starts a mapping entry.
-func firstIndent(lines [][]byte) (int, bool) {
-	for _, l := range lines {
-		l = bytes.TrimRight(l, "\r\n")
+// isItem says whether t, a line without its indentation, starts an item
+// of a block sequence.
+func isItem(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-"))
+}
+
+// itemsPart is how many bytes of a large block sequence's items go in one
+// part, for an entry of size big: parsed whole, a list of nine million
+// short items takes the YAML library gigabytes.
+func itemsPart(big int) int { return big / 4 }
+
+// splitSequence cuts lines a to b, the value of a key at keyIndent, into
+// parts of whole items when it is a block sequence: each part a sequence
+// of its own, its items at the indentation of the first, nothing in it
+// indented less. It returns the parts and how many items there are.
+func splitSequence(lines lineTable, a, b, keyIndent, big int) ([]*yamlPart, int, bool) {
+	seq := -1 // the items' indentation
+	var parts []*yamlPart
+	start, count := a, 0 // the part under way starts at start; items so far
+	for i := a; i < b; i++ {
+		l := bytes.TrimRight(lines.line(i), "\r\n")
+		t := bytes.TrimLeft(l, " ")
+		n := len(l) - len(t)
+		switch {
+		case len(t) == 0 || t[0] == '#':
+			continue
+		case seq < 0:
+			if n < keyIndent || !isItem(t) {
+				return nil, 0, false // not a block sequence
+			}
+			seq = n
+		case n < seq:
+			return nil, 0, false
+		case n > seq:
+			continue // within an item
+		case !isItem(t):
+			return nil, 0, false
+		}
+		if count > 0 && lines.size(start, i) >= itemsPart(big) {
+			parts = append(parts, &yamlPart{text: lines.text(start, i), line: start, items: true})
+			start = i
+		}
+		count++
+	}
+	if seq < 0 {
+		return nil, 0, false
+	}
+	parts = append(parts, &yamlPart{text: lines.text(start, b), line: start, items: true})
+	return parts, count, true
+}
+
+// firstIndent is the indentation of the first line of lines a to b that
+// says something, if it starts a mapping entry.
+func firstIndent(lines lineTable, a, b int) (int, bool) {
+	for i := a; i < b; i++ {
+		l := bytes.TrimRight(lines.line(i), "\r\n")
 		t := bytes.TrimLeft(l, " ")
 		if len(t) == 0 || t[0] == '#' {
 			continue
@@ -257,7 +356,11 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		want := yaml.MappingNode
+		if p.items {
+			want = yaml.SequenceNode
+		}
+		if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != want || doc.Content[0].Anchor != "" || doc.Content[0].Tag != "!!seq" && want == yaml.SequenceNode {
 			return nil, errPartsDisagree
 		}
 		return doc.Content[0], nil
@@ -266,8 +369,10 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 	// The mappings open, the document's top first: each node is made at
 	// its first entry, where the whole parse would meet it.
 	type level struct {
-		node *Node
-		keys map[string]bool
+		node  *Node
+		keys  map[string]bool
+		seq   bool // a block sequence given in parts of items
+		count int  // its items
 	}
 	var open []*level
 	var top *Node
@@ -296,6 +401,15 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		}
 		cur := open[len(open)-1]
 		depth := len(open) + 1 // the depth convert would be at in cur
+		if cur.seq != p.items {
+			return nil, errPartsDisagree
+		}
+		if p.items {
+			if err := c.items(cur.node == nil, open[len(open)-2].node, &cur.node, cur.count, m, depth); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if cur.node == nil {
 			// The first entry of a mapping given in parts: the mapping
 			// starts here, and counts as a value.
@@ -333,7 +447,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			cur.keys[key] = true
 			if p.open {
 				cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k)})
-				open = append(open, &level{keys: map[string]bool{}})
+				open = append(open, &level{keys: map[string]bool{}, seq: p.seq, count: p.count})
 				break
 			}
 			c.depth = depth
@@ -349,6 +463,36 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		return nil, errPartsDisagree
 	}
 	return top, nil
+}
+
+// items converts a part of a block sequence's items, m, into *seq, which
+// the first part makes (first) as the value of parent's last member: the
+// sequence starts at its first item, as the whole parse has it, and
+// counts as a value at depth-1.
+func (c *yamlConverter) items(first bool, parent *Node, seq **Node, count int, m *yaml.Node, depth int) error {
+	if first {
+		c.depth = depth - 1
+		if err := c.grow(m, ""); err != nil {
+			return err
+		}
+		if depth > c.lim.Depth {
+			return errPartsDisagree
+		}
+		*seq = c.newNode(Array, m)
+		(*seq).Items = make([]*Node, 0, count)
+		parent.Fields[len(parent.Fields)-1].Value = *seq
+	}
+	n := *seq
+	for i, it := range m.Content {
+		c.depth = depth
+		v, err := c.convert(it)
+		if err != nil {
+			return err
+		}
+		n.Items = append(n.Items, v)
+		c.release(m, i)
+	}
+	return nil
 }
 
 // parsePart parses one part, which must be one document.

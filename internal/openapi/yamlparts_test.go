@@ -113,6 +113,15 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 		{"a quoted scalar over lines", "openapi: 3.0.0\npaths:\n  /a: \"one\n  /b: two\"\n", false},
 		{"a list at the top of an entry", "openapi: 3.0.0\ntags:\n- a\n- b\n", true},
 		{"a list after a value", "openapi: 3.0.0\ntags: x\n- a\n", false},
+		{"a list indented under its key, in parts of items", "openapi: 3.0.0\nx-list:\n  # first\n  - a\n  -\n  - {k: v}\n  - k: v\n    j: |\n      text\n\n      - not an item\n  # between\n  - - nested\n    - more\ninfo: {title: t}\n", true},
+		{"a list of lists and a key after", "openapi: 3.0.0\npaths:\n  /a:\n  - 1\n  - 2\n  /b: 3\n", true},
+		{"a list with an alias to an earlier item", "openapi: 3.0.0\nx-list:\n  - &a {k: 1}\n  - *a\n", false},
+		{"a list with an item indented less", "openapi: 3.0.0\nx-list:\n    - a\n  - b\n", false},
+		{"a list with a document marker", "openapi: 3.0.0\nx-list:\n- a\n---\n- b\n", false},
+		{"a list with a plain scalar over lines", "openapi: 3.0.0\nx-list:\n  - a\n    b\n  - c\n", true},
+		{"a list with a quoted scalar over items", "openapi: 3.0.0\nx-list:\n  - \"a\n  - b\"\n", false},
+		{"a list with a flow sequence over lines", "openapi: 3.0.0\nx-list:\n  - [a,\n    b]\n  - c\n", true},
+		{"a list with a tag", "openapi: 3.0.0\nx-list: !!seq\n  - a\n", true},
 		{"slash escapes", "openapi: 3.0.0\npaths:\n  /a: \"x\\/y\"\n  /b: \"\\/\\/z\"\n", true},
 		{"keys that read as numbers", "openapi: 3.0.0\npaths:\n  200: a\n  0x1F: b\n", true},
 		{"a byte-order mark starting a later line", "openapi: 3.0.0\nx-a: 1\n\ufeffx-b: 2\n", false},
@@ -187,4 +196,39 @@ func FuzzYAMLInParts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		partsAgree(t, "f.yaml", data)
 	})
+}
+
+// TestLargeListsInPartsOfItems: a large block sequence is cut into parts
+// of whole items, each parsed on its own, rather than parsed whole: nine
+// million short items parsed whole take the YAML library gigabytes.
+func TestLargeListsInPartsOfItems(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.0\nx-list:\n")
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "  - i%d\n", i)
+	}
+	data := []byte(b.String())
+	parts, ok := splitParts(data, bigEntry)
+	if !ok {
+		t.Fatal("not split")
+	}
+	items, count := 0, 0
+	for _, p := range parts {
+		if p.items {
+			items++
+			if len(p.text) > 2*itemsPart(bigEntry) {
+				t.Errorf("a part of %d bytes, want at most about %d", len(p.text), itemsPart(bigEntry))
+			}
+		}
+		if p.seq {
+			count = p.count
+		}
+	}
+	if want := len(data) / itemsPart(bigEntry); items < want || count != 100_000 {
+		t.Errorf("%d parts of items, %d items: want at least %d parts, 100000 items", items, count, want)
+	}
+	if !partsAgree(t, "list.yaml", data) {
+		t.Error("the parts were not used")
+	}
 }

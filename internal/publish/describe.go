@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -31,9 +34,15 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	go func() {
 		d, findings, err := describe(ctx, bool(cfg.Bundle), p.File, ws.FS(), out)
 		// Errors at places in the description are findings like any other:
-		// each is reported where it was written.
+		// each is reported where it was written, with what validation
+		// found in the rest.
+		var faults *openapi.Faults
 		var les openapi.LoadErrors
-		if errors.As(err, &les) {
+		switch {
+		case errors.As(err, &faults):
+			done <- loaded{findings: append(loadFindings(faults.Load), faults.Findings...), loadErrs: faults.Load}
+			return
+		case errors.As(err, &les):
 			done <- loaded{findings: loadFindings(les), loadErrs: les}
 			return
 		}
@@ -48,42 +57,108 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	if l.err != nil {
 		return nil, l.err
 	}
-	res.Findings = l.findings
-	var errs, warns int
-	for i, f := range res.Findings {
-		if i < maxAnnotated {
-			rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
-		}
-		if f.Severity == openapi.Error {
-			errs++
-		} else {
-			warns++
-		}
+	res.Findings = inReportOrder(l.findings)
+	errs, warns, files := countFindings(res.Findings)
+	// An error ends the run, and its final error is an annotation too:
+	// it keeps a place among GitHub's ten.
+	errCap := annotationsPerLevel
+	if errs > 0 || warns > 0 && bool(cfg.FailOnWarnings) {
+		errCap--
 	}
-	if n := len(res.Findings); n > maxAnnotated {
-		rep.Annotate(report.Notice, fmt.Sprintf("%d more findings in the description are not annotated (the first %d are): the job summary lists them", n-maxAnnotated, maxAnnotated), report.Where{})
-	}
+	res.Unannotated = annotateFindings(rep, res.Findings, errCap, annotationsPerLevel)
 	switch {
-	case len(l.loadErrs) > 0:
-		// The cause keeps every load error; the first is where the run's
-		// final error points. Its finding says it with the advice.
+	case errs == 1 && len(l.loadErrs) == 1:
+		// The one fault is what the final error says, where it is.
 		first := res.Findings[0]
-		more := ""
-		if len(l.loadErrs) > 1 {
-			more = fmt.Sprintf(" (and %d more, see the annotations)", len(l.loadErrs)-1)
-		}
-		return nil, &InputError{Input: "file", Err: l.loadErrs, Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s%s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg, more)}
+		return nil, &InputError{Input: "file", Err: l.loadErrs, Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg)}
 	case errs > 0:
-		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and %s (see the annotations): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(warns, "warning"))}
+		// The cause keeps every load error; the message sums up, as the
+		// annotations say each fault.
+		var cause error = ErrInvalidDescription
+		if len(l.loadErrs) > 0 {
+			cause = errors.Join(ErrInvalidDescription, l.loadErrs)
+		}
+		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(files, "file"), plural(warns, "warning"), seeAnnotations(res.Unannotated))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
-		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (see the annotations): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"), seeAnnotations(res.Unannotated))}
 	}
 	return l.d, nil
 }
 
-// maxAnnotated is how many findings become annotations: GitHub shows ten
-// of each level per step, and a page of them helps no one more.
+// annotationsPerLevel is how many findings of each level become
+// annotations: GitHub shows ten errors and ten warnings per step (fifty per
+// job) and drops the rest without a word.
+const annotationsPerLevel = 10
+
+// maxAnnotated is how many breaking changes become annotations.
 const maxAnnotated = 50
+
+// inReportOrder sorts findings as they are annotated and listed: errors
+// first, then by file, line and column; findings at one place keep their
+// order.
+func inReportOrder(fs []openapi.Finding) []openapi.Finding {
+	slices.SortStableFunc(fs, func(a, b openapi.Finding) int {
+		if ae, be := a.Severity == openapi.Error, b.Severity == openapi.Error; ae != be {
+			if ae {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return fs
+}
+
+// countFindings counts errors, warnings, and the files with errors.
+func countFindings(fs []openapi.Finding) (errs, warns, files int) {
+	in := map[string]bool{}
+	for _, f := range fs {
+		if f.Severity != openapi.Error {
+			warns++
+			continue
+		}
+		errs++
+		in[f.File] = true
+	}
+	return errs, warns, len(in)
+}
+
+// annotateFindings annotates the first errCap errors and warnCap warnings
+// of findings (in report order), logs the others, one line each, and
+// returns how many were not annotated.
+func annotateFindings(rep report.Reporter, findings []openapi.Finding, errCap, warnCap int) int {
+	var errs, warns int
+	var rest []openapi.Finding
+	for _, f := range findings {
+		n, limit := &warns, warnCap
+		if f.Severity == openapi.Error {
+			n, limit = &errs, errCap
+		}
+		if *n++; *n > limit {
+			rest = append(rest, f)
+			continue
+		}
+		rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
+	}
+	if len(rest) == 0 {
+		return 0
+	}
+	rep.Annotate(report.Notice, fmt.Sprintf("%d more findings in the description are not annotated (GitHub shows %d of each level): the job summary and the log list them", len(rest), annotationsPerLevel), report.Where{})
+	end := rep.Group(fmt.Sprintf("%d findings in the description not annotated", len(rest)))
+	for _, f := range rest {
+		rep.Infof("%s", f)
+	}
+	end()
+	return len(rest)
+}
+
+// seeAnnotations points at where the findings are.
+func seeAnnotations(unannotated int) string {
+	if unannotated == 0 {
+		return "see the annotations"
+	}
+	return fmt.Sprintf("see the annotations, and the job summary or the log for the %d not annotated", unannotated)
+}
 
 // described is a description as it is published: its tree, which knows
 // where each value was written (after the single pass, only what
@@ -138,7 +213,11 @@ func loadError(name string, err error) error {
 	var le *openapi.LoadError
 	var wo *workspace.OutsideError
 	var nr *workspace.NotRegularError
+	var faults *openapi.Faults
 	var les openapi.LoadErrors
+	if errors.As(err, &faults) {
+		return faults // at places in the description, with the findings of the rest
+	}
 	if errors.As(err, &les) {
 		return les // at places in the description: findings
 	}

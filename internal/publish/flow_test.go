@@ -656,8 +656,8 @@ func TestNotADescriptionSaysWhatToDo(t *testing.T) {
 
 // TestLoadErrorsKeepTheirCause: a description that cannot be loaded fails
 // the run with an *InputError whose cause holds every load error, the
-// first of them where errors.As finds a *openapi.LoadError, so the run's
-// final annotation can point at its file and line.
+// first of them where errors.As finds a *openapi.LoadError; its message
+// says the one error where it is, or sums several up.
 func TestLoadErrorsKeepTheirCause(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -682,6 +682,9 @@ func TestLoadErrorsKeepTheirCause(t *testing.T) {
 			var le *openapi.LoadError
 			if !errors.As(err, &ie) || ie.Input != "file" || !errors.As(err, &les) || !errors.As(err, &le) {
 				t.Fatalf("error %v (%T): want an *InputError for file whose cause is the openapi.LoadErrors\n%s", err, err, rep.log())
+			}
+			if want := fmt.Sprintf("%d errors in 1 file", tc.count); tc.count > 1 && !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q: want it to sum up: %s", err, want)
 			}
 			if len(les) != tc.count || le != les[0] || le.File != "api/openapi.yaml" || int(le.Pos.Line) != tc.line {
 				t.Errorf("%d load errors, the first found %v; want %d, the first at api/openapi.yaml:%d", len(les), le, tc.count, tc.line)

@@ -28,8 +28,9 @@ type Result struct {
 	SitePath                        string // relative to the workspace
 	Steps                           []StepTime
 	FailedStep                      Step
-	Findings                        []openapi.Finding
-	BundlePath                      string // relative to the workspace
+	Findings                        []openapi.Finding // errors first, by file and place
+	Unannotated                     int               // findings beyond GitHub's annotations
+	BundlePath                      string            // relative to the workspace
 	DryRun                          bool
 	// ForkCheck: the run only checked, as for a fork's pull request, which
 	// gets no secrets.
