@@ -362,8 +362,9 @@ func (v *validator) schemas() {
 }
 
 // addNew appends the schema findings fs to before, in place order, but for
-// those at a value before has an error about already: a parameter's
-// schema's type is checked with the parameter too.
+// those at a value before has an error about already (a parameter's
+// schema's type is checked with the parameter too), and but for repeats (a
+// YAML alias is the same value in several places).
 func addNew(before, fs []Finding) []Finding {
 	type at struct {
 		file string
@@ -376,8 +377,9 @@ func addNew(before, fs []Finding) []Finding {
 		}
 	}
 	for _, f := range inPlaceOrder(fs) {
-		if !seen[at{f.File, f.Pos}] {
+		if k := (at{f.File, f.Pos}); !seen[k] {
 			before = append(before, f)
+			seen[k] = true
 		}
 	}
 	return before

@@ -222,3 +222,22 @@ func TestSchemaRulesInSwagger2Parameters(t *testing.T) {
 		t.Errorf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSchemaFaultsThroughAnAlias: a YAML alias puts one schema in several
+// places; its fault is reported once, where it is written.
+func TestSchemaFaultsThroughAnAlias(t *testing.T) {
+	t.Parallel()
+	doc := "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    A: &a {type: objekt}\n    B: *a\n    C: {items: *a}\n"
+	root, err := Parse("d.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range Validate(root) {
+		got = append(got, f.String())
+	}
+	want := []string{`d.yaml:6:18: error: type "objekt" is not one of string, number, integer, boolean, array, object (did you mean object?)`}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
