@@ -328,13 +328,17 @@ func (v *validator) schemas() {
 		}
 		found = append(found, f)
 	}
-	var walk func(n *Node, p place, key string)
-	walk = func(n *Node, p place, key string) {
-		if p.s == sSchema {
+	// kind: whether the value's kind is checked. A member of a list of
+	// schemas written as a mapping, or an item of a mapping of schemas
+	// written as a list, is not (the container's check said it all), but
+	// what it holds is.
+	var walk func(n *Node, p place, key string, kind bool)
+	walk = func(n *Node, p place, key string, kind bool) {
+		if p.s == sSchema && kind {
 			r.value(n, key, add)
 		}
-		switch {
-		case n.Kind == Object && p.s != sSchemaList:
+		switch n.Kind {
+		case Object:
 			as := r.as(p)
 			if as != notChecked {
 				if _, ref := refOf(n); ref && r.ignoresSiblings() {
@@ -346,18 +350,18 @@ func (v *validator) schemas() {
 			}
 			for _, f := range n.Fields {
 				if c := child(p, f.Key, v3); f.Key != "$ref" && leadsToSchemas(c) {
-					walk(f.Value, c, keywordOf(as, f.Key))
+					walk(f.Value, c, keywordOf(as, f.Key), p.s != sSchemaList)
 				}
 			}
-		case n.Kind == Array && p.s != sNamed:
+		case Array:
 			if c := child(p, "", v3); leadsToSchemas(c) {
 				for _, it := range n.Items {
-					walk(it, c, "")
+					walk(it, c, "", p.s != sNamed)
 				}
 			}
 		}
 	}
-	walk(v.root, at(sDoc), "")
+	walk(v.root, at(sDoc), "", true)
 	v.findings = addNew(v.findings, found)
 }
 
@@ -499,9 +503,9 @@ func (s *schemaPass) isSchema(parent, pl places, item bool) bool {
 }
 
 // schemaIn reports whether a value at pl, in an object or an array at
-// parent, is a schema by a set's rules: the items of a mapping of schemas
-// written as a list, or the members of a list of schemas written as a
-// mapping, are not (the tree's walk does not go into them either).
+// parent, is a schema whose kind a set's rules check: not the items of a
+// mapping of schemas written as a list, nor the members of a list of
+// schemas written as a mapping (the container's check said it all).
 func schemaIn(set *ruleSet, parent, pl places, item bool) bool {
 	if placeIn(set, pl).s != sSchema {
 		return false
