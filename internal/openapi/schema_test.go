@@ -26,6 +26,9 @@ func TestSchemaFaultsInEveryFile(t *testing.T) {
 		"openapi.yaml:37:13: error: type \"objekt\" is not one of string, number, integer, boolean, array, object (did you mean object?)",
 		"openapi.yaml:38:19: error: properties must be a mapping of names to schemas, not an array",
 		"openapi.yaml:39:54: error: maxItems must be a whole number, 0 or more, not a number (2.5)",
+		"openapi.yaml:41:13: error: enum lists no value",
+		"openapi.yaml:42:17: error: nullable must be true or false, not a number (1)",
+		"openapi.yaml:43:14: error: anyOf must be a list of schemas, not an object",
 		"shared.yaml:4:32: error: enum must be a list of the allowed values",
 		"shared.yaml:7:20: error: required lists property names, which are strings, not a number (7)",
 		"shared.yaml:9:32: error: enum lists no value",
@@ -38,6 +41,8 @@ func TestSchemaFaultsInEveryFile(t *testing.T) {
 		"shared.yaml:23:46: warning: exclusiveMinimum is true or false before OpenAPI 3.1 (it makes minimum exclusive), not a number (0): write minimum: 10 and exclusiveMinimum: true in place of exclusiveMinimum: 10",
 		"shared.yaml:24:10: error: a schema must be a mapping of keywords, such as {type: string}, not a number",
 		"shared.yaml:25:15: error: type \"objekt\" is not one of",
+		"shared.yaml:26:24: error: properties must be a mapping of names to schemas, not a number (5)",
+		"shared.yaml:26:37: error: minItems must be a whole number, 0 or more, not a string",
 	}
 	got := prepareWith(t, os.DirFS("testdata/schemas/faults"), "openapi.yaml", PrepareOptions{Bundle: true})
 	if got.err != "" {
