@@ -548,15 +548,12 @@ func (s *schemaPass) mode(o *passObject, key string, cpl places, kept mode, peek
 	}
 	// key may be the decoder's buffer, which reading the value overwrites.
 	o.key = ""
+	read := mCopy
 	if o.checked {
-		o.key = schemaKey(key)
+		o.key, read = schemaKeyword(key)
 	}
 	if kept != mCopy {
 		return kept
-	}
-	read := mCopy
-	if o.checked {
-		read = keywordMode(o.key)
 	}
 	if read == mCopy && s.isSchema(o.pl, cpl, false) {
 		read = mStub // its kind
@@ -571,80 +568,69 @@ func (s *schemaPass) mode(o *passObject, key string, cpl places, kept mode, peek
 	return read
 }
 
-// schemaKey is key when the checks look at it, as one string for all its
-// uses (key may be the decoder's buffer), or "".
-func schemaKey(key string) string {
+// schemaKeyword is key when the checks look at it, as one string for all its
+// uses (key may be the decoder's buffer), and how much of its value they
+// read: numbers, booleans and type whole, the kind of each item of a list
+// (required, enum, allOf and the like), the kind of a mapping of schemas;
+// or "" and mCopy.
+func schemaKeyword(key string) (string, mode) {
 	switch key {
 	case "type":
-		return "type"
+		return "type", mFull
 	case "minimum":
-		return "minimum"
+		return "minimum", mFull
 	case "maximum":
-		return "maximum"
+		return "maximum", mFull
 	case "multipleOf":
-		return "multipleOf"
+		return "multipleOf", mFull
 	case "minLength":
-		return "minLength"
+		return "minLength", mFull
 	case "maxLength":
-		return "maxLength"
+		return "maxLength", mFull
 	case "minItems":
-		return "minItems"
+		return "minItems", mFull
 	case "maxItems":
-		return "maxItems"
+		return "maxItems", mFull
 	case "minProperties":
-		return "minProperties"
+		return "minProperties", mFull
 	case "maxProperties":
-		return "maxProperties"
+		return "maxProperties", mFull
 	case "minContains":
-		return "minContains"
+		return "minContains", mFull
 	case "maxContains":
-		return "maxContains"
+		return "maxContains", mFull
 	case "exclusiveMinimum":
-		return "exclusiveMinimum"
+		return "exclusiveMinimum", mFull
 	case "exclusiveMaximum":
-		return "exclusiveMaximum"
+		return "exclusiveMaximum", mFull
 	case "nullable":
-		return "nullable"
+		return "nullable", mFull
 	case "required":
-		return "required"
+		return "required", mNamedStubs
 	case "enum":
-		return "enum"
+		return "enum", mNamedStubs
 	case "allOf":
-		return "allOf"
+		return "allOf", mNamedStubs
 	case "anyOf":
-		return "anyOf"
+		return "anyOf", mNamedStubs
 	case "oneOf":
-		return "oneOf"
+		return "oneOf", mNamedStubs
 	case "prefixItems":
-		return "prefixItems"
+		return "prefixItems", mNamedStubs
 	case "properties":
-		return "properties"
+		return "properties", mStub
 	case "patternProperties":
-		return "patternProperties"
+		return "patternProperties", mStub
 	case "$defs":
-		return "$defs"
+		return "$defs", mStub
 	case "dependentSchemas":
-		return "dependentSchemas"
+		return "dependentSchemas", mStub
 	case "items":
-		return "items"
+		return "items", mCopy
 	case "additionalProperties":
-		return "additionalProperties"
+		return "additionalProperties", mCopy
 	}
-	return ""
-}
-
-// keywordMode is how much of a keyword's value its check reads.
-func keywordMode(key string) mode {
-	switch key {
-	case "type", "minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
-		"minProperties", "maxProperties", "minContains", "maxContains", "exclusiveMinimum", "exclusiveMaximum", "nullable":
-		return mFull
-	case "required", "enum", "allOf", "anyOf", "oneOf", "prefixItems":
-		return mNamedStubs // the kind of each item
-	case "properties", "patternProperties", "$defs", "dependentSchemas":
-		return mStub
-	}
-	return mCopy
+	return "", mCopy
 }
 
 // member checks the value v of the key mode was last asked about, read in
