@@ -150,6 +150,7 @@ type pass struct {
 	unq      []byte
 	names    []*names // the keys of the objects open, by depth
 	seed     maphash.Seed
+	sch      schemaPass // the schemas' checks (schema.go)
 }
 
 // names are the keys of one object, by their hashes: a key written twice,
@@ -304,6 +305,7 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 		maxDepth: lim.Depth,
 		texts:    map[string]string{},
 		seed:     maphash.MakeSeed(),
+		sch:      schemaPass{src: src},
 	}
 	if k := p.dec.PeekKind(); k != '{' {
 		return nil, gaveWay("not a JSON object")
@@ -337,6 +339,9 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if !ok {
 		return nil, gaveWay("a $ref leads where the pass kept nothing")
 	}
+	if findings, err = p.sch.done(root, findings); err != nil {
+		return nil, err
+	}
 	return &Prepared{Root: root, Findings: findings, Size: written, OnePass: true}, nil
 }
 
@@ -354,9 +359,18 @@ func (p *pass) stop(err error) error {
 }
 
 func (p *pass) node(k Kind, off int64) *Node {
-	n := p.nodes.node()
+	n := p.alloc()
 	n.Kind, n.Pos, n.Src = k, p.lines.pos(off), p.src
 	return n
+}
+
+// alloc is a new node: one the schemas' checks let go of comes from their
+// arena.
+func (p *pass) alloc() *Node {
+	if p.sch.tmp > 0 {
+		return p.sch.arena.node()
+	}
+	return p.nodes.node()
 }
 
 // text is a string token's text: the token itself (valid until the next
@@ -398,7 +412,8 @@ var knownKeys = func() map[string]string {
 		"minimum", "maximum", "pattern", "default", "enum", "consumes", "description", "title", "version", "content",
 		"info", "components", "schema", "query", "get", "put", "post", "delete", "options", "head", "patch", "trace",
 		"paths", "parameters", "responses", "headers", "schemas", "definitions", "pathItems", "additionalOperations",
-		"examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks", "200", "201", "204", "default"} {
+		"examples", "requestBodies", "securitySchemes", "links", "callbacks", "mediaTypes", "webhooks", "200", "201", "204", "default",
+		"string", "number", "integer", "boolean", "array", "object", "null"} { // and type names, which schemas' checks read
 		m[k] = k
 	}
 	return m
@@ -490,6 +505,11 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			n.part = someKeys
 		}
 	}
+	var top *Node
+	if m == mRoot {
+		top = n
+	}
+	so := p.sch.object(pl, top)
 	p.w.writeByte('{')
 	p.size += 2
 	keys := p.keysAt(depth)
@@ -499,6 +519,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			if _, err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
 			}
+			p.sch.end(&so)
 			p.w.writeByte('}')
 			return n, nil
 		case '"':
@@ -543,6 +564,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		if !isRef {
 			cpl = pl.child(key)
 		}
+		rm := p.sch.mode(&so, key, cpl, vm, p.dec.PeekKind)
 		next := p.dec.PeekKind()
 		if depth+1 > p.maxDepth {
 			// Any member's value, a $ref's text too, counts a level: the
@@ -552,16 +574,17 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		var v *Node
 		switch {
 		case isRef && next == '"':
-			v, err = p.ref(vm, pl, num)
+			v, err = p.ref(rm, pl, num)
 		case flags&fMapping != 0 && next == '"':
-			v, err = p.mapping(vm, depth)
+			v, err = p.mapping(rm, depth)
 		default:
-			v, err = p.value(vm, cpl, cf, depth+1)
+			v, err = p.value(rm, cpl, cf, depth+1)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if v != nil && n != nil {
+		p.sch.member(&so, cpl, vm, rm, v)
+		if v != nil && n != nil && vm != mCopy {
 			n.Fields = append(n.Fields, Field{Key: kept, KeyPos: kpos, Value: v})
 		}
 	}
@@ -599,7 +622,7 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 	if m == mCopy {
 		return nil, nil
 	}
-	n := p.nodes.node()
+	n := p.alloc()
 	n.Kind, n.Scalar, n.Pos, n.Src = String, text, pos, p.src
 	return n, nil
 }
@@ -649,11 +672,13 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 			p.w.writeByte(',')
 		}
 		p.size++
-		v, err := p.value(im, cpl, 0, depth+1)
+		rm, mark := p.sch.item(pl, cpl, im, p.dec.PeekKind)
+		v, err := p.value(rm, cpl, 0, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		if v != nil && n != nil {
+		p.sch.itemRead(pl, cpl, im, rm, mark, v)
+		if v != nil && n != nil && im != mCopy {
 			n.Items = append(n.Items, v)
 		}
 	}

@@ -44,6 +44,7 @@ func Validate(root *Node) []Finding {
 	v.parameters()
 	v.responses()
 	v.unused(usedRefs(root))
+	v.schemas() // schema.go
 	return v.findings
 }
 
