@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/flatten/headers"
 	"github.com/oasdiff/oasdiff/load"
 )
 
@@ -113,6 +114,11 @@ func Compare(base, head []byte) (rep *Report, err error) {
 			rep, err = nil, fmt.Errorf("%w: %v", errCheckPanicked, p)
 		}
 	}()
+	// HTTP header names are case-insensitive: the oasdiff CLI compares them
+	// in lower case unless told not to (--case-insensitive-headers), and so
+	// does this. Its other defaults are the library's own.
+	headers.Lowercase(s1)
+	headers.Lowercase(s2)
 	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(),
 		&load.SpecInfo{Url: "base", Spec: s1}, &load.SpecInfo{Url: "head", Spec: s2})
 	if err != nil {
@@ -143,9 +149,15 @@ func Compare(base, head []byte) (rep *Report, err error) {
 var localizer = checker.NewDefaultLocalizer()
 
 // notAChange are findings of the library's that are advice about the
-// description's version, not changes to the API: they would count as API
-// changes, and outlive the breaking changes an ignore file accepts.
-var notAChange = map[string]bool{"api-version-not-bumped": true}
+// description's version (info.version not raised, lowered, or raised by
+// less than a major version along with a breaking change), not changes to
+// the API: they would count as API changes, and outlive the breaking
+// changes an ignore file accepts. The three are alike, so all three go.
+var notAChange = map[string]bool{
+	checker.APIVersionNotBumpedId:      true,
+	checker.APIVersionDecreasedId:      true,
+	checker.APIMajorVersionNotBumpedId: true,
+}
 
 // read loads one side. Only the document itself is read: a $ref to
 // anything else (a file, a URL) is refused, whatever kin-openapi's defaults.

@@ -77,6 +77,7 @@ func TestGoldenReports(t *testing.T) {
 		"swagger2":                    {true, []string{"api-removed-without-deprecation"}},
 		"openapi31":                   {true, []string{"response-property-became-optional", "endpoint-added"}},
 		"no-changes":                  {false, nil},
+		"header-case-only":            {false, nil},
 	}
 	for _, c := range cases {
 		name := c.Name()
@@ -113,11 +114,41 @@ func TestGoldenReports(t *testing.T) {
 					t.Errorf("no %s change in:\n%s", id, got)
 				}
 			}
-			if strings.Contains(got, "api-version-not-bumped") {
+			if strings.Contains(got, "version-not-bumped") {
 				t.Errorf("advice about the version counted as an API change:\n%s", got)
 			}
-			if name == "no-changes" && len(rep.Changes) != 0 {
+			if (name == "no-changes" || name == "header-case-only") && len(rep.Changes) != 0 {
 				t.Errorf("changes between identical descriptions:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestVersionAdviceIsNoChange: whatever happens to info.version along with a
+// breaking change (kept, lowered, raised by a minor version), the report
+// holds the breaking change and no advice about the version.
+func TestVersionAdviceIsNoChange(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "testdata", "apidiff", "removed-operation")
+	base, head := bundled(t, filepath.Join(dir, "base")), bundled(t, filepath.Join(dir, "head"))
+	for _, version := range []string{"1.0.0", "0.9.0", "1.1.0", "2.0.0"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			h := strings.Replace(string(head), `"version":"1.0.0"`, `"version":"`+version+`"`, 1)
+			if !strings.Contains(h, `"version":"`+version+`"`) {
+				t.Fatalf("the head has no version %s", version)
+			}
+			rep, err := Compare(base, []byte(h))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Count(Breaking) != 1 {
+				t.Errorf("%d breaking changes, want 1:\n%s", rep.Count(Breaking), text(rep))
+			}
+			for _, c := range rep.Changes {
+				if strings.HasPrefix(c.ID, "api-version-") || strings.HasPrefix(c.ID, "api-major-version-") {
+					t.Errorf("advice about the version counted as an API change: %s", c.ID)
+				}
 			}
 		})
 	}

@@ -165,6 +165,20 @@ func TestComparisonOutcomes(t *testing.T) {
 			},
 		},
 		{
+			name: "headers renamed by letter case only are no change, and fail-on-breaking passes",
+			head: fixture(t, "header-case-only/head/openapi.yaml"),
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				gh.AddFile(baseSHA, "api/openapi.yaml", fixture(t, "header-case-only/base/openapi.yaml"))
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if r := res.Changes.Report; r == nil || len(r.Changes) != 0 || rep.outputs["api-changes"] != "0" {
+					t.Errorf("%+v\n%s", res.Changes, rep.log())
+				}
+			},
+		},
+		{
 			name: "an agreed break does not count",
 			head: breaking,
 			setup: func(cfg *Config, gh *githubapitest.Server) {
