@@ -2,6 +2,7 @@ package apidiff
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,11 @@ type Change struct {
 	Operation string // the HTTP method in upper case; "" for a change to no one operation
 	Path      string // the path template the operation is under; "" when none
 	Text      string // what changed, in English
+	// HeadPointer is where the change is written in the head, as a JSON
+	// pointer into the head document (the new form of a changed or added
+	// value; for a removal, often its parent); BasePointer is where it was
+	// written in the base. Each is "" when the library does not say.
+	HeadPointer, BasePointer string
 }
 
 // Report is what the head's change does to the API, most serious first.
@@ -98,7 +104,41 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 
 // Compare reports what changed from base to head: two API descriptions as
 // JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
-func Compare(base, head []byte) (rep *Report, err error) {
+// Its cost follows the change, not the descriptions: the same document twice
+// is no change at once, and otherwise the library is given only the parts
+// that can carry a change (prune.go), with the same report as the whole
+// documents would give.
+func Compare(base, head []byte) (*Report, error) {
+	if bytes.Equal(base, head) {
+		return &Report{}, nil
+	}
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		// Not documents the index takes apart: the library says what is wrong.
+		return compareWhole(base, head)
+	}
+	p := prune(b, h)
+	if p.same {
+		return &Report{}, nil
+	}
+	if p.keep != nil {
+		p.keep = closure(p.keep, b, h)
+	}
+	s1, l1, err := b.read(p.keep)
+	if err != nil {
+		return nil, &ReadError{Base, err}
+	}
+	s2, l2, err := h.read(p.keep)
+	if err != nil {
+		return nil, &ReadError{Head, err}
+	}
+	return compare(s1, s2, l1, l2)
+}
+
+// compareWhole is Compare over the whole documents, as the library reads
+// JSON: without positions.
+func compareWhole(base, head []byte) (*Report, error) {
 	s1, err := read(base)
 	if err != nil {
 		return nil, &ReadError{Base, err}
@@ -107,6 +147,40 @@ func Compare(base, head []byte) (rep *Report, err error) {
 	if err != nil {
 		return nil, &ReadError{Head, err}
 	}
+	return compare(s1, s2, nil, nil)
+}
+
+// read is one side as the library reads it: the units keep holds and what
+// they refer to (everything when keep is nil), with the lines that name the
+// places the library gives, or nil lines when it gives none.
+func (d *doc) read(keep map[unitKey]bool) (*openapi3.T, *lines, error) {
+	text, ls, err := d.text(keep, !d.swagger)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !d.swagger && len(text) <= maxPlacedText {
+		if s, err := newLoader(true).LoadFromData(text); err == nil {
+			return s, ls, nil
+		}
+		// What YAML does not read as JSON reads it (a key too long for a
+		// YAML reader): without positions. Or it is an error again.
+	}
+	if !d.swagger {
+		text = text[len(commentLine)+1:]
+	}
+	s, err := read(text)
+	return s, nil, err
+}
+
+// maxPlacedText is the most text the library reads with its positions:
+// reading them takes it about twice as long, so a larger text (a change that
+// reaches most of a large API) is read without, and its changes are placed
+// at their operations.
+const maxPlacedText = 4 << 20
+
+// compare runs the library's checks; lines, where given, name the places of
+// its positions in each side.
+func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
 	// The descriptions are untrusted input: a panic in a library over an
 	// unusual one is an error of this comparison, not the end of the run.
 	defer func() {
@@ -139,11 +213,23 @@ func Compare(base, head []byte) (rep *Report, err error) {
 		rep.Changes = append(rep.Changes, Change{
 			ID: c.GetId(), Level: levelOf(c.GetLevel()),
 			Operation: c.GetOperation(), Path: c.GetPath(),
-			Text: c.GetUncolorizedText(localizer),
+			Text:        c.GetUncolorizedText(localizer),
+			HeadPointer: placeOf(c.GetRevisionSource(), l2),
+			BasePointer: placeOf(c.GetBaseSource(), l1),
 		})
 	}
 	rep.sort()
 	return rep, nil
+}
+
+// placeOf is the JSON pointer of a place the library gives, "" when it gives
+// none.
+func placeOf(src *checker.Source, ls *lines) string {
+	if src == nil || ls == nil {
+		return ""
+	}
+	p, _ := ls.pointer(src.Line)
+	return p
 }
 
 var localizer = checker.NewDefaultLocalizer()
@@ -168,11 +254,7 @@ func read(data []byte) (*openapi3.T, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, err
 	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-		return nil, fmt.Errorf("$ref %s leaves the document: only local $refs can be compared", u.Redacted())
-	}
+	loader := newLoader(false)
 	if head.Swagger != "" {
 		var doc2 openapi2.T
 		if err := json.Unmarshal(data, &doc2); err != nil {
@@ -188,6 +270,20 @@ func read(data []byte) (*openapi3.T, error) {
 		return doc3, nil
 	}
 	return loader.LoadFromData(data)
+}
+
+// newLoader is a loader that reads only the document itself: a $ref to
+// anything else (a file, a URL) is refused, whatever kin-openapi's
+// defaults. With origins, it keeps where each value was written, in a text
+// it reads as YAML.
+func newLoader(origins bool) *openapi3.Loader {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	loader.IncludeOrigin = origins
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("$ref %s leaves the document: only local $refs can be compared", u.Redacted())
+	}
+	return loader
 }
 
 func levelOf(l checker.Level) Level {

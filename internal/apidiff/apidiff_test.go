@@ -78,6 +78,8 @@ func TestGoldenReports(t *testing.T) {
 		"openapi31":                   {true, []string{"response-property-became-optional", "endpoint-added"}},
 		"no-changes":                  {false, nil},
 		"header-case-only":            {false, nil},
+		"annotated-json":              {true, []string{"response-property-type-changed"}},
+		"annotated-multi-file":        {true, []string{"request-parameter-became-required", "api-path-removed-without-deprecation"}},
 	}
 	for _, c := range cases {
 		name := c.Name()

@@ -135,7 +135,7 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	c.Report = rep
-	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
+	if err := f.reportChanges(ctx, c, b, baseDesc.doc); err != nil {
 		return err
 	}
 	if err := f.comment(ctx, c); err != nil {
@@ -298,9 +298,8 @@ func (f *flow) accept(rep *apidiff.Report) error {
 }
 
 // reportChanges logs the counts, sets the outputs, and annotates each
-// breaking change where its operation is written: in the head, or for an
-// operation the change removed, in the base.
-func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
+// breaking change where it is written (where.go).
+func (f *flow) reportChanges(ctx context.Context, c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
 		plural(r.Count(apidiff.Warning), "warning"), plural(r.Count(apidiff.Info), "other change"))
@@ -308,17 +307,14 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	if f.cfg.FailOnBreaking {
 		level = report.Error
 	}
-	annotated := 0
-	for _, ch := range r.Changes {
-		if ch.Level != apidiff.Breaking {
-			continue
-		}
-		if annotated == maxAnnotated {
-			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", r.Count(apidiff.Breaking)-annotated), report.Where{})
+	p := &placer{f: f, ctx: ctx, b: b, baseDoc: baseDoc}
+	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
+	for i, a := range as {
+		if i == maxAnnotated {
+			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", len(as)-i), report.Where{})
 			break
 		}
-		annotated++
-		f.rep.Annotate(level, "breaking change: "+changeLine(ch), f.whereChanged(ch, b, baseDoc))
+		f.rep.Annotate(level, a.message(), a.where)
 	}
 	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
 		return err
@@ -336,7 +332,8 @@ func changeLine(ch apidiff.Change) string {
 	return s
 }
 
-// whereChanged is where a change's operation is written: in the head, or
+// whereChanged, for a change the comparison gives no place for, is where
+// its operation is written: in the head, or
 // for an operation the change removed, in the base (a workspace path, when
 // the base is a commit's files, of the file as it was). A change to no one
 // operation is about the description's main file.

@@ -1,0 +1,81 @@
+package publish
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyTree copies the folder from into the workspace folder to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(to, filepath.Dir(rel)), 0o755)
+		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnnotationsAtTheChange: each breaking change is annotated at the
+// file, line and column where it is written: a shared parameter in the file
+// it was written in, once for the operations it reaches; an added
+// parameter and a changed property in the main file at their own lines; a
+// removed enum value at its enum; a removed path, which the head has
+// nothing left of, where the base wrote it. A JSON description read in a
+// single pass is placed alike.
+func TestAnnotationsAtTheChange(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		fixture, file string
+		want          []string
+	}{
+		{"annotated-multi-file", "openapi.yaml", []string{
+			"error: api/common/parameters.yaml:4:3: breaking change: GET /authors: the `query` request parameter `limit` became required (request-parameter-became-required); also at GET /books",
+			"error: api/openapi.yaml:32:13: breaking change: GET /authors: removed the enum value `died` from the `query` request parameter `sort` (request-parameter-enum-value-removed)",
+			"error: api/openapi.yaml:10:11: breaking change: GET /books: added the new required `query` request parameter `shelf` (new-required-request-parameter)",
+			"error: api/openapi.yaml:44:11: breaking change: GET /books: the `items/pages` response's property `type` changed from `integer` to `string` for status `200` (response-property-type-changed)",
+			"error: base/openapi.yaml:32:5: breaking change: GET /shelves: api path removed without deprecation (api-path-removed-without-deprecation)",
+		}},
+		{"annotated-json", "openapi.json", []string{
+			"error: api/openapi.json:22:13: breaking change: GET /books: the `pages` response's property `type` changed from `integer` to `string` for status `200` (response-property-type-changed)",
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fixture, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			cfg := flowConfig(t, emu.URL())
+			os.Remove(filepath.Join(cfg.Workspace, "api", "openapi.yaml"))
+			copyTree(t, filepath.Join(diffRoot, tc.fixture, "head"), filepath.Join(cfg.Workspace, "api"))
+			copyTree(t, filepath.Join(diffRoot, tc.fixture, "base"), filepath.Join(cfg.Workspace, "base"))
+			cfg.File, cfg.BaseFile = "api/"+tc.file, "base/"+tc.file
+			cfg.Compare, cfg.FailOnBreaking, cfg.DryRun = true, true, true
+			_, rep, err := runFlow(t, cfg, Options{})
+			var be *BreakingError
+			if !errors.As(err, &be) {
+				t.Fatalf("err %v\n%s", err, rep.log())
+			}
+			var got []string
+			for _, l := range strings.Split(rep.log(), "\n") {
+				if strings.HasPrefix(l, "error: ") && strings.Contains(l, "breaking change: ") {
+					got = append(got, l)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
