@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/oasdiff/oasdiff/checker"
 	"github.com/oasdiff/oasdiff/diff"
 	"github.com/oasdiff/oasdiff/flatten/headers"
@@ -112,6 +113,12 @@ func Compare(base, head []byte) (*Report, error) {
 	if bytes.Equal(base, head) {
 		return &Report{}, nil
 	}
+	// Written alike, so that a part compares equal by its bytes whatever
+	// the layout of the file it came from.
+	base, head = compact(base), compact(head)
+	if bytes.Equal(base, head) {
+		return &Report{}, nil
+	}
 	b, errB := index(base)
 	h, errH := index(head)
 	if errB != nil || errH != nil {
@@ -125,15 +132,28 @@ func Compare(base, head []byte) (*Report, error) {
 	if p.keep != nil {
 		p.keep = closure(p.keep, b, h)
 	}
-	s1, l1, err := b.read(p.keep)
+	s1, l1, err := b.read(p.keep, p.drop)
 	if err != nil {
 		return nil, &ReadError{Base, err}
 	}
-	s2, l2, err := h.read(p.keep)
+	s2, l2, err := h.read(p.keep, p.drop)
 	if err != nil {
 		return nil, &ReadError{Head, err}
 	}
 	return compare(s1, s2, l1, l2)
+}
+
+// compact is data without the spaces between its tokens; data itself when
+// it has none, or is no JSON.
+func compact(data []byte) []byte {
+	if !bytes.ContainsAny(data, " \t\r\n") {
+		return data
+	}
+	v := jsontext.Value(bytes.Clone(data))
+	if err := v.Compact(); err != nil {
+		return data
+	}
+	return v
 }
 
 // compareWhole is Compare over the whole documents, as the library reads
@@ -153,8 +173,8 @@ func compareWhole(base, head []byte) (*Report, error) {
 // read is one side as the library reads it: the units keep holds and what
 // they refer to (everything when keep is nil), with the lines that name the
 // places the library gives, or nil lines when it gives none.
-func (d *doc) read(keep map[unitKey]bool) (*openapi3.T, *lines, error) {
-	text, ls, err := d.text(keep, !d.swagger)
+func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *lines, error) {
+	text, ls, err := d.text(keep, drop, !d.swagger)
 	if err != nil {
 		return nil, nil, err
 	}

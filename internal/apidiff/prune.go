@@ -131,7 +131,7 @@ func index(data []byte) (*doc, error) {
 // members are the members of a JSON object, each with its raw value, a
 // slice of data.
 func members(data []byte) ([]member, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
 	if tok, err := dec.ReadToken(); err != nil {
 		return nil, err
 	} else if tok.Kind() != '{' {
@@ -276,6 +276,10 @@ func template(path string) string { return templateParam.ReplaceAllString(path, 
 // plan is what to give the library of each side; nil keeps all of it.
 type plan struct {
 	keep map[unitKey]bool
+	// drop are the extensions (x-...) that are the same on both sides: the
+	// library compares them as they are written, so they add nothing, and
+	// they can be large (GitHub's x-webhooks).
+	drop map[string]bool
 	// same: the two documents say the same, so there is nothing to compare.
 	same bool
 }
@@ -317,8 +321,14 @@ func prune(base, head *doc) plan {
 			mark(k)
 		}
 	}
+	drop := map[string]bool{}
+	for k, v := range base.level {
+		if isExtension(k) && bytes.Equal(v, head.level[k]) {
+			drop[k] = true
+		}
+	}
 	if len(queue) == 0 {
-		return plan{keep: map[unitKey]bool{}, same: levelSame}
+		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
 	}
 	// Whatever reaches a changed unit, on either side, is changed.
 	referrers := map[unitKey][]unitKey{}
@@ -361,7 +371,7 @@ func prune(base, head *doc) plan {
 			}
 		}
 	}
-	return plan{keep: keep}
+	return plan{keep: keep, drop: drop}
 }
 
 // closure is keep with everything the kept parts refer to on either side,

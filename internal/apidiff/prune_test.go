@@ -1,7 +1,9 @@
 package apidiff
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff/apiedits"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/google/go-cmp/cmp"
 )
@@ -39,7 +42,7 @@ func bundleFile(fsys fs.FS, name string) []byte {
 
 // withEdits is a bundled description with the edits applied, and whether
 // each found something to change.
-func withEdits(t *testing.T, data []byte, es ...edit) ([]byte, bool) {
+func withEdits(t testing.TB, data []byte, es ...apiedits.Edit) ([]byte, bool) {
 	t.Helper()
 	root, err := openapi.Parse("edited.json", data)
 	if err != nil {
@@ -47,7 +50,7 @@ func withEdits(t *testing.T, data []byte, es ...edit) ([]byte, bool) {
 	}
 	all := true
 	for _, e := range es {
-		all = e.apply(root) && all
+		all = e.Apply(root) && all
 	}
 	out, err := openapi.Encode(root, openapi.DefaultLimits)
 	if err != nil {
@@ -86,8 +89,8 @@ func samePruned(t *testing.T, name string, base, head []byte) (pruned bool) {
 	if d := cmp.Diff(comparable(whole), comparable(got)); d != "" {
 		t.Errorf("%s: the pruned report differs from the whole (-whole +pruned):\n%s", name, d)
 	}
-	b, errB := index(base)
-	h, errH := index(head)
+	b, errB := index(compact(base))
+	h, errH := index(compact(head))
 	if errB != nil || errH != nil {
 		return false
 	}
@@ -119,8 +122,20 @@ func TestPrunedComparisonIsTheWhole(t *testing.T) {
 	t.Parallel()
 	pairs := fixturePairs(t)
 	for name, p := range pairs {
-		samePruned(t, name, p[0], p[1])
+		pruned := samePruned(t, name, p[0], p[1])
 		samePruned(t, name+" reversed", p[1], p[0])
+		// A base laid out otherwise than the head (indented) prunes alike,
+		// and against itself is no change.
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, p[0], "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if samePruned(t, name+" indented", indented.Bytes(), p[1]) != pruned {
+			t.Errorf("%s: an indented base is not pruned as the base is", name)
+		}
+		if r, err := Compare(indented.Bytes(), p[0]); err != nil || len(r.Changes) != 0 {
+			t.Errorf("%s: the base indented against itself: %v, %v", name, err, r)
+		}
 	}
 	bundles := filepath.Join("..", "..", "testdata", "bundle")
 	dirs, err := os.ReadDir(bundles)
@@ -137,13 +152,13 @@ func TestPrunedComparisonIsTheWhole(t *testing.T) {
 			if base == nil {
 				continue
 			}
-			for _, e := range edits {
+			for _, e := range apiedits.All {
 				head, ok := withEdits(t, base, e)
-				if ok && samePruned(t, d.Name()+"/"+name+": "+e.name, base, head) {
+				if ok && samePruned(t, d.Name()+"/"+name+": "+e.Name, base, head) {
 					prunedEdits++
 				}
 			}
-			head, _ := withEdits(t, base, edits...)
+			head, _ := withEdits(t, base, apiedits.All...)
 			samePruned(t, d.Name()+"/"+name+": all edits", base, head)
 		}
 	}
@@ -261,16 +276,16 @@ func githubREST(t testing.TB) []byte {
 // on a large real description.
 func TestPrunedComparisonIsTheWholeOnGitHub(t *testing.T) {
 	base := githubREST(t)
-	for _, e := range edits {
+	for _, e := range apiedits.All {
 		head, ok := withEdits(t, base, e)
 		if !ok {
-			t.Errorf("%s: nothing to edit", e.name)
+			t.Errorf("%s: nothing to edit", e.Name)
 		}
-		if !samePruned(t, e.name, base, head) {
-			t.Errorf("%s: compared whole", e.name)
+		if !samePruned(t, e.Name, base, head) {
+			t.Errorf("%s: compared whole", e.Name)
 		}
 	}
-	head, _ := withEdits(t, base, edits...)
+	head, _ := withEdits(t, base, apiedits.All...)
 	if !samePruned(t, "all edits", base, head) {
 		t.Error("all edits: compared whole")
 	}
@@ -278,7 +293,7 @@ func TestPrunedComparisonIsTheWholeOnGitHub(t *testing.T) {
 
 func BenchmarkCompareGitHub(b *testing.B) {
 	base := githubREST(b)
-	head, _ := withEdits(&testing.T{}, base, edits...)
+	head, _ := withEdits(b, base, apiedits.All...)
 	b.Run("edited", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Compare(base, head); err != nil {

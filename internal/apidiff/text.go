@@ -76,22 +76,27 @@ func (w *writer) newLine(parent int32, tok string) int32 {
 }
 
 // text writes d with only the units keep holds (all of them when keep is
-// nil).
-func (d *doc) text(keep map[unitKey]bool, yaml bool) ([]byte, *lines, error) {
+// nil), and without the document-level parts drop names.
+func (d *doc) text(keep map[unitKey]bool, drop map[string]bool, yaml bool) ([]byte, *lines, error) {
 	w := newWriter(yaml)
 	root := w.newLine(0, "")
 	w.buf = append(w.buf, '{')
-	for i, m := range d.top {
-		if i > 0 {
+	first := true
+	for _, m := range d.top {
+		if drop[m.key] {
+			continue
+		}
+		if !first {
 			w.buf = append(w.buf, ',')
 		}
+		first = false
 		line := w.key(root, m.key)
 		var err error
 		switch {
 		case keep != nil && (m.key == "paths" || d.swagger && unitSections2[m.key]):
 			err = w.section(line, d.sections[m.key], m.key, keep)
 		case keep != nil && m.key == "components" && !d.swagger:
-			err = w.components(line, m.raw, keep)
+			err = w.components(line, m.raw, keep, drop)
 		default:
 			err = w.raw(line, m.raw)
 		}
@@ -130,16 +135,21 @@ func (w *writer) section(line int32, ms []member, sec string, keep map[unitKey]b
 	return nil
 }
 
-func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool) error {
+func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool, drop map[string]bool) error {
 	comps, err := members(raw)
 	if err != nil {
 		return err
 	}
 	w.buf = append(w.buf, '{')
-	for i, c := range comps {
-		if i > 0 {
+	first := true
+	for _, c := range comps {
+		if drop["components/"+c.key] {
+			continue
+		}
+		if !first {
 			w.buf = append(w.buf, ',')
 		}
+		first = false
 		l := w.key(line, c.key)
 		if !unitSections3[c.key] {
 			err = w.raw(l, c.raw)
@@ -159,7 +169,7 @@ func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool) error
 // raw writes a JSON value with each member and item on a line of its own,
 // under the place of line.
 func (w *writer) raw(line int32, raw []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
 	if err := w.value(dec, line); err != nil {
 		return err
 	}

@@ -11,7 +11,9 @@
 //     @apidevtools/swagger-cli installed into a temporary directory;
 //  3. start-up and binary size;
 //  4. growth: preparation time and memory for synthetic descriptions of
-//     1 to 80 MB, and download memory for zips of 10 to 500 MB.
+//     1 to 80 MB, and download memory for zips of 10 to 500 MB;
+//  5. the API comparison on GitHub's REST description, edited and
+//     unchanged, against the oasdiff CLI.
 //
 // Everything runs on loopback. The harness is a module of its own (its plot
 // library stays out of the action's go.mod); run it from anywhere in the
@@ -19,6 +21,7 @@
 //
 //	go -C internal/benchmarks run .            # full run, rewrites BENCHMARKS.md
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
+//	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 package main
 
 import (
@@ -39,6 +42,7 @@ type options struct {
 	out     string
 	plot    string
 	runs    int
+	only    string // "compare": measure the comparison only
 	work    string // temporary directory
 	binary  string // docs-publish, built for this run
 	peerDir string // node_modules of the peers
@@ -50,6 +54,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "BENCHMARKS.md", "report to write")
 	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
+	flag.StringVar(&o.only, "only", "", "compare: measure the API comparison alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
@@ -95,6 +100,9 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 		return fmt.Errorf("binary: %w", err)
 	}
 
+	if o.only == "compare" {
+		return compareOnly(ctx, o, r)
+	}
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
 		return fmt.Errorf("end to end: %w", err)
@@ -111,6 +119,10 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if r.growth, r.growthTree, r.download, err = growth(ctx, o); err != nil {
 		return fmt.Errorf("growth: %w", err)
 	}
+	logf("the API comparison")
+	if r.compare, err = comparison(ctx, o); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
 	r.took = time.Since(start)
 	text := r.markdown(o)
 	if o.smoke {
@@ -124,6 +136,35 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	}
 	logf("wrote %s and %s in %s", o.out, o.plot, r.took.Round(time.Second))
 	return nil
+}
+
+// compareOnly measures the comparison and rewrites its section of the
+// report, leaving the others as the last full run wrote them.
+func compareOnly(ctx context.Context, o *options, r *report) error {
+	var err error
+	if r.compare, err = comparison(ctx, o); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
+	var b strings.Builder
+	r.compare.markdown(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) })
+	section := b.String()
+	if o.smoke {
+		_, err := io.WriteString(os.Stdout, section)
+		return err
+	}
+	old, err := os.ReadFile(o.out)
+	if err != nil {
+		return err
+	}
+	text := string(old)
+	if i := strings.Index(text, "## 6. The API comparison"); i >= 0 {
+		text = text[:i]
+	} else {
+		text = strings.TrimRight(text, "\n") + "\n\n"
+	}
+	note := fmt.Sprintf("_Measured on %s on its own, by `go -C internal/benchmarks run . -only compare`; the sections above are from the last full run._", time.Now().UTC().Format("2006-01-02"))
+	text += strings.Replace(section, "\n\n", "\n\n"+note+"\n\n", 1)
+	return os.WriteFile(o.out, []byte(text), 0o644)
 }
 
 // smoke prints the report of a smoke pass and what its checks found, and

@@ -21,6 +21,7 @@ type report struct {
 	growthTree []point // the same descriptions naming a second file: the tree
 	download   []point
 	image      imageSize
+	compare    compareResult
 }
 
 // checks judges what a run measured, for the smoke run's summary: each
@@ -61,7 +62,8 @@ func (r *report) checks(o *options) (passed int, failed []string) {
 	for _, p := range r.download {
 		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB download", p.mb))
 	}
-	return passed, failed
+	passed2, failed2 := r.compare.checks()
+	return passed + passed2, append(failed, failed2...)
 }
 
 // imageSize is what the image holds: the binary, and the CA bundle.
@@ -217,6 +219,7 @@ func (r *report) markdown(o *options) string {
 	w("\n## 5. The binary and the image\n\n")
 	w("The binary as the image holds it (`CGO_ENABLED=0 go build -trimpath -ldflags \"-s -w\"`), measured by this run: **%s**. The image is that binary and Debian's CA bundle (`/etc/ssl/certs/ca-certificates.crt`, %s here): **%s** (gate 25 MB: %s).\n\n",
 		mbExact(r.image.binary), kbExact(r.image.certs), mbExact(r.image.binary+r.image.certs), verdict(r.image.binary+r.image.certs <= 25e6))
-	w("What the API-diff feature's libraries add, as measured on 2026-11-23 by building with and without them (not measured by this run): before the feature, 10.90 MB; with it, 20.13 MB. github.com/oasdiff/oasdiff with github.com/getkin/kin-openapi add about 6.5 MB, github.com/go-git/go-git about 2.8 MB; github.com/google/go-github would have added 4.6 MB and is not used (GitHub's API is spoken to over net/http). The emulator's Markdown renderer, github.com/yuin/goldmark, adds about 0.8 MB.\n")
+	w("What the API-diff feature's libraries add, as measured on 2026-11-23 by building with and without them (not measured by this run): before the feature, 10.90 MB; with it, 20.13 MB. github.com/oasdiff/oasdiff with github.com/getkin/kin-openapi add about 6.5 MB, github.com/go-git/go-git about 2.8 MB; github.com/google/go-github would have added 4.6 MB and is not used (GitHub's API is spoken to over net/http). The emulator's Markdown renderer, github.com/yuin/goldmark, adds about 0.8 MB.\n\n")
+	r.compare.markdown(w)
 	return b.String()
 }

@@ -103,6 +103,13 @@ func (f *flow) compare(ctx context.Context) error {
 	}
 	c.Base = b.label
 	f.rep.Infof("comparing with %s", b.label)
+	if f.sameAsBase(b) {
+		c.Report = &apidiff.Report{}
+		if err := f.reportChanges(ctx, c, b, nil); err != nil {
+			return err
+		}
+		return f.comment(ctx, c)
+	}
 	baseDesc, err := loadBase(ctx, b)
 	if f.plan.BaseFile != "" && err != nil && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
 		// base-file is the user's input: one that names no file is a mistake,
@@ -231,7 +238,10 @@ func (f *flow) inRepository(file string) (repoDir, name string) {
 // there.
 func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
-		doc, err := openapi.Load(ctx, b.fsys, b.name, openapi.DefaultLimits)
+		// As the head is read: a JSON description that names no other file
+		// in a single pass.
+		out := &memSink{}
+		p, err := openapi.Prepare(ctx, b.fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
 		var le *openapi.LoadError
 		if errors.Is(err, fs.ErrNotExist) && errors.As(err, &le) && le.File == b.name {
 			return nil, fs.ErrNotExist
@@ -239,14 +249,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: b.fsys}); err != nil {
-			return nil, err
-		}
-		content, err := openapi.Encode(doc, openapi.DefaultLimits)
-		if err != nil {
-			return nil, err
-		}
-		return &described{doc: doc, body: bytes.NewReader(content), size: int64(len(content)), bundled: true}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass}, nil
 	})
 }
 

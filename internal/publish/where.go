@@ -1,10 +1,13 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/openapi"
@@ -26,11 +29,12 @@ type placer struct {
 	ctx     context.Context
 	b       *base
 	baseDoc *openapi.Node
-	// whole is the head loaded and bundled whole, once a pointer reached
-	// past what the upload's tree holds: the tree of a description read in
-	// a single pass keeps only what validation reads.
-	whole   *openapi.Node
-	triedIt bool
+	// headFile is the head's file, read once a pointer reached past what
+	// the upload's tree holds: the tree of a description read in a single
+	// pass (one JSON file) keeps only what validation reads, and the rest
+	// is found in the file's text.
+	headFile []byte
+	triedIt  bool
 }
 
 // unitDepth is how deep a pointer names one path item or component
@@ -68,23 +72,53 @@ func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
 // inHead is the deepest place of toks that the head holds, and how many
 // tokens deep it is.
 func (p *placer) inHead(toks []string) (report.Where, int) {
-	var w report.Where
-	n, partial := -1, true
-	if p.f.head.bundled {
-		w, n, partial = locate(p.f.head.doc, toks)
+	if !p.f.head.bundled {
+		// The upload keeps its $refs: its places are not the bundle's.
+		return report.Where{}, -1
 	}
-	if n < len(toks) && partial && !p.triedIt {
+	w, n, partial := locate(p.f.head.doc, toks)
+	if n == len(toks) || !partial || !p.f.head.onePass {
+		return w, n
+	}
+	if !p.triedIt {
 		p.triedIt = true
-		if doc, err := openapi.Load(p.ctx, p.f.ws.FS(), p.f.plan.File, openapi.DefaultLimits); err == nil {
-			p.whole, _ = openapi.Bundle(p.ctx, doc, openapi.BundleOptions{FS: p.f.ws.FS()})
-		}
+		p.headFile, _ = readUpTo(p.f.ws.FS(), p.f.plan.File, openapi.DefaultLimits.FileBytes)
 	}
-	if n < len(toks) && p.whole != nil {
-		if w2, n2, _ := locate(p.whole, toks); n2 > n {
-			w, n = w2, n2
+	for k := len(toks); k > n; k-- {
+		if line, col, ok := placeInJSON(p.headFile, toks[:k]); ok {
+			return report.Where{File: p.f.plan.File, Line: line, Col: col}, k
 		}
 	}
 	return w, n
+}
+
+// placeInJSON is where the value toks names is written in a JSON text: a
+// member at its key, an item where it starts.
+func placeInJSON(data []byte, toks []string) (line, col int, ok bool) {
+	if len(data) == 0 {
+		return 0, 0, false
+	}
+	var want strings.Builder
+	for _, t := range toks {
+		want.WriteByte('/')
+		want.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+	}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	for {
+		from := dec.InputOffset()
+		if _, err := dec.ReadToken(); err != nil {
+			return 0, 0, false
+		}
+		if string(dec.StackPointer()) != want.String() {
+			continue
+		}
+		// The token starts after the separators before it.
+		for from < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[from]) >= 0 {
+			from++
+		}
+		start := bytes.LastIndexByte(data[:from], '\n') + 1
+		return bytes.Count(data[:from], []byte{'\n'}) + 1, int(from) - start + 1, true
+	}
 }
 
 // tokens splits a JSON pointer.

@@ -1,4 +1,8 @@
-package apidiff
+// Package apiedits changes an API description the way pull requests do,
+// for tests and benchmarks of the comparison: remove an operation, make a
+// parameter required, remove an enum value, change a type, add a required
+// property, rename a schema with its $refs.
+package apiedits
 
 import (
 	"strings"
@@ -6,16 +10,17 @@ import (
 	"github.com/docs-publish/docs-publish/internal/openapi"
 )
 
-// An edit changes a description the way a pull request does, in place,
-// keeping everything else as it was written (key order included). It
+// An Edit changes a description the way a pull request does, in place,
+// keeping everything else as it was written (key order included). Apply
 // reports whether it found something to change.
-type edit struct {
-	name  string
-	apply func(root *openapi.Node) bool
+type Edit struct {
+	Name  string
+	Apply func(root *openapi.Node) bool
 }
 
-// edits are the changes a team makes to an API, breaking and not.
-var edits = []edit{
+// All are the changes a team makes to an API, breaking and not, each at the
+// first place it fits.
+var All = []Edit{
 	{"remove an operation", func(root *openapi.Node) bool {
 		return first(root.Get("paths"), func(_ string, item *openapi.Node) bool {
 			for _, m := range []string{"delete", "put", "patch", "post", "get"} {
@@ -81,7 +86,8 @@ var edits = []edit{
 		if root.Get("swagger") != nil {
 			prefix = "#/definitions/"
 		}
-		// The schema that the most $refs name: a rename that reaches far.
+		// The schema that the fewest $refs name, one at least: a rename that
+		// a pull request makes.
 		count := map[string]int{}
 		walk(root, func(n *openapi.Node) bool {
 			if r := n.Get("$ref").Str(); strings.HasPrefix(r, prefix) {
@@ -91,7 +97,7 @@ var edits = []edit{
 		})
 		best := ""
 		for _, f := range sec.Fields {
-			if count[f.Key] > count[best] {
+			if count[f.Key] > 0 && (best == "" || count[f.Key] < count[best]) {
 				best = f.Key
 			}
 		}
