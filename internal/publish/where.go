@@ -84,41 +84,71 @@ func (p *placer) inHead(toks []string) (report.Where, int) {
 		p.triedIt = true
 		p.headFile, _ = readUpTo(p.f.ws.FS(), p.f.plan.File, openapi.DefaultLimits.FileBytes)
 	}
-	for k := len(toks); k > n; k-- {
-		if line, col, ok := placeInJSON(p.headFile, toks[:k]); ok {
-			return report.Where{File: p.f.plan.File, Line: line, Col: col}, k
-		}
+	if line, col, k := placeInJSON(p.headFile, toks); k > n {
+		return report.Where{File: p.f.plan.File, Line: line, Col: col}, k
 	}
 	return w, n
 }
 
-// placeInJSON is where the value toks names is written in a JSON text: a
-// member at its key, an item where it starts.
-func placeInJSON(data []byte, toks []string) (line, col int, ok bool) {
-	if len(data) == 0 {
-		return 0, 0, false
-	}
-	var want strings.Builder
-	for _, t := range toks {
-		want.WriteByte('/')
-		want.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
-	}
+// placeInJSON is where the deepest value of toks that a JSON text holds is
+// written (a member at its key, an item where it starts), and how many
+// tokens deep it is; 0 when the text holds none of it. It reads down the
+// path, skipping every other value whole.
+func placeInJSON(data []byte, toks []string) (line, col, depth int) {
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
-	for {
-		from := dec.InputOffset()
-		if _, err := dec.ReadToken(); err != nil {
-			return 0, 0, false
-		}
-		if string(dec.StackPointer()) != want.String() {
-			continue
-		}
-		// The token starts after the separators before it.
-		for from < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[from]) >= 0 {
-			from++
-		}
-		start := bytes.LastIndexByte(data[:from], '\n') + 1
-		return bytes.Count(data[:from], []byte{'\n'}) + 1, int(from) - start + 1, true
+	var at int64 = -1
+	kind := dec.PeekKind()
+	if kind != '{' && kind != '[' {
+		return 0, 0, 0
 	}
+	if _, err := dec.ReadToken(); err != nil {
+		return 0, 0, 0
+	}
+	for depth < len(toks) {
+		found := false
+		for i := 0; dec.PeekKind() != '}' && dec.PeekKind() != ']' && dec.PeekKind() != 0; i++ {
+			from := dec.InputOffset()
+			if kind == '{' {
+				name, err := dec.ReadToken()
+				if err != nil {
+					return place(data, at, depth)
+				}
+				found = name.String() == toks[depth]
+			} else {
+				found = strconv.Itoa(i) == toks[depth]
+			}
+			if found {
+				depth, at = depth+1, from
+				break
+			}
+			if dec.SkipValue() != nil {
+				return place(data, at, depth)
+			}
+		}
+		if !found || depth == len(toks) {
+			break
+		}
+		if kind = dec.PeekKind(); kind != '{' && kind != '[' {
+			break
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			break
+		}
+	}
+	return place(data, at, depth)
+}
+
+// place is the line and column of the token at or after offset at.
+func place(data []byte, at int64, depth int) (line, col, d int) {
+	if at < 0 {
+		return 0, 0, 0
+	}
+	// The token starts after the separators before it.
+	for at < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[at]) >= 0 {
+		at++
+	}
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	return bytes.Count(data[:at], []byte{'\n'}) + 1, int(at) - start + 1, depth
 }
 
 // tokens splits a JSON pointer.

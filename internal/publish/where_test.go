@@ -79,3 +79,24 @@ func TestAnnotationsAtTheChange(t *testing.T) {
 		})
 	}
 }
+
+func TestPlaceInJSON(t *testing.T) {
+	t.Parallel()
+	data := []byte("{\n  \"a\": {\"x\": 1},\n  \"paths\": {\n    \"/b\": [10,\n      {\"c\": true}]\n  }\n}\n")
+	cases := []struct {
+		pointer         string
+		line, col, deep int
+	}{
+		{"/paths/~1b/1/c", 5, 8, 4},
+		{"/paths/~1b/0", 4, 12, 3}, // the item 10, after the [
+		{"/paths/~1b/1/gone", 5, 7, 3},
+		{"/paths/~1c", 3, 3, 1},
+		{"/nothing", 0, 0, 0},
+	}
+	for _, tc := range cases {
+		line, col, deep := placeInJSON(data, tokens(tc.pointer))
+		if line != tc.line || col != tc.col || deep != tc.deep {
+			t.Errorf("%s: %d:%d, %d deep; want %d:%d, %d deep", tc.pointer, line, col, deep, tc.line, tc.col, tc.deep)
+		}
+	}
+}
