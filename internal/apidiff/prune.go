@@ -131,7 +131,7 @@ func index(data []byte) (*doc, error) {
 // members are the members of a JSON object, each with its raw value, a
 // slice of data.
 func members(data []byte) ([]member, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
 	if tok, err := dec.ReadToken(); err != nil {
 		return nil, err
 	} else if tok.Kind() != '{' {

@@ -169,7 +169,7 @@ func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool, drop 
 // raw writes a JSON value with each member and item on a line of its own,
 // under the place of line.
 func (w *writer) raw(line int32, raw []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	if err := w.value(dec, line); err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func (p *placer) inHead(toks []string) (report.Where, int) {
 // tokens deep it is; 0 when the text holds none of it. It reads down the
 // path, skipping every other value whole.
 func placeInJSON(data []byte, toks []string) (line, col, depth int) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
 	var at int64 = -1
 	kind := dec.PeekKind()
 	if kind != '{' && kind != '[' {
