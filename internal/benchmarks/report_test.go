@@ -24,6 +24,7 @@ func smokeReports() (full, short report) {
 		growthTree: []point{{mb: 1, wall: 0.2, rss: 30}},
 		download:   []point{{mb: 10, wall: 0.2, rss: 12}},
 		image:      imageSize{binary: 11e6, certs: 220e3},
+		compare:    compareResult{size: 13e6, edited: ok, oasdiff: ok, unchanged: ok, noCompare: ok},
 	}
 	short = full
 	short.e2e.dp = stats{}
@@ -36,12 +37,12 @@ func TestChecksCountWhatFellShort(t *testing.T) {
 	t.Parallel()
 	full, short := smokeReports()
 	o := &options{runs: 1}
-	if passed, failed := full.checks(o); passed != 12 || len(failed) != 0 {
-		t.Errorf("a full report: %d passed, failed %q; want 12 and none", passed, failed)
+	if passed, failed := full.checks(o); passed != 15 || len(failed) != 0 {
+		t.Errorf("a full report: %d passed, failed %q; want 15 and none", passed, failed)
 	}
 	passed, failed := short.checks(o)
-	if passed != 8 || len(failed) != 3 {
-		t.Fatalf("a short report: %d passed, failed %q; want 8 and 3", passed, failed)
+	if passed != 11 || len(failed) != 3 {
+		t.Fatalf("a short report: %d passed, failed %q; want 11 and 3", passed, failed)
 	}
 	for i, want := range []string{"end to end: docs-publish, 0 of 1 runs", "preparation: docs-publish on sample: exit 1", "growth: no download was measured"} {
 		if !strings.Contains(failed[i], want) {
@@ -64,8 +65,8 @@ func TestSmokeExitsNonZeroWhenACheckFails(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
-		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 12 passed, 0 failed\n"}, ""},
-		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 8 passed, 3 failed\n",
+		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 15 passed, 0 failed\n"}, ""},
+		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 11 passed, 3 failed\n",
 			"  failed: end to end: docs-publish, 0 of 1 runs\n", "  failed: preparation: docs-publish on sample: exit 1\n", "  failed: growth: no download was measured\n"},
 			"benchmarks: 3 smoke checks failed\n"},
 	}

@@ -22,12 +22,39 @@ func (f *flow) sameAsBase(b *base) bool {
 	if _, remote := b.fsys.(*githubapi.Files); remote {
 		return false
 	}
-	head, err := readUpTo(f.ws.FS(), f.plan.File, openapi.DefaultLimits.FileBytes)
+	head, err := f.ws.FS().Open(f.plan.File)
 	if err != nil {
 		return false
 	}
-	base, err := readUpTo(b.fsys, b.name, int64(len(head)))
-	return err == nil && bytes.Equal(head, base)
+	defer head.Close()
+	base, err := b.fsys.Open(b.name)
+	if err != nil {
+		return false
+	}
+	defer base.Close()
+	return sameContent(head, base, openapi.DefaultLimits.FileBytes)
+}
+
+// sameContent says whether a and b hold the same bytes, reading each a
+// piece at a time, and at most max bytes of each.
+func sameContent(a, b io.Reader, max int64) bool {
+	a, b = io.LimitReader(a, max+1), io.LimitReader(b, max+1)
+	pa, pb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, errA := io.ReadFull(a, pa)
+		nb, errB := io.ReadFull(b, pb)
+		if na != nb || !bytes.Equal(pa[:na], pb[:nb]) {
+			return false
+		}
+		endA := errA == io.EOF || errA == io.ErrUnexpectedEOF
+		endB := errB == io.EOF || errB == io.ErrUnexpectedEOF
+		switch {
+		case endA && endB:
+			return true
+		case errA != nil || errB != nil:
+			return false
+		}
+	}
 }
 
 // readUpTo reads a file, and at most one byte more than max.
