@@ -113,7 +113,7 @@ func comparison(ctx context.Context, o *options) (compareResult, error) {
 	res.breaking = fmt.Sprintf("%d breaking changes, %d API changes", outputs.Breaking, outputs.Changes)
 	if res.skipped == "" {
 		peerOut, _ := exec.CommandContext(ctx, oasdiff, "breaking", filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json"), "--format", "singleline").Output()
-		res.oasdiffChanges = fmt.Sprint(strings.Count(string(peerOut), "\n"))
+		res.oasdiffChanges = firstLine(string(peerOut))
 	}
 	return res, nil
 }
@@ -173,5 +173,5 @@ func (r compareResult) markdown(w func(string, ...any)) {
 		w("Memory: the edited run's peak is **%.1f×** the description's size (the run without the comparison: %.1f×).\n\n",
 			float64(r.edited.rssMedian*1024)/float64(r.size), float64(r.noCompare.rssMedian*1024)/float64(r.size))
 	}
-	w("What each found: docs-publish %s; `oasdiff breaking` %s lines (breaking changes and warnings).\n\n", r.breaking, r.oasdiffChanges)
+	w("What each found: docs-publish %s; `oasdiff breaking` \"%s\" (its errors are breaking changes).\n\n", r.breaking, r.oasdiffChanges)
 }

@@ -105,7 +105,7 @@ func (f *flow) compare(ctx context.Context) error {
 	f.rep.Infof("comparing with %s", b.label)
 	if f.sameAsBase(b) {
 		c.Report = &apidiff.Report{}
-		if err := f.reportChanges(ctx, c, b, nil); err != nil {
+		if err := f.reportChanges(c, b, nil); err != nil {
 			return err
 		}
 		return f.comment(ctx, c)
@@ -142,7 +142,7 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	c.Report = rep
-	if err := f.reportChanges(ctx, c, b, baseDesc.doc); err != nil {
+	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
 		return err
 	}
 	if err := f.comment(ctx, c); err != nil {
@@ -302,7 +302,7 @@ func (f *flow) accept(rep *apidiff.Report) error {
 
 // reportChanges logs the counts, sets the outputs, and annotates each
 // breaking change where it is written (where.go).
-func (f *flow) reportChanges(ctx context.Context, c *Comparison, b *base, baseDoc *openapi.Node) error {
+func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
 		plural(r.Count(apidiff.Warning), "warning"), plural(r.Count(apidiff.Info), "other change"))
@@ -310,7 +310,7 @@ func (f *flow) reportChanges(ctx context.Context, c *Comparison, b *base, baseDo
 	if f.cfg.FailOnBreaking {
 		level = report.Error
 	}
-	p := &placer{f: f, ctx: ctx, b: b, baseDoc: baseDoc}
+	p := &placer{f: f, b: b, baseDoc: baseDoc}
 	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
 	for i, a := range as {
 		if i == maxAnnotated {

@@ -2,7 +2,6 @@ package publish
 
 import (
 	"bytes"
-	"context"
 	"path"
 	"strconv"
 	"strings"
@@ -26,7 +25,6 @@ import (
 // placer finds where changes are written.
 type placer struct {
 	f       *flow
-	ctx     context.Context
 	b       *base
 	baseDoc *openapi.Node
 	// headFile is the head's file, read once a pointer reached past what
