@@ -180,6 +180,9 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *l
 	if err != nil {
 		return nil, nil, err
 	}
+	if n := int64(len(text)); n > maxComparedText {
+		return nil, nil, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
+	}
 	if !d.swagger && len(text) <= maxPlacedText {
 		if s, err := newLoader(true).LoadFromData(text); err == nil {
 			return s, ls, nil
@@ -193,6 +196,15 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *l
 	s, err := read(text)
 	return s, nil, err
 }
+
+// ErrTooLarge is a change that reaches more of a description than the
+// comparison reads: the library takes tens of times the text's size in
+// memory, so a whole large description compared with a small one would
+// exhaust a runner's.
+var ErrTooLarge = errors.New("too large to compare")
+
+// maxComparedText is the most text of one side the library is given.
+var maxComparedText int64 = 32 << 20
 
 // maxPlacedText is the most text the library reads with its positions:
 // reading them takes it about twice as long, so a larger text (a change that

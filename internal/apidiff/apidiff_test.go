@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff/apiedits"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/google/go-cmp/cmp"
 )
@@ -202,6 +203,31 @@ func TestAcceptMovesListedBreaksAside(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTooLargeAChange: a change that reaches more of a description than the
+// comparison reads is an error that says so, and a smaller change to the
+// same description is compared. Not parallel: it lowers the bound.
+func TestTooLargeAChange(t *testing.T) {
+	base := bundleFile(os.DirFS(filepath.Join("..", "..", "testdata", "specs")), "bookstore.openapi3.json")
+	head, _ := withEdits(t, base, apiedits.All[0]) // one operation removed
+	// The bound between what the change reaches and the whole.
+	b, _ := index(base)
+	h, _ := index(head)
+	p := prune(b, h)
+	part, _, _ := b.text(closure(p.keep, b, h), p.drop, true)
+	whole, _, _ := h.text(nil, nil, true)
+	if len(part) >= len(whole) {
+		t.Fatalf("the change reaches %d bytes of %d", len(part), len(whole))
+	}
+	defer func(n int64) { maxComparedText = n }(maxComparedText)
+	maxComparedText = int64(len(part)+len(whole)) / 2
+	if _, err := Compare([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("the whole description against an empty one: %v, want ErrTooLarge", err)
+	}
+	if _, err := Compare(base, head); err != nil {
+		t.Errorf("a change to a part: %v", err)
 	}
 }
 
