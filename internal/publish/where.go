@@ -47,6 +47,11 @@ func unitDepth(toks []string) int {
 
 // where is where ch is written, and whether the comparison said.
 func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
+	if !p.f.head.bundled {
+		// The upload keeps its $refs (bundle: false): the comparison's
+		// places are the bundle's, not the upload's.
+		return report.Where{}, false
+	}
 	if ch.HeadPointer != "" {
 		toks := tokens(ch.HeadPointer)
 		if w, n := p.inHead(toks); n == len(toks) {
@@ -70,10 +75,6 @@ func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
 // inHead is the deepest place of toks that the head holds, and how many
 // tokens deep it is.
 func (p *placer) inHead(toks []string) (report.Where, int) {
-	if !p.f.head.bundled {
-		// The upload keeps its $refs: its places are not the bundle's.
-		return report.Where{}, -1
-	}
 	w, n, partial := locate(p.f.head.doc, toks)
 	if n == len(toks) || !partial || !p.f.head.onePass {
 		return w, n
