@@ -26,10 +26,13 @@ import (
 // same template, as it matches paths with their parameters' names left
 // out), the changed components, the document-level parts, and whatever
 // these refer to, which is the same on both sides and so adds nothing to
-// the report. When the document-level parts other than info differ (a
-// global security requirement, a server, a security scheme), or reach a
-// changed unit, every operation may be concerned and the documents are
-// compared whole.
+// the report; extensions that are the same on both sides are left out (the
+// library reads them as written, without their $refs). The library compares
+// info, tags, externalDocs, servers and extensions as the document's own,
+// so they may differ; when any other document-level part differs (a global
+// security requirement, a security scheme, the version of OpenAPI), or
+// reaches a changed unit, every operation may be concerned and the
+// documents are compared whole.
 
 // unitKey names one unit: the section it is in ("paths",
 // "components/schemas", "definitions") and its name there.
