@@ -47,7 +47,7 @@ func TestPullRequestReportThroughTheBinary(t *testing.T) {
 	if run.outputs["breaking-changes"] != "1" || run.outputs["api-changes"] == "" || run.outputs["build-id"] == "" {
 		t.Errorf("outputs %v", run.outputs)
 	}
-	if !annotated(run.stdout, "warning", "api/openapi.yaml", 42, "breaking change: DELETE /books/{bookId}: api removed without deprecation") {
+	if !annotated(run.stdout, "warning", "api/openapi.yaml", 24, "breaking change: DELETE /books/{bookId}: api removed without deprecation") {
 		t.Errorf("no annotation at the removed operation:\n%s", run.stdout)
 	}
 	for _, want := range []string{"#### API changes", "**1 breaking change**", "| ❌ | DELETE /books/{bookId} | api removed without deprecation | api-removed-without-deprecation |"} {
@@ -69,7 +69,7 @@ func TestPullRequestReportThroughTheBinary(t *testing.T) {
 	if run.code == 0 || len(emu.Builds()) != builds {
 		t.Errorf("exit %d with %d builds (from %d)\n%s", run.code, len(emu.Builds()), builds, run.stdout)
 	}
-	if !annotated(run.stdout, "error", "api/openapi.yaml", 42, "breaking change: DELETE /books/{bookId}") ||
+	if !annotated(run.stdout, "error", "api/openapi.yaml", 24, "breaking change: DELETE /books/{bookId}") ||
 		!strings.Contains(run.stdout, "fail-on-breaking is true, so nothing was published") {
 		t.Errorf("the failure does not say why:\n%s", run.stdout)
 	}

@@ -2,6 +2,7 @@ package apidiff
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/flatten/headers"
 	"github.com/oasdiff/oasdiff/load"
 )
 
@@ -46,6 +48,11 @@ type Change struct {
 	Operation string // the HTTP method in upper case; "" for a change to no one operation
 	Path      string // the path template the operation is under; "" when none
 	Text      string // what changed, in English
+	// HeadPointer is where the change is written in the head, as a JSON
+	// pointer into the head document (the new form of a changed or added
+	// value; for a removal, often its parent); BasePointer is where it was
+	// written in the base. Each is "" when the library does not say.
+	HeadPointer, BasePointer string
 }
 
 // Report is what the head's change does to the API, most serious first.
@@ -97,7 +104,63 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 
 // Compare reports what changed from base to head: two API descriptions as
 // JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
-func Compare(base, head []byte) (rep *Report, err error) {
+// Its cost follows the change, not the descriptions: the same document twice
+// is no change at once, and otherwise the library is given only the parts
+// that can carry a change (prune.go), with the same report as the whole
+// documents would give.
+func Compare(base, head []byte) (*Report, error) {
+	if bytes.Equal(base, head) {
+		return &Report{}, nil
+	}
+	// Written alike, so that a part compares equal by its bytes whatever
+	// the layout of the file it came from.
+	base, head = compact(base), compact(head)
+	if bytes.Equal(base, head) {
+		return &Report{}, nil
+	}
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		// Not documents the index takes apart: the library says what is wrong.
+		return compareWhole(base, head)
+	}
+	p := prune(b, h)
+	if p.same {
+		return &Report{}, nil
+	}
+	if p.keep != nil {
+		p.keep = closure(p.keep, b, h)
+	}
+	s1, l1, err := b.read(p.keep, p.drop)
+	if err != nil {
+		return nil, &ReadError{Base, err}
+	}
+	s2, l2, err := h.read(p.keep, p.drop)
+	if err != nil {
+		return nil, &ReadError{Head, err}
+	}
+	return compare(s1, s2, l1, l2)
+}
+
+// compact is data without the spaces between its tokens; data itself when
+// it is no JSON, or starts as compact JSON does (a run's uploads are
+// written compact). A document compact only in part costs more to compare,
+// never a change missed.
+func compact(data []byte) []byte {
+	if len(data) < 2 || !bytes.ContainsAny(data[1:2], " \t\r\n") {
+		return data
+	}
+	var b bytes.Buffer
+	b.Grow(len(data))
+	if err := json.Compact(&b, data); err != nil {
+		return data
+	}
+	return b.Bytes()
+}
+
+// compareWhole is Compare over the whole documents, as the library reads
+// JSON: without positions.
+func compareWhole(base, head []byte) (*Report, error) {
 	s1, err := read(base)
 	if err != nil {
 		return nil, &ReadError{Base, err}
@@ -106,6 +169,52 @@ func Compare(base, head []byte) (rep *Report, err error) {
 	if err != nil {
 		return nil, &ReadError{Head, err}
 	}
+	return compare(s1, s2, nil, nil)
+}
+
+// read is one side as the library reads it: the units keep holds and what
+// they refer to (everything when keep is nil), with the lines that name the
+// places the library gives, or nil lines when it gives none.
+func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *lines, error) {
+	text, ls, err := d.text(keep, drop, !d.swagger)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := int64(len(text)); n > maxComparedText {
+		return nil, nil, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
+	}
+	if !d.swagger && len(text) <= maxPlacedText {
+		if s, err := newLoader(true).LoadFromData(text); err == nil {
+			return s, ls, nil
+		}
+		// What YAML does not read as JSON reads it (a key too long for a
+		// YAML reader): without positions. Or it is an error again.
+	}
+	if !d.swagger {
+		text = text[len(commentLine)+1:]
+	}
+	s, err := read(text)
+	return s, nil, err
+}
+
+// ErrTooLarge is a change that reaches more of a description than the
+// comparison reads: the library takes tens of times the text's size in
+// memory, so a whole large description compared with a small one would
+// exhaust a runner's.
+var ErrTooLarge = errors.New("too large to compare")
+
+// maxComparedText is the most text of one side the library is given.
+var maxComparedText int64 = 32 << 20
+
+// maxPlacedText is the most text the library reads with its positions:
+// reading them takes it about twice as long, so a larger text (a change that
+// reaches most of a large API) is read without, and its changes are placed
+// at their operations.
+const maxPlacedText = 4 << 20
+
+// compare runs the library's checks; lines, where given, name the places of
+// its positions in each side.
+func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
 	// The descriptions are untrusted input: a panic in a library over an
 	// unusual one is an error of this comparison, not the end of the run.
 	defer func() {
@@ -113,6 +222,11 @@ func Compare(base, head []byte) (rep *Report, err error) {
 			rep, err = nil, fmt.Errorf("%w: %v", errCheckPanicked, p)
 		}
 	}()
+	// HTTP header names are case-insensitive: the oasdiff CLI compares them
+	// in lower case unless told not to (--case-insensitive-headers), and so
+	// does this. Its other defaults are the library's own.
+	headers.Lowercase(s1)
+	headers.Lowercase(s2)
 	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(),
 		&load.SpecInfo{Url: "base", Spec: s1}, &load.SpecInfo{Url: "head", Spec: s2})
 	if err != nil {
@@ -133,19 +247,37 @@ func Compare(base, head []byte) (rep *Report, err error) {
 		rep.Changes = append(rep.Changes, Change{
 			ID: c.GetId(), Level: levelOf(c.GetLevel()),
 			Operation: c.GetOperation(), Path: c.GetPath(),
-			Text: c.GetUncolorizedText(localizer),
+			Text:        c.GetUncolorizedText(localizer),
+			HeadPointer: placeOf(c.GetRevisionSource(), l2),
+			BasePointer: placeOf(c.GetBaseSource(), l1),
 		})
 	}
 	rep.sort()
 	return rep, nil
 }
 
+// placeOf is the JSON pointer of a place the library gives, "" when it gives
+// none.
+func placeOf(src *checker.Source, ls *lines) string {
+	if src == nil || ls == nil {
+		return ""
+	}
+	p, _ := ls.pointer(src.Line)
+	return p
+}
+
 var localizer = checker.NewDefaultLocalizer()
 
 // notAChange are findings of the library's that are advice about the
-// description's version, not changes to the API: they would count as API
-// changes, and outlive the breaking changes an ignore file accepts.
-var notAChange = map[string]bool{"api-version-not-bumped": true}
+// description's version (info.version not raised, lowered, or raised by
+// less than a major version along with a breaking change), not changes to
+// the API: they would count as API changes, and outlive the breaking
+// changes an ignore file accepts. The three are alike, so all three go.
+var notAChange = map[string]bool{
+	checker.APIVersionNotBumpedId:      true,
+	checker.APIVersionDecreasedId:      true,
+	checker.APIMajorVersionNotBumpedId: true,
+}
 
 // read loads one side. Only the document itself is read: a $ref to
 // anything else (a file, a URL) is refused, whatever kin-openapi's defaults.
@@ -156,11 +288,7 @@ func read(data []byte) (*openapi3.T, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, err
 	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-		return nil, fmt.Errorf("$ref %s leaves the document: only local $refs can be compared", u.Redacted())
-	}
+	loader := newLoader(false)
 	if head.Swagger != "" {
 		var doc2 openapi2.T
 		if err := json.Unmarshal(data, &doc2); err != nil {
@@ -176,6 +304,20 @@ func read(data []byte) (*openapi3.T, error) {
 		return doc3, nil
 	}
 	return loader.LoadFromData(data)
+}
+
+// newLoader is a loader that reads only the document itself: a $ref to
+// anything else (a file, a URL) is refused, whatever kin-openapi's
+// defaults. With origins, it keeps where each value was written, in a text
+// it reads as YAML.
+func newLoader(origins bool) *openapi3.Loader {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	loader.IncludeOrigin = origins
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("$ref %s leaves the document: only local $refs can be compared", u.Redacted())
+	}
+	return loader
 }
 
 func levelOf(l checker.Level) Level {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff/apiedits"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/google/go-cmp/cmp"
 )
@@ -77,6 +78,9 @@ func TestGoldenReports(t *testing.T) {
 		"swagger2":                    {true, []string{"api-removed-without-deprecation"}},
 		"openapi31":                   {true, []string{"response-property-became-optional", "endpoint-added"}},
 		"no-changes":                  {false, nil},
+		"header-case-only":            {false, nil},
+		"annotated-json":              {true, []string{"response-property-type-changed"}},
+		"annotated-multi-file":        {true, []string{"request-parameter-became-required", "api-path-removed-without-deprecation"}},
 	}
 	for _, c := range cases {
 		name := c.Name()
@@ -113,11 +117,41 @@ func TestGoldenReports(t *testing.T) {
 					t.Errorf("no %s change in:\n%s", id, got)
 				}
 			}
-			if strings.Contains(got, "api-version-not-bumped") {
+			if strings.Contains(got, "version-not-bumped") {
 				t.Errorf("advice about the version counted as an API change:\n%s", got)
 			}
-			if name == "no-changes" && len(rep.Changes) != 0 {
+			if (name == "no-changes" || name == "header-case-only") && len(rep.Changes) != 0 {
 				t.Errorf("changes between identical descriptions:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestVersionAdviceIsNoChange: whatever happens to info.version along with a
+// breaking change (kept, lowered, raised by a minor version), the report
+// holds the breaking change and no advice about the version.
+func TestVersionAdviceIsNoChange(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "testdata", "apidiff", "removed-operation")
+	base, head := bundled(t, filepath.Join(dir, "base")), bundled(t, filepath.Join(dir, "head"))
+	for _, version := range []string{"1.0.0", "0.9.0", "1.1.0", "2.0.0"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			h := strings.Replace(string(head), `"version":"1.0.0"`, `"version":"`+version+`"`, 1)
+			if !strings.Contains(h, `"version":"`+version+`"`) {
+				t.Fatalf("the head has no version %s", version)
+			}
+			rep, err := Compare(base, []byte(h))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Count(Breaking) != 1 {
+				t.Errorf("%d breaking changes, want 1:\n%s", rep.Count(Breaking), text(rep))
+			}
+			for _, c := range rep.Changes {
+				if strings.HasPrefix(c.ID, "api-version-") || strings.HasPrefix(c.ID, "api-major-version-") {
+					t.Errorf("advice about the version counted as an API change: %s", c.ID)
+				}
 			}
 		})
 	}
@@ -169,6 +203,31 @@ func TestAcceptMovesListedBreaksAside(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTooLargeAChange: a change that reaches more of a description than the
+// comparison reads is an error that says so, and a smaller change to the
+// same description is compared. Not parallel: it lowers the bound.
+func TestTooLargeAChange(t *testing.T) {
+	base := bundleFile(os.DirFS(filepath.Join("..", "..", "testdata", "specs")), "bookstore.openapi3.json")
+	head, _ := withEdits(t, base, apiedits.All[0]) // one operation removed
+	// The bound between what the change reaches and the whole.
+	b, _ := index(base)
+	h, _ := index(head)
+	p := prune(b, h)
+	part, _, _ := b.text(closure(p.keep, b, h), p.drop, true)
+	whole, _, _ := h.text(nil, nil, true)
+	if len(part) >= len(whole) {
+		t.Fatalf("the change reaches %d bytes of %d", len(part), len(whole))
+	}
+	defer func(n int64) { maxComparedText = n }(maxComparedText)
+	maxComparedText = int64(len(part)+len(whole)) / 2
+	if _, err := Compare([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("the whole description against an empty one: %v, want ErrTooLarge", err)
+	}
+	if _, err := Compare(base, head); err != nil {
+		t.Errorf("a change to a part: %v", err)
 	}
 }
 

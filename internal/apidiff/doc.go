@@ -3,7 +3,10 @@
 // are safe (an added operation, an optional parameter). It takes both
 // versions as the JSON documents that are published (bundled, so a
 // multi-file description compares exactly as it is uploaded) and gives a
-// Report in its own types.
+// Report in its own types, each change with where it is written in each
+// document (a JSON pointer), for the caller to map to its file and line.
+// The library is given only the parts of the documents that can carry a
+// change (prune.go), with the report the whole documents would give.
 //
 // The checks are github.com/oasdiff/oasdiff's, loaded through
 // github.com/getkin/kin-openapi (Swagger 2.0 converted to OpenAPI 3 first).

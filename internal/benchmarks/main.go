@@ -12,8 +12,11 @@
 //  3. start-up and binary size;
 //  4. growth: preparation time and memory for synthetic descriptions of
 //     1 to 80 MB, and download memory for zips of 10 to 500 MB;
+//  5. the binary and the image;
 //  6. YAML memory: peak memory per byte of input on GitHub's description
-//     as YAML and on a 36 MB block-style list of one-letter items.
+//     as YAML and on a 36 MB block-style list of one-letter items;
+//  7. the API comparison on GitHub's REST description, edited and
+//     unchanged, against the oasdiff CLI.
 //
 // Everything runs on loopback. The harness is a module of its own (its plot
 // library stays out of the action's go.mod); run it from anywhere in the
@@ -22,6 +25,7 @@
 //	go -C internal/benchmarks run .            # full run, rewrites BENCHMARKS.md
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
 //	go -C internal/benchmarks run . -yaml      # only section 6, printed
+//	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 package main
 
 import (
@@ -43,6 +47,7 @@ type options struct {
 	out     string
 	plot    string
 	runs    int
+	only    string // "compare": measure the comparison only
 	work    string // temporary directory
 	binary  string // docs-publish, built for this run
 	peerDir string // node_modules of the peers
@@ -55,6 +60,7 @@ func main() {
 	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
+	flag.StringVar(&o.only, "only", "", "compare: measure the API comparison alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
@@ -103,6 +109,9 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 		return yamlOnly(ctx, o, stdout)
 	}
 
+	if o.only == "compare" {
+		return compareOnly(ctx, o, r)
+	}
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
 		return fmt.Errorf("end to end: %w", err)
@@ -123,6 +132,10 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if r.yaml, err = yamlMemory(ctx, o); err != nil {
 		return fmt.Errorf("YAML memory: %w", err)
 	}
+	logf("the API comparison")
+	if r.compare, err = comparison(ctx, o); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
 	r.took = time.Since(start)
 	text := r.markdown(o)
 	if o.smoke {
@@ -136,6 +149,35 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	}
 	logf("wrote %s and %s in %s", o.out, o.plot, r.took.Round(time.Second))
 	return nil
+}
+
+// compareOnly measures the comparison and rewrites its section of the
+// report, leaving the others as the last full run wrote them.
+func compareOnly(ctx context.Context, o *options, r *report) error {
+	var err error
+	if r.compare, err = comparison(ctx, o); err != nil {
+		return fmt.Errorf("comparison: %w", err)
+	}
+	var b strings.Builder
+	r.compare.markdown(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) })
+	section := b.String()
+	if o.smoke {
+		_, err := io.WriteString(os.Stdout, section)
+		return err
+	}
+	old, err := os.ReadFile(o.out)
+	if err != nil {
+		return err
+	}
+	text := string(old)
+	if i := strings.Index(text, "## 7. The API comparison"); i >= 0 {
+		text = text[:i]
+	} else {
+		text = strings.TrimRight(text, "\n") + "\n\n"
+	}
+	note := fmt.Sprintf("_Measured on %s on its own, by `go -C internal/benchmarks run . -only compare`; the sections above are from the last full run._", time.Now().UTC().Format("2006-01-02"))
+	text += strings.Replace(section, "\n\n", "\n\n"+note+"\n\n", 1)
+	return os.WriteFile(o.out, []byte(text), 0o644)
 }
 
 // smoke prints the report of a smoke pass and what its checks found, and

@@ -22,6 +22,7 @@ type report struct {
 	download   []point
 	yaml       []yamlRow
 	image      imageSize
+	compare    compareResult
 }
 
 // checks judges what a run measured, for the smoke run's summary: each
@@ -66,7 +67,8 @@ func (r *report) checks(o *options) (passed int, failed []string) {
 	for _, p := range r.download {
 		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB download", p.mb))
 	}
-	return passed, failed
+	passed2, failed2 := r.compare.checks()
+	return passed + passed2, append(failed, failed2...)
 }
 
 // imageSize is what the image holds: the binary, and the CA bundle.
@@ -226,5 +228,7 @@ func (r *report) markdown(o *options) string {
 	if len(r.yaml) > 0 {
 		w("\n%s", yamlSection(r.yaml))
 	}
+	w("\n")
+	r.compare.markdown(w)
 	return b.String()
 }

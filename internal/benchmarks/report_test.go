@@ -25,6 +25,7 @@ func smokeReports() (full, short report) {
 		download:   []point{{mb: 10, wall: 0.2, rss: 12}},
 		yaml:       []yamlRow{{name: "list", size: 4 << 20, st: stats{n: 1, median: time.Millisecond, rssMedian: 1 << 10, rssMax: 1 << 10}}},
 		image:      imageSize{binary: 11e6, certs: 220e3},
+		compare:    compareResult{size: 13e6, edited: ok, oasdiff: ok, unchanged: ok, noCompare: ok},
 	}
 	short = full
 	short.e2e.dp = stats{}
@@ -37,12 +38,12 @@ func TestChecksCountWhatFellShort(t *testing.T) {
 	t.Parallel()
 	full, short := smokeReports()
 	o := &options{runs: 1}
-	if passed, failed := full.checks(o); passed != 14 || len(failed) != 0 {
-		t.Errorf("a full report: %d passed, failed %q; want 14 and none", passed, failed)
+	if passed, failed := full.checks(o); passed != 17 || len(failed) != 0 {
+		t.Errorf("a full report: %d passed, failed %q; want 17 and none", passed, failed)
 	}
 	passed, failed := short.checks(o)
-	if passed != 10 || len(failed) != 3 {
-		t.Fatalf("a short report: %d passed, failed %q; want 10 and 3", passed, failed)
+	if passed != 13 || len(failed) != 3 {
+		t.Fatalf("a short report: %d passed, failed %q; want 13 and 3", passed, failed)
 	}
 	for i, want := range []string{"end to end: docs-publish, 0 of 1 runs", "preparation: docs-publish on sample: exit 1", "growth: no download was measured"} {
 		if !strings.Contains(failed[i], want) {
@@ -65,8 +66,8 @@ func TestSmokeExitsNonZeroWhenACheckFails(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
-		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 14 passed, 0 failed\n", "## 6. YAML memory"}, ""},
-		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 10 passed, 3 failed\n",
+		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 17 passed, 0 failed\n", "## 6. YAML memory"}, ""},
+		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 13 passed, 3 failed\n",
 			"  failed: end to end: docs-publish, 0 of 1 runs\n", "  failed: preparation: docs-publish on sample: exit 1\n", "  failed: growth: no download was measured\n"},
 			"benchmarks: 3 smoke checks failed\n"},
 	}

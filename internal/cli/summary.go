@@ -226,6 +226,10 @@ func changesRow(c *publish.Comparison) string {
 		return "not compared: " + c.Skipped
 	}
 	r := c.Report
-	return fmt.Sprintf("%d breaking, %d warnings, %d other, against %s",
-		r.Count(apidiff.Breaking), r.Count(apidiff.Warning), r.Count(apidiff.Info), c.Base)
+	warnings := "warnings"
+	if r.Count(apidiff.Warning) == 1 {
+		warnings = "warning"
+	}
+	return fmt.Sprintf("%d breaking, %d %s, %d other, against %s",
+		r.Count(apidiff.Breaking), r.Count(apidiff.Warning), warnings, r.Count(apidiff.Info), c.Base)
 }

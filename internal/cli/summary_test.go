@@ -77,6 +77,24 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
+func TestChangesRowCounts(t *testing.T) {
+	t.Parallel()
+	change := func(l apidiff.Level) apidiff.Change { return apidiff.Change{ID: "x", Level: l} }
+	cases := []struct {
+		changes []apidiff.Change
+		want    string
+	}{
+		{nil, "0 breaking, 0 warnings, 0 other, against b"},
+		{[]apidiff.Change{change(apidiff.Warning)}, "0 breaking, 1 warning, 0 other, against b"},
+		{[]apidiff.Change{change(apidiff.Breaking), change(apidiff.Warning), change(apidiff.Warning), change(apidiff.Info)}, "1 breaking, 2 warnings, 1 other, against b"},
+	}
+	for _, tc := range cases {
+		if got := changesRow(&publish.Comparison{Base: "b", Report: &apidiff.Report{Changes: tc.changes}}); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}
+
 // TestSummaryLeadsWithTheOutcome checks what the golden files show, so that
 // rewriting them cannot make a wrong summary right.
 func TestSummaryLeadsWithTheOutcome(t *testing.T) {

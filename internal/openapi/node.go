@@ -88,6 +88,10 @@ const (
 	stub          // the kind and place of the value, and nothing of it
 )
 
+// Partial says whether n holds less than the value written: a tree read in
+// a single pass keeps only what validation reads.
+func (n *Node) Partial() bool { return n != nil && n.part != whole }
+
 // Field is one member of an Object.
 type Field struct {
 	Key    string

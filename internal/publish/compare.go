@@ -105,6 +105,13 @@ func (f *flow) compare(ctx context.Context) error {
 	}
 	c.Base = b.label
 	f.rep.Infof("comparing with %s", b.label)
+	if f.sameAsBase(b) {
+		c.Report = &apidiff.Report{}
+		if err := f.reportChanges(c, b, nil); err != nil {
+			return err
+		}
+		return f.comment(ctx, c)
+	}
 	baseDesc, err := loadBase(ctx, b)
 	if f.plan.BaseFile != "" && err != nil && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
 		// base-file is the user's input: one that names no file is a mistake,
@@ -277,7 +284,10 @@ func (f *flow) inRepository(file string) (repoDir, name string) {
 // there.
 func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
-		doc, err := openapi.Load(ctx, b.fsys, b.name, openapi.DefaultLimits)
+		// As the head is read: a JSON description that names no other file
+		// in a single pass.
+		out := &memSink{}
+		p, err := openapi.Prepare(ctx, b.fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
 		var le *openapi.LoadError
 		if errors.Is(err, fs.ErrNotExist) && errors.As(err, &le) && le.File == b.name {
 			return nil, fs.ErrNotExist
@@ -285,14 +295,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = openapi.Bundle(ctx, doc, openapi.BundleOptions{FS: b.fsys}); err != nil {
-			return nil, err
-		}
-		content, err := openapi.Encode(doc, openapi.DefaultLimits)
-		if err != nil {
-			return nil, err
-		}
-		return &described{doc: doc, body: bytes.NewReader(content), size: int64(len(content)), bundled: true}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass}, nil
 	})
 }
 
@@ -344,8 +347,7 @@ func (f *flow) accept(rep *apidiff.Report) error {
 }
 
 // reportChanges logs the counts, sets the outputs, and annotates each
-// breaking change where its operation is written: in the head, or for an
-// operation the change removed, in the base.
+// breaking change where it is written (where.go).
 func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
@@ -354,17 +356,14 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	if f.cfg.FailOnBreaking {
 		level = report.Error
 	}
-	annotated := 0
-	for _, ch := range r.Changes {
-		if ch.Level != apidiff.Breaking {
-			continue
-		}
-		if annotated == maxAnnotated {
-			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", r.Count(apidiff.Breaking)-annotated), report.Where{})
+	p := &placer{f: f, b: b, baseDoc: baseDoc}
+	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
+	for i, a := range as {
+		if i == maxAnnotated {
+			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", len(as)-i), report.Where{})
 			break
 		}
-		annotated++
-		f.rep.Annotate(level, "breaking change: "+changeLine(ch), f.whereChanged(ch, b, baseDoc))
+		f.rep.Annotate(level, a.message(), a.where)
 	}
 	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
 		return err
@@ -382,7 +381,8 @@ func changeLine(ch apidiff.Change) string {
 	return s
 }
 
-// whereChanged is where a change's operation is written: in the head, or
+// whereChanged, for a change the comparison gives no place for, is where
+// its operation is written: in the head, or
 // for an operation the change removed, in the base (a workspace path, when
 // the base is a commit's files, of the file as it was). A change to no one
 // operation is about the description's main file.

@@ -93,8 +93,8 @@ func TestStickyCommentFollowsThePullRequest(t *testing.T) {
 	if res.Changes == nil || res.Changes.Breaking() != 1 || rep.outputs["breaking-changes"] != "1" {
 		t.Fatalf("first push: %+v, outputs %v\n%s", res.Changes, rep.outputs, rep.log())
 	}
-	// The removed operation is annotated where the base wrote it.
-	if !strings.Contains(rep.log(), "warning: api/openapi.yaml:42:5: breaking change: DELETE /books/{bookId}: api removed without deprecation") {
+	// The removed operation is annotated at its path, which the head still has.
+	if !strings.Contains(rep.log(), "warning: api/openapi.yaml:24:3: breaking change: DELETE /books/{bookId}: api removed without deprecation") {
 		t.Errorf("no annotation at the removed operation:\n%s", rep.log())
 	}
 	cs := ours(gh)
@@ -159,8 +159,22 @@ func TestComparisonOutcomes(t *testing.T) {
 			},
 			errIs: func(err error) bool { var be *BreakingError; return errors.As(err, &be) && be.Count == 1 },
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
-				if res.FailedStep != StepCompare || len(ours(gh)) != 1 || rep.count("error: api/openapi.yaml:42:5: breaking change") != 1 {
+				if res.FailedStep != StepCompare || len(ours(gh)) != 1 || rep.count("error: api/openapi.yaml:24:3: breaking change") != 1 {
 					t.Errorf("failed at %q, %d comments\n%s", res.FailedStep, len(ours(gh)), rep.log())
+				}
+			},
+		},
+		{
+			name: "headers renamed by letter case only are no change, and fail-on-breaking passes",
+			head: fixture(t, "header-case-only/head/openapi.yaml"),
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.FailOnBreaking = true
+				gh.AddFile(baseSHA, "api/openapi.yaml", fixture(t, "header-case-only/base/openapi.yaml"))
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if r := res.Changes.Report; r == nil || len(r.Changes) != 0 || rep.outputs["api-changes"] != "0" {
+					t.Errorf("%+v\n%s", res.Changes, rep.log())
 				}
 			},
 		},
@@ -399,9 +413,9 @@ func TestBaseFromTheLocalClone(t *testing.T) {
 	if res.Changes.Breaking() != 1 || len(gh.Requests()) != 0 {
 		t.Fatalf("%+v, %d requests to GitHub\n%s", res.Changes, len(gh.Requests()), rep.log())
 	}
-	// The removed operation is shown where the base wrote it, as a
+	// The removed operation is shown at its path in the head, as a
 	// workspace path.
-	if rep.count("warning: checkout/api/openapi.yaml:42:5: breaking change: DELETE") != 1 {
+	if rep.count("warning: checkout/api/openapi.yaml:24:3: breaking change: DELETE") != 1 {
 		t.Errorf("%s", rep.log())
 	}
 }

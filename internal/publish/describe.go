@@ -168,6 +168,7 @@ type described struct {
 	body    io.ReaderAt
 	size    int64
 	bundled bool
+	onePass bool // the single pass read it: one JSON file, naming no other
 }
 
 // json is the whole upload, read from body.
@@ -186,7 +187,7 @@ func describe(ctx context.Context, bundle bool, name string, fsys fs.FS, out *os
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
-	return &described{doc: p.Root, body: out, size: p.Size, bundled: bundle}, p.Findings, nil
+	return &described{doc: p.Root, body: out, size: p.Size, bundled: bundle, onePass: p.OnePass}, p.Findings, nil
 }
 
 // loadFindings are load errors as findings.

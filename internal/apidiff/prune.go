@@ -1,0 +1,410 @@
+package apidiff
+
+import (
+	"bytes"
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The comparison costs what the change costs: the library is given only the
+// parts of the two documents that can carry a change, which on a large API
+// with a few edits is a small fraction of it.
+//
+// A document is cut into units: each path item, and each named component
+// (components.<section>.<name> in OpenAPI 3, definitions, parameters and
+// responses in Swagger 2). Everything else (openapi, info, servers,
+// security, tags, webhooks, extensions, security schemes) is document-level
+// and always given whole. A unit is changed when its JSON differs between the
+// sides, or when it exists on one side only; and, through the $refs of
+// either side, every unit that reaches a changed unit is changed too, since
+// what the library compares is the content with its $refs followed. The
+// library gets the changed path items (with every path that matches the
+// same template, as it matches paths with their parameters' names left
+// out), the changed components, the document-level parts, and whatever
+// these refer to, which is the same on both sides and so adds nothing to
+// the report; extensions that are the same on both sides are left out (the
+// library reads them as written, without their $refs). The library compares
+// info, tags, externalDocs, servers and extensions as the document's own,
+// so they may differ; when any other document-level part differs (a global
+// security requirement, a security scheme, the version of OpenAPI), or
+// reaches a changed unit, every operation may be concerned and the
+// documents are compared whole.
+
+// unitKey names one unit: the section it is in ("paths",
+// "components/schemas", "definitions") and its name there.
+type unitKey struct{ sec, name string }
+
+// doc is one side, indexed: the raw JSON of each top-level member and of
+// each unit, and the units each part refers to.
+type doc struct {
+	swagger bool
+	top     []member // the top-level members, in order
+	// sections are the members of each unit section, in order.
+	sections map[string][]member
+	units    map[unitKey][]byte
+	// level are the document-level parts outside the units, keyed by their
+	// place ("info", "components/securitySchemes").
+	level map[string][]byte
+	refs  map[unitKey][]unitKey // what each unit refers to
+	// levelRefs is what the document-level parts refer to.
+	levelRefs []unitKey
+	// wide is set by a reference to a whole section or more, which the
+	// units cannot follow.
+	wide bool
+}
+
+type member struct {
+	key string
+	raw []byte
+}
+
+// errNotIndexed is a document the index does not take apart: it is
+// compared whole.
+var errNotIndexed = errors.New("not an object")
+
+// unitSections are the sections of named components that are units, by
+// version.
+var unitSections3 = map[string]bool{"schemas": true, "responses": true, "parameters": true, "examples": true,
+	"requestBodies": true, "headers": true, "links": true, "callbacks": true, "pathItems": true}
+var unitSections2 = map[string]bool{"definitions": true, "parameters": true, "responses": true}
+
+// index takes a bundled JSON document apart.
+func index(data []byte) (*doc, error) {
+	top, err := members(data)
+	if err != nil {
+		return nil, err
+	}
+	d := &doc{top: top, sections: map[string][]member{}, units: map[unitKey][]byte{},
+		level: map[string][]byte{}, refs: map[unitKey][]unitKey{}}
+	for _, m := range top {
+		if m.key == "swagger" {
+			d.swagger = true
+		}
+	}
+	addSection := func(sec string, raw []byte) error {
+		ms, err := members(raw)
+		if err != nil {
+			return err
+		}
+		d.sections[sec] = ms
+		for _, m := range ms {
+			d.units[unitKey{sec, m.key}] = m.raw
+		}
+		return nil
+	}
+	for _, m := range top {
+		switch {
+		case m.key == "paths", d.swagger && unitSections2[m.key]:
+			if err := addSection(m.key, m.raw); err != nil {
+				return nil, err
+			}
+		case m.key == "components" && !d.swagger:
+			comps, err := members(m.raw)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range comps {
+				if unitSections3[c.key] {
+					if err := addSection("components/"+c.key, c.raw); err != nil {
+						return nil, err
+					}
+				} else {
+					d.level["components/"+c.key] = c.raw
+				}
+			}
+		default:
+			d.level[m.key] = m.raw
+		}
+	}
+	for k, raw := range d.units {
+		d.refs[k] = d.refersTo(raw)
+	}
+	for k, raw := range d.level {
+		if !isExtension(k) {
+			d.levelRefs = append(d.levelRefs, d.refersTo(raw)...)
+		}
+	}
+	return d, nil
+}
+
+// members are the members of a JSON object, each with its raw value, a
+// slice of data.
+func members(data []byte) ([]member, error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil {
+		return nil, err
+	} else if tok.Kind() != '{' {
+		return nil, errNotIndexed
+	}
+	var out []member
+	for dec.PeekKind() != '}' {
+		k, err := dec.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		key := k.String()
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		end := dec.InputOffset()
+		out = append(out, member{key, data[end-int64(len(v)) : end]})
+	}
+	return out, nil
+}
+
+// refersTo is every unit that raw may refer to: the target of each string
+// that is a local reference ("#/components/schemas/Book", a $ref, a link's
+// operationRef, a discriminator's mapping) and, where a discriminator
+// mapping may name a schema without a reference, each schema named by any
+// string. It errs on the side of more: a reference too many costs a little
+// more work, never a change missed.
+func (d *doc) refersTo(raw []byte) []unitKey {
+	var out []unitKey
+	rest := raw
+	for {
+		i := bytes.Index(rest, []byte(`"#/`))
+		if i < 0 {
+			break
+		}
+		s, n := stringAt(rest[i:])
+		rest = rest[i+max(n, 1):]
+		if k, ok := d.target(s); ok {
+			out = append(out, k)
+		}
+	}
+	if bytes.Contains(raw, []byte(`"mapping"`)) {
+		sec := "components/schemas"
+		if d.swagger {
+			sec = "definitions"
+		}
+		for rest := raw; ; {
+			i := bytes.IndexByte(rest, '"')
+			if i < 0 {
+				break
+			}
+			s, n := stringAt(rest[i:])
+			rest = rest[i+max(n, 1):]
+			if _, ok := d.units[unitKey{sec, s}]; ok {
+				out = append(out, unitKey{sec, s})
+			}
+		}
+	}
+	return out
+}
+
+// stringAt reads the JSON string that starts b, and how many bytes it
+// takes: its text is "" when it is not one.
+func stringAt(b []byte) (string, int) {
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			s, err := jsontext.AppendUnquote(nil, b[:i+1])
+			if err != nil {
+				return "", i + 1
+			}
+			return string(s), i + 1
+		}
+	}
+	return "", len(b)
+}
+
+// target is the unit a local reference points into. A reference to the
+// document-level parts needs no unit (they are given whole); one to a whole
+// section or to the document sets wide.
+func (d *doc) target(ref string) (unitKey, bool) {
+	frag, err := url.PathUnescape(strings.TrimPrefix(ref, "#"))
+	if err != nil {
+		return unitKey{}, false
+	}
+	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	sec, n := toks[0], 1
+	if sec == "components" && !d.swagger {
+		if len(toks) < 2 || !unitSections3[toks[1]] {
+			if len(toks) < 2 {
+				d.wide = true
+			}
+			return unitKey{}, false
+		}
+		sec, n = "components/"+toks[1], 2
+	} else if sec != "paths" && !(d.swagger && unitSections2[sec]) {
+		if frag == "" || frag == "/" {
+			d.wide = true
+		}
+		return unitKey{}, false
+	}
+	if len(toks) <= n {
+		d.wide = true
+		return unitKey{}, false
+	}
+	return unitKey{sec, toks[n]}, true
+}
+
+// isExtension says whether a document-level part is an extension (x-...):
+// the library reads it as it is written, without following its $refs.
+func isExtension(key string) bool {
+	_, name, _ := strings.Cut(key, "/")
+	if name == "" {
+		name = key
+	}
+	return strings.HasPrefix(name, "x-")
+}
+
+// aboutTheDocument says whether a document-level part is compared on its
+// own, as the document's, and not as part of each operation's: a change to
+// it is reported alike with or without the operations.
+func aboutTheDocument(key string) bool {
+	switch key {
+	case "info", "tags", "externalDocs", "servers":
+		return true
+	}
+	return isExtension(key)
+}
+
+// template is a path with its parameters' names left out, as the library
+// matches paths: /books/{id} and /books/{bookId} are one endpoint.
+var templateParam = regexp.MustCompile(`\{[^}]*\}`)
+
+func template(path string) string { return templateParam.ReplaceAllString(path, "{}") }
+
+// plan is what to give the library of each side; nil keeps all of it.
+type plan struct {
+	keep map[unitKey]bool
+	// drop are the extensions (x-...) that are the same on both sides: the
+	// library compares them as they are written, so they add nothing, and
+	// they can be large (GitHub's x-webhooks).
+	drop map[string]bool
+	// same: the two documents say the same, so there is nothing to compare.
+	same bool
+}
+
+// prune works out what of base and head can carry a change. A nil keep
+// means the documents are to be compared whole.
+func prune(base, head *doc) plan {
+	if base.swagger != head.swagger || base.wide || head.wide {
+		return plan{}
+	}
+	// The document-level parts: they are given whole, and a difference in
+	// most of them concerns every operation.
+	levelSame := true
+	for _, l := range [][2]*doc{{base, head}, {head, base}} {
+		for k, v := range l[0].level {
+			if w, ok := l[1].level[k]; !ok || !bytes.Equal(v, w) {
+				if !aboutTheDocument(k) {
+					return plan{}
+				}
+				levelSame = false
+			}
+		}
+	}
+	changed := map[unitKey]bool{}
+	var queue []unitKey
+	mark := func(k unitKey) {
+		if !changed[k] {
+			changed[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for k, v := range base.units {
+		if w, ok := head.units[k]; !ok || !bytes.Equal(v, w) {
+			mark(k)
+		}
+	}
+	for k := range head.units {
+		if _, ok := base.units[k]; !ok {
+			mark(k)
+		}
+	}
+	drop := map[string]bool{}
+	for k, v := range base.level {
+		if isExtension(k) && bytes.Equal(v, head.level[k]) {
+			drop[k] = true
+		}
+	}
+	if len(queue) == 0 {
+		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
+	}
+	// Whatever reaches a changed unit, on either side, is changed.
+	referrers := map[unitKey][]unitKey{}
+	for _, d := range []*doc{base, head} {
+		for from, tos := range d.refs {
+			for _, to := range tos {
+				referrers[to] = append(referrers[to], from)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, from := range referrers[k] {
+			mark(from)
+		}
+	}
+	for _, d := range []*doc{base, head} {
+		for _, to := range d.levelRefs {
+			if changed[to] {
+				return plan{}
+			}
+		}
+	}
+	// Paths that the library matches as one endpoint go together.
+	templates := map[string]bool{}
+	for k := range changed {
+		if k.sec == "paths" {
+			templates[template(k.name)] = true
+		}
+	}
+	keep := map[unitKey]bool{}
+	for k := range changed {
+		keep[k] = true
+	}
+	for _, d := range []*doc{base, head} {
+		for _, m := range d.sections["paths"] {
+			if templates[template(m.key)] {
+				keep[unitKey{"paths", m.key}] = true
+			}
+		}
+	}
+	return plan{keep: keep, drop: drop}
+}
+
+// closure is keep with everything the kept parts refer to on either side,
+// so that a unit that one side needs is given on both: a unit left out of
+// one side only would read as removed or added.
+func closure(keep map[unitKey]bool, sides ...*doc) map[unitKey]bool {
+	out := map[unitKey]bool{}
+	var queue []unitKey
+	add := func(k unitKey) {
+		if !out[k] {
+			out[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for k := range keep {
+		add(k)
+	}
+	for _, d := range sides {
+		for _, k := range d.levelRefs {
+			add(k)
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, d := range sides {
+			for _, to := range d.refs[k] {
+				add(to)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+package publish
+
+import (
+	"bytes"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/docs-publish/docs-publish/internal/apidiff"
+	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/report"
+)
+
+// A change is annotated where it is written, so that GitHub shows it beside
+// the line of the pull request that made it: at its new form in the head,
+// in whichever file of the description holds it; for a removal, at the
+// nearest place above it that the head still has (a removed enum value at
+// its enum, a removed operation at its path), or, when the head has nothing
+// left of it, where it was in the base. The comparison says where by JSON
+// pointers into the bundled documents, and the bundled trees keep the file,
+// line and column each value was written at.
+
+// placer finds where changes are written.
+type placer struct {
+	f       *flow
+	b       *base
+	baseDoc *openapi.Node
+	// headFile is the head's file, read once a pointer reached past what
+	// the upload's tree holds: the tree of a description read in a single
+	// pass (one JSON file) keeps only what validation reads, and the rest
+	// is found in the file's text.
+	headFile []byte
+	triedIt  bool
+}
+
+// unitDepth is how deep a pointer names one path item or component
+// (/paths/{path}, /components/{section}/{name}): a removal is annotated no
+// higher in the head.
+func unitDepth(toks []string) int {
+	if len(toks) > 0 && toks[0] == "components" {
+		return 3
+	}
+	return 2
+}
+
+// where is where ch is written, and whether the comparison said.
+func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
+	if !p.f.head.bundled {
+		// The upload keeps its $refs (bundle: false): the comparison's
+		// places are the bundle's, not the upload's.
+		return report.Where{}, false
+	}
+	if ch.HeadPointer != "" {
+		toks := tokens(ch.HeadPointer)
+		if w, n := p.inHead(toks); n == len(toks) {
+			return w, true
+		}
+	}
+	if ch.BasePointer == "" {
+		return report.Where{}, false
+	}
+	toks := tokens(ch.BasePointer)
+	if w, n := p.inHead(toks); n >= unitDepth(toks) && n > 0 {
+		return w, true
+	}
+	if w, n, _ := locate(p.baseDoc, toks); n == len(toks) && w.File != "" {
+		w.File = path.Join(p.b.dir, w.File)
+		return w, true
+	}
+	return report.Where{}, false
+}
+
+// inHead is the deepest place of toks that the head holds, and how many
+// tokens deep it is.
+func (p *placer) inHead(toks []string) (report.Where, int) {
+	w, n, partial := locate(p.f.head.doc, toks)
+	if n == len(toks) || !partial || !p.f.head.onePass {
+		return w, n
+	}
+	if !p.triedIt {
+		p.triedIt = true
+		p.headFile, _ = readUpTo(p.f.ws.FS(), p.f.plan.File, openapi.DefaultLimits.FileBytes)
+	}
+	if line, col, k := placeInJSON(p.headFile, toks); k > n {
+		return report.Where{File: p.f.plan.File, Line: line, Col: col}, k
+	}
+	return w, n
+}
+
+// placeInJSON is where the deepest value of toks that a JSON text holds is
+// written (a member at its key, an item where it starts), and how many
+// tokens deep it is; 0 when the text holds none of it. It reads down the
+// path, skipping every other value whole.
+func placeInJSON(data []byte, toks []string) (line, col, depth int) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	var at int64 = -1
+	kind := dec.PeekKind()
+	if kind != '{' && kind != '[' {
+		return 0, 0, 0
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return 0, 0, 0
+	}
+	for depth < len(toks) {
+		found := false
+		for i := 0; dec.PeekKind() != '}' && dec.PeekKind() != ']' && dec.PeekKind() != 0; i++ {
+			from := dec.InputOffset()
+			if kind == '{' {
+				name, err := dec.ReadToken()
+				if err != nil {
+					return place(data, at, depth)
+				}
+				found = name.String() == toks[depth]
+			} else {
+				found = strconv.Itoa(i) == toks[depth]
+			}
+			if found {
+				depth, at = depth+1, from
+				break
+			}
+			if dec.SkipValue() != nil {
+				return place(data, at, depth)
+			}
+		}
+		if !found || depth == len(toks) {
+			break
+		}
+		if kind = dec.PeekKind(); kind != '{' && kind != '[' {
+			break
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			break
+		}
+	}
+	return place(data, at, depth)
+}
+
+// place is the line and column of the token at or after offset at.
+func place(data []byte, at int64, depth int) (line, col, d int) {
+	if at < 0 {
+		return 0, 0, 0
+	}
+	// The token starts after the separators before it.
+	for at < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[at]) >= 0 {
+		at++
+	}
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	return bytes.Count(data[:at], []byte{'\n'}) + 1, int(at) - start + 1, depth
+}
+
+// tokens splits a JSON pointer.
+func tokens(pointer string) []string {
+	toks := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// locate follows toks from root as far as the tree goes: the place of the
+// deepest value reached (a member at its key, an item where it starts), how
+// many tokens that took (-1 when root is nil or has no file), and whether it
+// stopped at a value the tree holds only in part.
+func locate(root *openapi.Node, toks []string) (report.Where, int, bool) {
+	if root == nil || root.Src == nil {
+		return report.Where{}, -1, true
+	}
+	n := root
+	w := report.Where{File: root.Src.Name, Line: int(root.Pos.Line), Col: int(root.Pos.Col)}
+	for i, tok := range toks {
+		var next *openapi.Node
+		pos := openapi.Pos{}
+		switch n.Kind {
+		case openapi.Object:
+			for j := range n.Fields {
+				if n.Fields[j].Key == tok {
+					next, pos = n.Fields[j].Value, n.Fields[j].KeyPos
+					break
+				}
+			}
+		case openapi.Array:
+			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && k < len(n.Items) {
+				next = n.Items[k]
+				pos = next.Pos
+			}
+		}
+		if next == nil || next.Src == nil {
+			return w, i, n.Partial()
+		}
+		n = next
+		w = report.Where{File: next.Src.Name, Line: int(pos.Line), Col: int(pos.Col)}
+	}
+	return w, len(toks), false
+}
+
+// annotation is one annotation of breaking changes: a change, and the
+// other operations that the same change to a shared part reaches.
+type annotation struct {
+	change apidiff.Change
+	where  report.Where
+	also   []string // "GET /books/{bookId}"
+}
+
+// annotations groups the breaking changes by where they are written: a
+// change to a shared component reaches every operation that uses it, and is
+// annotated once, at the component.
+func (p *placer) annotations(changes []apidiff.Change, operation func(apidiff.Change) report.Where) []annotation {
+	var out []annotation
+	at := map[string]int{}
+	for _, ch := range changes {
+		if ch.Level != apidiff.Breaking {
+			continue
+		}
+		w, placed := p.where(ch)
+		if !placed {
+			out = append(out, annotation{change: ch, where: operation(ch)})
+			continue
+		}
+		key := ch.ID + "\x00" + w.File + "\x00" + strconv.Itoa(w.Line) + ":" + strconv.Itoa(w.Col)
+		if i, ok := at[key]; ok {
+			if op := strings.TrimSpace(ch.Operation + " " + ch.Path); op != "" {
+				out[i].also = append(out[i].also, op)
+			}
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, annotation{change: ch, where: w})
+	}
+	return out
+}
+
+// message is the annotation's text: the change, and where else it reaches.
+func (a annotation) message() string {
+	s := "breaking change: " + changeLine(a.change)
+	if len(a.also) > 0 {
+		s += "; also at " + strings.Join(a.also, ", ")
+	}
+	return s
+}
