@@ -3,6 +3,7 @@ package unzip
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -97,6 +98,15 @@ func TestExtractRefuses(t *testing.T) {
 		{"a path too deep", []entry{{name: strings.Repeat("d/", 70) + "f", body: "x"}}, DefaultLimits, "deeper than 64"},
 		{"a name too long", []entry{{name: strings.Repeat("n", 2000), body: "x"}}, DefaultLimits, "longer than 1024"},
 		{"duplicate entry", []entry{{name: "a", body: "1"}, {name: "a", body: "2"}}, DefaultLimits, "twice"},
+		// One entry in the archive, more entries on disk: the folders a
+		// path implies count against the cap, whether the entry is a file
+		// or a folder.
+		{"bomb by the folders a folder entry implies", []entry{{name: "a/b/c/d/e/"}}, Limits{MaxEntries: 4, MaxBytes: 1 << 20}, "more than 4"},
+		{"bomb by a file and its folder", []entry{{name: "a/f", body: "x"}}, Limits{MaxEntries: 1, MaxBytes: 1 << 20}, "more than 1"},
+		{"bomb by size over several files", []entry{{name: "a", body: "123456"}, {name: "b", body: "123456"}}, Limits{MaxEntries: 10, MaxBytes: 10}, "size limit"},
+		{"one byte over the size limit", []entry{{name: "a", body: "12345678901"}}, Limits{MaxEntries: 10, MaxBytes: 10}, "size limit"},
+		{"a path one folder too deep", []entry{{name: strings.Repeat("d/", 65) + "f", body: "x"}}, DefaultLimits, "deeper than 64"},
+		{"a path one byte too long", []entry{{name: longPath(1025), body: "x"}}, DefaultLimits, "longer than 1024"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +120,83 @@ func TestExtractRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExtractUpToTheLimits: an archive exactly at a limit is extracted
+// whole; the limits refuse only what is over them.
+func TestExtractUpToTheLimits(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("d/", 64) + "f"
+	long := longPath(1024)
+	cases := []struct {
+		name    string
+		entries []entry
+		limits  Limits
+		want    Stats
+		file    string // a file that must be there, with the last entry's body
+	}{
+		{"as many entries as the cap", []entry{{name: "a", body: "1"}, {name: "b", body: "2"}}, Limits{MaxEntries: 2, MaxBytes: 10}, Stats{Files: 2, Bytes: 2}, "b"},
+		{"a file whose folders fill the cap", []entry{{name: "a/b/c/f", body: "1"}}, Limits{MaxEntries: 4, MaxBytes: 10}, Stats{Files: 1, Dirs: 3, Bytes: 1}, "a/b/c/f"},
+		{"a folder entry whose folders fill the cap", []entry{{name: "a/b/c/d/"}, {name: "a/b/c/d/f", body: "1"}}, Limits{MaxEntries: 5, MaxBytes: 10}, Stats{Files: 1, Dirs: 4, Bytes: 1}, "a/b/c/d/f"},
+		{"exactly the size limit, over two files", []entry{{name: "a", body: "12345"}, {name: "b", body: "67890"}}, Limits{MaxEntries: 10, MaxBytes: 10}, Stats{Files: 2, Bytes: 10}, "b"},
+		{"a path 64 folders deep", []entry{{name: deep, body: "x"}}, DefaultLimits, Stats{Files: 1, Dirs: 64, Bytes: 1}, deep},
+		{"a path of 1024 bytes", []entry{{name: long, body: "x"}}, DefaultLimits, Stats{Files: 1, Dirs: strings.Count(long, "/"), Bytes: 1}, long},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st, parent, err := extract(t, makeZip(t, tc.entries), tc.limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st != tc.want {
+				t.Errorf("stats %+v, want %+v", st, tc.want)
+			}
+			b, err := os.ReadFile(filepath.Join(parent, "site", filepath.FromSlash(tc.file)))
+			if want := tc.entries[len(tc.entries)-1].body; err != nil || string(b) != want {
+				t.Errorf("%s = %q, %v; want %q", tc.file, b, err, want)
+			}
+		})
+	}
+}
+
+// TestExtractRefusesCorruptData: an entry whose data does not match its
+// checksum (a download damaged on the way) is an error, not a file quietly
+// written with what came out.
+func TestExtractRefusesCorruptData(t *testing.T) {
+	t.Parallel()
+	body := "<h1>the page as it was published</h1>"
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "index.html", Method: zip.Store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(body))
+	zw.Close()
+	data := buf.Bytes()
+	i := bytes.Index(data, []byte(body))
+	data[i] ^= 0x20 // the stored "<" becomes 0x1c: same length, another checksum
+
+	_, _, err = extract(t, data, DefaultLimits)
+	if !errors.Is(err, zip.ErrChecksum) || !strings.Contains(err.Error(), "index.html") {
+		t.Fatalf("error %v, want zip.ErrChecksum naming index.html", err)
+	}
+}
+
+// longPath is a relative path of n bytes, in folders whose names fit any
+// file system (255 bytes).
+func longPath(n int) string {
+	var segs []string
+	for n > 0 {
+		seg := min(200, n)
+		if n-seg == 1 { // no one-byte remainder: it would need an empty name after the slash
+			seg--
+		}
+		segs = append(segs, strings.Repeat(string(rune('a'+len(segs))), seg))
+		n -= seg + 1
+	}
+	return strings.Join(segs, "/")
 }
 
 // FuzzExtract: whatever the archive, nothing is written outside the target
