@@ -4,6 +4,7 @@ package workspace
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -69,7 +70,8 @@ func TestReadsStayInside(t *testing.T) {
 
 // TestWrittenFilesBelongToTheWorkspaceOwner: run as root (as a container
 // action is), what is written belongs to the workspace's owner, so the
-// runner's later steps can remove it.
+// runner's later steps can remove it, and every file written (one kept open
+// for reading back too) has mode 0644, so they can read it.
 func TestWrittenFilesBelongToTheWorkspaceOwner(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() != 0 {
@@ -85,13 +87,22 @@ func TestWrittenFilesBelongToTheWorkspaceOwner(t *testing.T) {
 	must(t, err)
 	must(t, d.Root.WriteFile("index.html", nil, 0o644))
 	must(t, d.Commit())
-	for _, p := range []string{"a", "a/b", "a/b/bundle.json", "out", "out/site", "out/site/index.html"} {
+	// A file kept open for reading back is in place like any other.
+	f, err := w.Create("build/bundle.json")
+	must(t, err)
+	io.WriteString(f, "{}")
+	must(t, f.Keep())
+	defer f.Close()
+	for _, p := range []string{"a", "a/b", "a/b/bundle.json", "out", "out/site", "out/site/index.html", "build", "build/bundle.json"} {
 		st, err := os.Stat(filepath.Join(dir, p))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sys := st.Sys().(*syscall.Stat_t); sys.Uid != 1234 || sys.Gid != 2345 {
 			t.Errorf("%s belongs to %d:%d, want 1234:2345", p, sys.Uid, sys.Gid)
+		}
+		if st.Mode().IsRegular() && st.Mode().Perm() != 0o644 {
+			t.Errorf("%s has mode %v, want -rw-r--r--", p, st.Mode().Perm())
 		}
 	}
 }
