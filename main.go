@@ -5,8 +5,6 @@ package main
 import (
 	"context"
 	_ "embed"
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,16 +27,12 @@ var (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := cli.Run(ctx, cli.Env{
+	// Main prints the error the run ends with itself, through the sink
+	// that scrubs the secrets: nothing here writes to stdout or stderr.
+	code := cli.Main(ctx, cli.Env{
 		Args: os.Args[1:], Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr,
 		Action: actionYAML, Sample: sample, Version: version, Commit: commit,
 	})
-	if err != nil {
-		if !errors.Is(err, cli.ErrReported) {
-			fmt.Fprintln(os.Stderr, "docs-publish:", err)
-		}
-		code := cli.ExitCode(ctx, err)
-		stop()
-		os.Exit(code)
-	}
+	stop()
+	os.Exit(code)
 }

@@ -3,13 +3,16 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
 // Env is everything the program takes from its surroundings, so tests can
@@ -23,29 +26,64 @@ type Env struct {
 	Sample  []byte // the description the demo publishes
 	Version string
 	Commit  string // the commit built, when the build could not record it
+
+	secrets []string // the secrets known before any flag is read
 }
 
-// Run runs the program with env.Args (without the program name).
+// Run runs the program with env.Args (without the program name). Every
+// byte it writes on env.Stdout and env.Stderr has the secrets scrubbed.
 func Run(ctx context.Context, env Env) error {
-	meta, err := ghaction.ParseMetadata(env.Action)
-	if err != nil {
-		return err
+	_, err := runProgram(ctx, env)
+	return err
+}
+
+// Main runs the program as Run does, prints the error it ends with (unless
+// it was reported already) on env.Stderr through the same sink, and returns
+// the exit code.
+func Main(ctx context.Context, env Env) int {
+	stderr, err := runProgram(ctx, env)
+	if err != nil && !errors.Is(err, ErrReported) {
+		fmt.Fprintln(stderr, "docs-publish:", err)
 	}
+	return ExitCode(ctx, err)
+}
+
+// runProgram runs the program, and returns the sink on stderr for the error it
+// ends with. The secrets known before any flag is read are scrubbed from
+// the first byte: a publish run's Reporter scrubs what it writes, every
+// other line goes through a scrubWriter.
+func runProgram(ctx context.Context, env Env) (io.Writer, error) {
+	meta, err := ghaction.ParseMetadata(env.Action)
+	env.secrets = knownSecrets(env, meta)
+	secrets := redact.New(env.secrets...)
+	plain := env
+	plain.Stdout = scrubWriter{new(sync.Mutex), env.Stdout, secrets}
+	plain.Stderr = scrubWriter{new(sync.Mutex), env.Stderr, secrets}
+	if err != nil {
+		return plain.Stderr, err
+	}
+	return plain.Stderr, dispatch(ctx, env, plain, meta)
+}
+
+// dispatch runs the command env.Args names. env writes to the streams as
+// they are, for a publish run's Reporter; plain writes through the
+// scrubbing sinks, for everything else.
+func dispatch(ctx context.Context, env, plain Env, meta *ghaction.Metadata) error {
 	if len(env.Args) > 0 {
 		switch env.Args[0] {
 		case "demo":
-			return runDemo(ctx, env, meta, env.Args[1:])
+			return runDemo(ctx, plain, env.Stderr, meta, env.Args[1:])
 		case "emulator":
-			return runEmulator(ctx, env, env.Args[1:])
+			return runEmulator(ctx, plain, env.Args[1:])
 		case "version", "--version", "-version":
 			if len(env.Args) > 1 && isHelpFlag(env.Args[1]) {
-				fmt.Fprint(env.Stdout, versionUsage)
+				fmt.Fprint(plain.Stdout, versionUsage)
 				return nil
 			}
-			fmt.Fprintln(env.Stdout, versionLine(env.Version, env.Commit))
+			fmt.Fprintln(plain.Stdout, versionLine(env.Version, env.Commit))
 			return nil
 		case "help":
-			return runHelp(ctx, env, meta)
+			return runHelp(ctx, env, plain, meta)
 		}
 		if a := env.Args[0]; !strings.HasPrefix(a, "-") {
 			for _, cmd := range commands {
@@ -64,9 +102,9 @@ var commands = []string{"demo", "emulator", "version", "help"}
 // runHelp prints the help of the command named after help (help emulator
 // is emulator --help), or the general help; a name that is no command is a
 // usage error that names it.
-func runHelp(ctx context.Context, env Env, meta *ghaction.Metadata) error {
+func runHelp(ctx context.Context, env, plain Env, meta *ghaction.Metadata) error {
 	if len(env.Args) < 2 || isHelpFlag(env.Args[1]) || env.Args[1] == "help" {
-		usage(env.Stdout, meta)
+		usage(plain.Stdout, meta)
 		return nil
 	}
 	name := env.Args[1]
@@ -75,7 +113,8 @@ func runHelp(ctx context.Context, env Env, meta *ghaction.Metadata) error {
 	}
 	if slices.Contains(commands, name) {
 		env.Args = []string{name, "--help"}
-		return Run(ctx, env)
+		plain.Args = env.Args
+		return dispatch(ctx, env, plain, meta)
 	}
 	msg := fmt.Sprintf("help %s: no command is called %q; the commands are %s (docs-publish alone publishes: see docs-publish --help)", name, name, strings.Join(commands, ", "))
 	for _, cmd := range commands {

@@ -18,7 +18,9 @@ import (
 
 // runDemo publishes the sample description to an emulator on loopback
 // through all four steps, the way a workflow would, and leaves the zip.
-func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
+// env writes through the scrubbing sinks; log is stderr as it is, for the
+// publish run's Reporter, which scrubs what it writes itself.
+func runDemo(ctx context.Context, env Env, log io.Writer, meta *ghaction.Metadata, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", "docs-publish-demo", "")
@@ -61,7 +63,7 @@ func runDemo(ctx context.Context, env Env, meta *ghaction.Metadata, args []strin
 	var outputs bytes.Buffer
 	err = runPublish(ctx, Env{
 		Getenv: func(k string) string { return demoEnv[k] },
-		Stdout: &outputs, Stderr: env.Stderr, Version: env.Version,
+		Stdout: &outputs, Stderr: log, Version: env.Version, secrets: env.secrets,
 	}, meta, []string{
 		"--token", cfg.Token, "--api-url", emu.URL(), "--project-id", p.ID,
 		"--file", "openapi.yaml", "--branch", p.Docs[0].Branch,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ type cliOptions struct {
 }
 
 // parseFlags reads one flag per input of action.yml, and the CLI's own.
-func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]string, cliOptions, error) {
+func parseFlags(meta *ghaction.Metadata, args []string) (map[string]string, cliOptions, error) {
 	fs := flag.NewFlagSet("docs-publish", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	vals := map[string]*string{}
@@ -60,7 +61,6 @@ func parseFlags(env Env, meta *ghaction.Metadata, args []string) (map[string]str
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(env.Stdout, meta)
 			return nil, opts, flag.ErrHelp
 		}
 		return nil, opts, &UsageError{Msg: fmt.Sprintf("%v (see docs-publish --help)", err)}
@@ -200,8 +200,15 @@ func readChange(env Env, cfg *publish.Config, rep report.Reporter) {
 
 func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
 	rep := ghaction.NewReporter(env.Getenv, env.Stdout, env.Stderr)
-	flags, opts, err := parseFlags(env, meta, args)
+	// A command line that cannot be read may show a secret in its error.
+	for _, secret := range env.secrets {
+		rep.Mask(secret)
+	}
+	flags, opts, err := parseFlags(meta, args)
 	if errors.Is(err, flag.ErrHelp) {
+		var help strings.Builder
+		usage(&help, meta)
+		rep.Print(help.String())
 		return nil
 	}
 	if err != nil {
@@ -214,7 +221,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
 	// Mask the token before anything else can print it.
 	for _, secret := range []string{"TOKEN", "GITHUB_TOKEN"} {
-		if tok, ok := look.Lookup(secret); ok {
+		if tok, ok := look.Lookup(secret); ok && !slices.Contains(env.secrets, tok) {
 			rep.Mask(tok)
 		}
 	}

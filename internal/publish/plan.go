@@ -121,6 +121,9 @@ func checkService(cfg Config, p *Plan) error {
 	if cfg.Token == "" && cfg.CLI {
 		return &InputError{Input: "token", Msg: "is empty: set DOCS_PUBLISH_TOKEN to the service's access token (an environment variable keeps it out of the shell's history and the process list)"}
 	}
+	if cfg.Token == "" && cfg.EventName == "pull_request_target" {
+		return &InputError{Input: "token", Msg: "is empty on a pull_request_target event, which gets the repository's secrets even for a fork's pull request: check that the secret exists and that the step names it, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
+	}
 	if cfg.Token == "" {
 		return &InputError{Input: "token", Msg: "is empty: pass the service's access token from a secret, e.g. token: ${{ secrets.DOCS_TOKEN }}"}
 	}
@@ -214,6 +217,11 @@ func envVar(input string) string {
 	return "DOCS_PUBLISH_" + strings.ToUpper(strings.ReplaceAll(input, "-", "_"))
 }
 
+// isPullRequest reports whether event is one a fork's pull request runs
+// with no secrets, where an empty token means only checking. Not
+// pull_request_target: it runs with the base repository's secrets even for
+// a fork, so an empty token there is a missing or misnamed secret, which
+// must fail rather than pass green with nothing published.
 func isPullRequest(event string) bool {
 	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
 }

@@ -53,6 +53,7 @@ func TestValidate(t *testing.T) {
 				t.Errorf("warnings %q", p.Warnings)
 			}
 		}},
+		{name: "pull_request_target has secrets: an empty token is a mistake", edit: func(c *Config) { c.Token, c.EventName = "", "pull_request_target" }, input: "token", msg: "gets the repository's secrets even for a fork's pull request"},
 		{name: "strict about a fork's missing token", edit: func(c *Config) { c.Token, c.EventName, c.FailOnMissingToken = "", "pull_request", true }, input: "token"},
 		{name: "no file", edit: func(c *Config) { c.File = "" }, input: "file"},
 		{name: "file outside", edit: func(c *Config) { c.File = "../x.yaml" }, input: "file"},
