@@ -138,9 +138,10 @@ func shown(text, secret string) string {
 			return f
 		}
 	}
-	squeezed := strings.NewReplacer("\r", "", "\n", "", "%0A", "", "%0D", "", " ", "", "<br>", "", `\`, "").Replace(text)
-	for _, part := range []string{secret[:10], secret[len(secret)-10:]} {
-		if strings.Contains(squeezed, part) {
+	// Split by separators, cut short, or in another letter case.
+	squeezed := strings.ToLower(strings.NewReplacer("\r", "", "\n", "", "%0A", "", "%0D", "", " ", "", "<br>", "", `\`, "").Replace(text))
+	for _, part := range []string{secret[:8], secret[len(secret)-8:]} {
+		if strings.Contains(squeezed, strings.ToLower(part)) {
 			return part
 		}
 	}
@@ -193,6 +194,12 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{list: errorBody(400, "text/plain", long+docsToken)}},
 		{name: "an error body with the token where it is cut to be shown",
 			h: &hostile{list: errorBody(400, "text/plain", strings.Repeat("y", 290)+docsToken+" and more")}},
+		{name: "a token split by a line break where it is cut to be shown",
+			h: &hostile{list: errorBody(400, "text/plain", strings.Repeat("y", 285)+docsToken[:1]+"\n"+docsToken[1:]+" and more")}},
+		{name: "a redirect to a host named by the token in upper case",
+			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "http://"+strings.ToUpper(docsToken)+".invalid/x", http.StatusFound)
+			}}},
 		{name: "a token split by a line break",
 			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+docsToken[:10]+`\n`+docsToken[10:]+`"}`)}},
 		{name: "a token split by an escaped line break",

@@ -1,8 +1,8 @@
 // Package redact removes secrets from text before it is shown: the secret
 // as written, percent-encoded (as in a URL), base64-encoded at any
 // alignment (as in a Basic authorization header or a JSON blob echoed
-// back), JSON-, HTML- and Markdown-escaped, split by line breaks, and cut
-// short.
+// back), JSON-, HTML- and Markdown-escaped, in lower or upper case, split
+// by line breaks, and cut short (split or not).
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
@@ -183,16 +183,31 @@ func (r *Redactor) redactCut(s string) string {
 			b.WriteString(s)
 			return b.String()
 		}
-		before := s[:i]
-		for _, f := range r.forms {
-			if n := endsWithStart(before, f); n > 0 {
-				before = before[:len(before)-n] + Mask
-				break
-			}
-		}
+		before := r.maskCutStart(s[:i])
 		b.WriteString(before + CutMark)
 		s = s[i+len(CutMark):]
 	}
+}
+
+// maskCutStart masks the longest start of a form that before ends with,
+// written whole or split by separators (a secret split by a line break,
+// then cut short).
+func (r *Redactor) maskCutStart(before string) string {
+	for _, f := range r.forms {
+		if n := endsWithStart(before, f); n > 0 {
+			return before[:len(before)-n] + Mask
+		}
+	}
+	if len(r.squeezed) == 0 || !strings.ContainsAny(before, separatorStarts) {
+		return before
+	}
+	sq, idx := squeeze(before)
+	for _, f := range r.squeezed {
+		if n := endsWithStart(sq, f); n > 0 {
+			return before[:idx[len(sq)-n]] + Mask
+		}
+	}
+	return before
 }
 
 // endsWithStart is the length of the longest start of f, of minCut bytes
@@ -229,6 +244,12 @@ func Forms(secret string) []string {
 		forms = append(forms, string(quoted[1:len(quoted)-1])) // JSON-escaped
 	}
 	forms = append(forms, html.EscapeString(secret)) // as an HTML error page echoes it
+	// In another letter case, as a host name or a case-folding server
+	// echoes it; short secrets are left alone, as they would match
+	// ordinary words.
+	if len(secret) >= minSplit {
+		forms = append(forms, strings.ToLower(secret), strings.ToUpper(secret))
+	}
 	// Percent-encoding with lower-case hex digits, as some servers write it.
 	for _, esc := range []string{url.QueryEscape(secret), url.PathEscape(secret)} {
 		forms = append(forms, lowerHex.ReplaceAllStringFunc(esc, strings.ToLower))

@@ -50,6 +50,22 @@ func TestRedactsEveryForm(t *testing.T) {
 			t.Errorf("%s: nothing was redacted in %q", name, got)
 		}
 	}
+	// A secret split by a line break and then cut short, at every length
+	// a cut may leave; and in another letter case.
+	for n := minCut + 1; n < len(gh); n++ {
+		for _, sep := range []string{"\n", " ", "<br>"} {
+			text := "yyyy " + gh[:1] + sep + gh[1:n] + report.CutMark
+			got := New(gh).Redact(text)
+			if left := strings.NewReplacer(sep, "", report.CutMark, "").Replace(got); strings.Contains(left, gh[:minCut]) {
+				t.Errorf("split by %q, cut after %d bytes: the secret's start survives in %q", sep, n, got)
+			}
+		}
+	}
+	for name, text := range map[string]string{"lower case": "http://" + strings.ToLower(gh) + ".invalid/x", "upper case": strings.ToUpper(gh)} {
+		if got := New(gh).Redact(text); strings.Contains(strings.ToLower(got), strings.ToLower(gh[:minCut])) {
+			t.Errorf("%s: the secret survives in %q", name, got)
+		}
+	}
 	for name, text := range cases {
 		got := r.Redact(text)
 		if strings.Contains(got, secret) {
@@ -150,5 +166,19 @@ func BenchmarkRedactLine(b *testing.B) {
 	line := "::warning title=docs-publish::API changes not reported: GitHub answered 500 Internal Server Error: upstream refused"
 	for b.Loop() {
 		r.Redact(line)
+	}
+}
+
+// TestLongerSecretMaskedWhole: a secret that holds a shorter one (a token
+// and the same token with a suffix, say) is masked whole, whichever was
+// added first: masking the shorter one first would leave the rest of the
+// longer one visible.
+func TestLongerSecretMaskedWhole(t *testing.T) {
+	t.Parallel()
+	short, long := "dp_live_abcdef", "dp_live_abcdef-tail-9q8w7e"
+	for _, r := range []*Redactor{New(short, long), New(long, short)} {
+		if got := r.Redact("token " + long + " refused"); got != "token "+Mask+" refused" {
+			t.Errorf("got %q, want the longer secret masked whole", got)
+		}
 	}
 }
