@@ -139,3 +139,32 @@ func TestPackedListsValidated(t *testing.T) {
 		t.Errorf("want one finding, about the default none outside its enum: %v", outside)
 	}
 }
+
+// TestPackedListsResolved: a JSON pointer into a packed list finds the
+// item written there.
+func TestPackedListsResolved(t *testing.T) {
+	t.Parallel()
+	doc := listDoc(2*packFrom, "  ")
+	root, err := Parse("r.yaml", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !root.Get("x-list").packed {
+		t.Fatal("the list is not packed")
+	}
+	i := 2*packFrom - 1
+	got, err := Resolve(root, fmt.Sprintf("/x-list/%d", i))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The line of the document where the last item starts.
+	var line int
+	for n, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "  - ") {
+			line = n + 1
+		}
+	}
+	if got.Kind != Number || got.Scalar != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
+		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar, got.Pos)
+	}
+}
