@@ -115,7 +115,10 @@ func writeList(path string, n int) error {
 
 // yamlWhyMissed says why the tree of a list of tiny scalars is over the
 // target.
-const yamlWhyMissed = "The YAML library's own tree of the list is never whole any more (a large block sequence is parsed in parts of about 64 kB of items, each let go as it is converted), so what remains is docs-publish's tree: every value is an openapi.Node of 88 bytes (its kind, text, members, items, place and file) and every item a pointer of 8 more, so an item of one letter, 4 bytes of YAML, is 96 bytes of tree, 24 per byte of input, before the garbage collector's headroom (its heap grows to about twice what is live between collections) and the input itself. Meeting 10 bytes per byte on such a list takes a representation of data values (a list nothing reads but the upload) other than a node each."
+const yamlWhyMissed = "A long list of plain scalars is held packed (one node for the list, its items a few bytes each: their kind, JSON text and place), and the YAML library's own tree of a large block sequence is never whole (it is parsed in parts of about 64 kB of items, each let go as it is converted); what is over the target here is held otherwise: a value that is not a plain scalar in a long list is an openapi.Node of 88 bytes and a pointer of 8, before the garbage collector's headroom (its heap grows to about twice what is live between collections)."
+
+// yamlHow says where the memory of the list goes.
+const yamlHow = "Where a list of tiny scalars' memory goes: a long YAML list of plain scalars (256 items or more, none quoted, tagged or anchored) is held packed, one node for the list whose items are a few bytes each (their kind, their JSON text and their line and column, 4 bytes for an item `- a`), unpacked into a node each only where a reader needs the items as nodes (an enum validation checks a default against, a `$ref` into the list); the upload is written from the packed form. A large block sequence is also parsed in parts of about 64 kB of items, so the YAML library's tree of it is never whole. What remains on such a list: the input (1 byte per byte), the index of its lines while it is cut into parts (4 bytes a line, 1 per byte), the packed items (1), and the rest of the figure, not broken down further: the garbage collector's headroom and the packed text's growth while it is built."
 
 // yamlSection is the report's account of YAML memory.
 func yamlSection(rows []yamlRow) string {
@@ -133,6 +136,7 @@ func yamlSection(rows []yamlRow) string {
 		}
 		w("| %s | %.1f MB | %s | %s | %.1f bytes | %.1f bytes (%s) |\n", r.name, float64(r.size)/1e6, ms(r.st.median), mb(r.st.rssMedian), whole, above, verdict(above <= yamlTarget))
 	}
+	w("\n%s\n", yamlHow)
 	for i, r := range rows {
 		if _, above := r.perByte(base); i > 0 && above > yamlTarget {
 			w("\n**%s**: %.1f bytes per byte above the start-up where %d is the target. %s\n", r.name, above, yamlTarget, yamlWhyMissed)

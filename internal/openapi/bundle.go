@@ -108,6 +108,9 @@ func needsBundling(root *Node, maxDepth int) bool {
 				}
 			}
 		case Array:
+			if n.packed {
+				return depth+1 > maxDepth // its items are scalars
+			}
 			for _, it := range n.Items {
 				if needs(it, depth+1) {
 					return true
@@ -547,6 +550,10 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 	}
 	switch n.Kind {
 	case Array:
+		if n.packed && depth+1 > b.lim.DepthAcrossFiles {
+			n.unpack() // for the error at its first item
+		}
+		// A packed Array's items are scalars: nothing to make local.
 		for _, it := range n.Items {
 			if err := b.walk(it, child(p, "", b.version == 3), depth+1); err != nil {
 				return err
@@ -746,6 +753,10 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 			s += int64(len(f.Key)) + 4 + jsonSize(f.Value, memo)
 		}
 	case Array:
+		if n.packed {
+			s = n.packedSize()
+			break
+		}
 		s = 2
 		for _, it := range n.Items {
 			s += 1 + jsonSize(it, memo)
@@ -778,6 +789,10 @@ func sizeUpTo(n *Node, max int64) int64 {
 				}
 			}
 		case Array:
+			if n.packed {
+				s += n.packedSize()
+				break
+			}
 			s += 2
 			for _, it := range n.Items {
 				s++

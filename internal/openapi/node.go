@@ -68,12 +68,17 @@ type Node struct {
 	// reported: it stands for nothing, so validation neither follows it
 	// nor reports it again.
 	unresolved bool
+	// packed marks an Array whose items, all scalars, are held packed in
+	// Scalar (see pack.go), with Items empty.
+	packed bool
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
 	Scalar string
 	// Fields are an Object's members in the order they were written.
 	Fields []Field
-	// Items are an Array's elements.
+	// Items are an Array's elements. An Array read from a long YAML list
+	// of plain scalars holds them packed until Elems is called: read them
+	// with Elems.
 	Items []*Node
 	Pos   Pos
 	Src   *Source // the file it was written in
@@ -240,8 +245,23 @@ func (e *encoder) flush() {
 }
 
 func (e *encoder) node(n *Node) {
-	switch n.Kind {
-	case Array:
+	switch {
+	case n.packed:
+		e.buf = append(e.buf, '[')
+		first := true
+		n.packedItems(func(k Kind, lit string, _ Pos) bool {
+			if !first {
+				e.buf = append(e.buf, ',')
+			}
+			first = false
+			e.buf = appendLiteral(e.buf, k, lit)
+			if len(e.buf) >= encodeChunk {
+				e.flush()
+			}
+			return true
+		})
+		e.buf = append(e.buf, ']')
+	case n.Kind == Array:
 		e.buf = append(e.buf, '[')
 		for i, it := range n.Items {
 			if i > 0 {
@@ -250,7 +270,7 @@ func (e *encoder) node(n *Node) {
 			e.node(it)
 		}
 		e.buf = append(e.buf, ']')
-	case Object:
+	case n.Kind == Object:
 		e.buf = append(e.buf, '{')
 		for i := range n.Fields {
 			if i > 0 {
@@ -285,6 +305,9 @@ func (n *Node) AppendJSON(b []byte) []byte {
 	case String:
 		return appendString(b, n.Scalar)
 	case Array:
+		if n.packed {
+			return n.appendPacked(b)
+		}
 		b = append(b, '[')
 		for i, it := range n.Items {
 			if i > 0 {

@@ -82,7 +82,7 @@ func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 		case Array:
 			// RFC 6901: an index is 0, or digits without a leading zero.
 			i, err := strconv.Atoi(tok)
-			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Items) {
+			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Elems()) {
 				return nil, fmt.Errorf("no item %q", tok)
 			}
 			n = n.Items[i]
@@ -113,7 +113,7 @@ func (ix index) resolveKept(root *Node, pointer string) (n *Node, err error, ok 
 			n = next
 		case Array:
 			i, err := strconv.Atoi(tok)
-			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Items) {
+			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Elems()) {
 				return nil, fmt.Errorf("no item %q", tok), true
 			}
 			n = n.Items[i]

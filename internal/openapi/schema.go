@@ -153,7 +153,7 @@ func (r schemaRules) keyword(as checkedAs, key string, v *Node, add report) {
 			bad("inside a schema lists the names of the properties that must be present, such as required: [id, name], not %s%s", shown(v), fix)
 			return
 		}
-		for _, it := range v.Items {
+		for _, it := range v.Elems() {
 			if it.Kind != String {
 				add(it, fmt.Sprintf("required lists property names, which are strings, not %s", shown(it)))
 			}
@@ -169,7 +169,7 @@ func (r schemaRules) keyword(as checkedAs, key string, v *Node, add report) {
 		switch {
 		case v.Kind != Array:
 			bad("must be a list of the allowed values, such as enum: [red, green] (one value is enum: [red]), not %s", shown(v))
-		case len(v.Items) == 0:
+		case len(v.Elems()) == 0:
 			bad("lists no value: list the allowed values, or remove enum")
 		}
 	case "allOf", "anyOf", "oneOf", "prefixItems":
@@ -179,7 +179,7 @@ func (r schemaRules) keyword(as checkedAs, key string, v *Node, add report) {
 		switch {
 		case v.Kind != Array:
 			bad("must be a list of schemas, not %s", shown(v))
-		case len(v.Items) == 0:
+		case len(v.Elems()) == 0:
 			bad("lists no schema: list at least one, or remove %s", key)
 		}
 	case "minimum", "maximum":
@@ -238,12 +238,12 @@ func (r schemaRules) checkType(v *Node, add report) {
 	case !r.f.since31():
 		add(v, `type is a single type name before OpenAPI 3.1, not a list: write nullable: true in place of "null", or oneOf for several types`, Warning)
 	}
-	if len(v.Items) == 0 {
+	if len(v.Elems()) == 0 {
 		add(v, "type lists no type: list at least one, or remove type")
 	}
-	for i, t := range v.Items {
+	for i, t := range v.Elems() {
 		r.typeName(t, true, add)
-		if t.Kind == String && slices.ContainsFunc(v.Items[:i], func(u *Node) bool { return u.Kind == String && u.Scalar == t.Scalar }) {
+		if t.Kind == String && slices.ContainsFunc(v.Elems()[:i], func(u *Node) bool { return u.Kind == String && u.Scalar == t.Scalar }) {
 			add(t, fmt.Sprintf("type lists %q twice", t.Scalar), Warning)
 		}
 	}
@@ -355,7 +355,7 @@ func (v *validator) schemas() {
 			}
 		case Array:
 			if c := child(p, "", v3); leadsToSchemas(c) {
-				for _, it := range n.Items {
+				for _, it := range n.Elems() {
 					walk(it, c, "", p.s != sNamed)
 				}
 			}

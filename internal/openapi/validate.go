@@ -249,6 +249,7 @@ func (v *validator) deref(n *Node) *Node {
 func (v *validator) refs(n *Node, p place) {
 	switch n.Kind {
 	case Array:
+		// A packed Array's items are scalars: no reference among them.
 		for _, it := range n.Items {
 			v.refs(it, child(p, "", v.version == 3))
 		}
@@ -352,7 +353,7 @@ func (v *validator) parameters() {
 			if list == nil || list.Kind != Array {
 				continue
 			}
-			for _, it := range list.Items {
+			for _, it := range list.Elems() {
 				p := v.deref(it)
 				if p == nil || p.Kind != Object {
 					continue
@@ -390,7 +391,7 @@ func (v *validator) consumesForm(op *Node) bool {
 	if c == nil || c.Kind != Array {
 		return false
 	}
-	for _, it := range c.Items {
+	for _, it := range c.Elems() {
 		if isFormMediaType(it.Str()) {
 			return true
 		}
@@ -529,7 +530,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 	}
 	if enum := r.Get("enum"); enum != nil && enum.Kind == Array {
 		want := string(def.AppendJSON(nil))
-		if !slices.ContainsFunc(enum.Items, func(e *Node) bool { return string(e.AppendJSON(nil)) == want }) {
+		if !slices.ContainsFunc(enum.Elems(), func(e *Node) bool { return string(e.AppendJSON(nil)) == want }) {
 			v.add(Warning, def, "%s: default %s is not one of its enum values", what, want)
 		}
 	}
@@ -628,7 +629,7 @@ func usedRefs(root *Node) map[string]bool {
 		for _, f := range n.Fields {
 			collect(f.Value)
 		}
-		for _, it := range n.Items {
+		for _, it := range n.Items { // a packed Array holds no $ref
 			collect(it)
 		}
 	}

@@ -234,6 +234,14 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		return c.scalar(y)
 	case yaml.SequenceNode:
 		n := c.newNode(Array, y)
+		if len(y.Content) >= packFrom && c.packable(y.Content) {
+			var p packer
+			if err := c.packItems(&p, y, y.Content); err != nil {
+				return nil, err
+			}
+			p.done(n)
+			return n, nil
+		}
 		n.Items = make([]*Node, 0, len(y.Content))
 		for i, it := range y.Content {
 			v, err := c.convert(it)

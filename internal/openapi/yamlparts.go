@@ -373,6 +373,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		keys  map[string]bool
 		seq   bool // a block sequence given in parts of items
 		count int  // its items
+		pack  *packer
 	}
 	var open []*level
 	var top *Node
@@ -380,6 +381,9 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 		if p.close {
 			if len(open) < 2 || open[len(open)-1].node == nil {
 				return nil, errPartsDisagree
+			}
+			if l := open[len(open)-1]; l.pack != nil {
+				l.pack.done(l.node)
 			}
 			open = open[:len(open)-1]
 			continue
@@ -405,7 +409,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			return nil, errPartsDisagree
 		}
 		if p.items {
-			if err := c.items(cur.node == nil, open[len(open)-2].node, &cur.node, cur.count, m, depth); err != nil {
+			if err := c.items(cur.node == nil, open[len(open)-2].node, &cur.node, &cur.pack, cur.count, m, depth); err != nil {
 				return nil, err
 			}
 			continue
@@ -468,8 +472,10 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 // items converts a part of a block sequence's items, m, into *seq, which
 // the first part makes (first) as the value of parent's last member: the
 // sequence starts at its first item, as the whole parse has it, and
-// counts as a value at depth-1.
-func (c *yamlConverter) items(first bool, parent *Node, seq **Node, count int, m *yaml.Node, depth int) error {
+// counts as a value at depth-1. A long sequence of plain scalars is packed
+// into *pack, as the whole parse packs it, until a part that is not: its
+// items so far are then unpacked.
+func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packer, count int, m *yaml.Node, depth int) error {
 	if first {
 		c.depth = depth - 1
 		if err := c.grow(m, ""); err != nil {
@@ -479,10 +485,24 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, count int, m
 			return errPartsDisagree
 		}
 		*seq = c.newNode(Array, m)
-		(*seq).Items = make([]*Node, 0, count)
 		parent.Fields[len(parent.Fields)-1].Value = *seq
+		c.depth = depth // the items' depth, less one, as convert counts
+		if count >= packFrom && c.packable(m.Content) {
+			*pack = &packer{}
+		} else {
+			(*seq).Items = make([]*Node, 0, count)
+		}
 	}
 	n := *seq
+	if *pack != nil {
+		c.depth = depth
+		if c.packable(m.Content) {
+			return c.packItems(*pack, m, m.Content)
+		}
+		(*pack).done(n)
+		*pack = nil
+		n.unpack()
+	}
 	for i, it := range m.Content {
 		c.depth = depth
 		v, err := c.convert(it)

@@ -181,7 +181,7 @@ func locate(root *openapi.Node, toks []string) (report.Where, int, bool) {
 				}
 			}
 		case openapi.Array:
-			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && k < len(n.Items) {
+			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && k < len(n.Elems()) {
 				next = n.Items[k]
 				pos = next.Pos
 			}

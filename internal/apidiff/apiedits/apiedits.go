@@ -43,7 +43,7 @@ var All = []Edit{
 	{"remove an enum value", func(root *openapi.Node) bool {
 		return walk(root, func(n *openapi.Node) bool {
 			e := n.Get("enum")
-			if e == nil || e.Kind != openapi.Array || len(e.Items) < 2 || n.Get("type").Str() != "string" {
+			if e == nil || e.Kind != openapi.Array || len(e.Elems()) < 2 || n.Get("type").Str() != "string" {
 				return false
 			}
 			e.Items = e.Items[:len(e.Items)-1]
@@ -73,7 +73,7 @@ var All = []Edit{
 			}
 			props.Fields = append(props.Fields, openapi.Field{Key: "added_by_edit", Value: &openapi.Node{Kind: openapi.Object,
 				Fields: []openapi.Field{{Key: "type", Value: &openapi.Node{Kind: openapi.String, Scalar: "string"}}}}})
-			req.Items = append(req.Items, &openapi.Node{Kind: openapi.String, Scalar: "added_by_edit"})
+			req.Items = append(req.Elems(), &openapi.Node{Kind: openapi.String, Scalar: "added_by_edit"})
 			return true
 		})
 	}},
@@ -155,7 +155,7 @@ func walk(n *openapi.Node, fn func(*openapi.Node) bool) bool {
 			return true
 		}
 	}
-	for _, it := range n.Items {
+	for _, it := range n.Elems() {
 		if walk(it, fn) {
 			return true
 		}

@@ -1,0 +1,170 @@
+package openapi
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// packedItems is a list item of every plain kind: text, numbers as YAML
+// writes them, booleans, nulls, an escaped slash, a plain scalar over two
+// lines, and text that needs escaping in JSON.
+var packedItems = []string{"a", "two words", "0x1F", "+5", "1.0", ".5", "1_000", "true", "False", "~", "null", `a\/b`, "über", "x\n    y", `tab\there`, "-3e2"}
+
+// listDoc is a description whose x-list holds the first n items of a
+// cycle through packedItems, at indent.
+func listDoc(n int, indent string) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n")
+	for i := range n {
+		item := strings.ReplaceAll(packedItems[i%len(packedItems)], "\n", "\n"+indent)
+		fmt.Fprintf(&b, "%s- %s\n", indent, item)
+	}
+	return []byte(b.String())
+}
+
+// unpackAll unpacks every packed Array of a tree.
+func unpackAll(n *Node) {
+	for _, f := range n.Fields {
+		unpackAll(f.Value)
+	}
+	for _, it := range n.Elems() {
+		unpackAll(it)
+	}
+}
+
+// TestLongListsPacked: a long list of plain scalars is held packed, and
+// gives the same upload and, unpacked, the same items (kinds, text and
+// places) as a list too short to pack.
+func TestLongListsPacked(t *testing.T) {
+	t.Parallel()
+	for _, indent := range []string{"", "  ", "     "} {
+		short, err := Parse("s.yaml", listDoc(packFrom-1, indent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		long, err := Parse("s.yaml", listDoc(3*packFrom, indent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl, ll := short.Get("x-list"), long.Get("x-list")
+		if sl.packed || !ll.packed || ll.Items != nil {
+			t.Fatalf("indent %q: packed: short %v, long %v with %d items", indent, sl.packed, ll.packed, len(ll.Items))
+		}
+		size := jsonSize(long, nil)
+		packedJSON, err := Encode(long, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ll.AppendJSON(nil); !bytes.Contains(packedJSON, a) {
+			t.Errorf("indent %q: AppendJSON of the list is not what Encode wrote", indent)
+		}
+		items := ll.Elems()
+		if ll.packed || len(items) != 3*packFrom {
+			t.Fatalf("indent %q: unpacked into %d items, packed %v", indent, len(items), ll.packed)
+		}
+		for i, it := range sl.Items {
+			if d := treeDiff(it, items[i], fmt.Sprintf("#/x-list/%d", i)); d != "" || items[i].Src != ll.Src || it.Src != sl.Src {
+				t.Fatalf("indent %q: unpacked %s", indent, d)
+			}
+		}
+		if s := jsonSize(long, nil); s != size {
+			t.Errorf("indent %q: size %d packed, %d unpacked", indent, size, s)
+		}
+		unpackedJSON, err := Encode(long, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(packedJSON, unpackedJSON) {
+			t.Errorf("indent %q: the upload differs packed and unpacked:\n%.300s\n%.300s", indent, packedJSON, unpackedJSON)
+		}
+	}
+}
+
+// TestPackedListsInParts: a long list cut into parts is packed as the
+// whole parse packs it, and unpacked when a later part holds an item that
+// cannot be packed (a mapping, a quoted or tagged scalar, an anchor).
+func TestPackedListsInParts(t *testing.T) {
+	t.Parallel()
+	for _, last := range []string{"", "{k: v}", "'quoted'", "!!str 5", "&x anchored", "[1, 2]"} {
+		data := listDoc(2*packFrom, "  ")
+		if last != "" {
+			data = append(data, "  - "+last+"\n"...)
+		}
+		if !partsAgree(t, fmt.Sprintf("list ending %q", last), data) {
+			t.Errorf("%q: the parts were not used", last)
+		}
+	}
+}
+
+// TestPackedListsValidated: validation reads a packed enum's items as it
+// reads unpacked ones, and finds the same.
+func TestPackedListsValidated(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n")
+	for _, p := range []struct{ name, def string }{{"in", "v7"}, {"out", "none"}} {
+		fmt.Fprintf(&b, "      - name: %s\n        in: query\n        schema:\n          type: string\n          default: %s\n          enum:\n", p.name, p.def)
+		for i := range 2 * packFrom {
+			fmt.Fprintf(&b, "          - v%d\n", i)
+		}
+	}
+	b.WriteString("      responses: {'200': {description: ok}}\n")
+	root, err := Parse("v.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enum := root.Get("paths").Get("/a").Get("get").Get("parameters").Elems()[0].Get("schema").Get("enum")
+	if !enum.packed {
+		t.Fatal("the enum is not packed")
+	}
+	packed := Validate(root)
+	unpackAll(root)
+	if enum.packed {
+		t.Fatal("the enum is still packed")
+	}
+	unpacked := Validate(root)
+	if !slices.Equal(packed, unpacked) {
+		t.Errorf("findings packed:\n%v\nunpacked:\n%v", packed, unpacked)
+	}
+	var outside []Finding
+	for _, f := range packed {
+		if strings.Contains(f.Msg, "not one of its enum values") {
+			outside = append(outside, f)
+		}
+	}
+	if len(outside) != 1 || !strings.Contains(outside[0].Msg, "none") {
+		t.Errorf("want one finding, about the default none outside its enum: %v", outside)
+	}
+}
+
+// TestPackedListsResolved: a JSON pointer into a packed list finds the
+// item written there.
+func TestPackedListsResolved(t *testing.T) {
+	t.Parallel()
+	doc := listDoc(2*packFrom, "  ")
+	root, err := Parse("r.yaml", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !root.Get("x-list").packed {
+		t.Fatal("the list is not packed")
+	}
+	i := 2*packFrom - 1
+	got, err := Resolve(root, fmt.Sprintf("/x-list/%d", i))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The line of the document where the last item starts.
+	var line int
+	for n, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "  - ") {
+			line = n + 1
+		}
+	}
+	if got.Kind != Number || got.Scalar != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
+		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar, got.Pos)
+	}
+}
