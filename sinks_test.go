@@ -3,8 +3,10 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -174,12 +176,29 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x", 64<<10+1-len(docsToken))
+	serveEntries := func(names ...string) http.HandlerFunc {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, name := range names {
+			w, err := zw.Create(name)
+			must(t, err)
+			io.WriteString(w, "site")
+		}
+		must(t, zw.Close())
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/zip")
+			w.Write(buf.Bytes())
+		}
+	}
+	extract := map[string]string{"extract-to": "site"}
+	const secretName = "zip entry 2 of 3: its name holds a secret"
 	cases := []struct {
 		name    string
 		h       *hostile
 		inputs  map[string]string
 		compare bool // a pull request whose base is read through GitHub's API
 		ok      bool
+		says    string // in the error, when the run fails
 	}{
 		{name: "the release answers the token it was sent as build.id", ok: true, inputs: map[string]string{"download": "true"},
 			h: &hostile{release: func(w http.ResponseWriter, r *http.Request) {
@@ -209,6 +228,10 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 				w.Header().Set("Content-Type", "application/zip")
 				io.WriteString(w, "<html><body>signed in as "+r.Header.Get("Authorization")+"</body></html>")
 			}}},
+		{name: "a site zip with the token in an entry's file name", inputs: extract, says: secretName,
+			h: &hostile{download: serveEntries("index.html", "assets/"+docsToken+".js", "404.html")}},
+		{name: "a site zip with the token base64-encoded as a folder name", inputs: extract, says: secretName,
+			h: &hostile{download: serveEntries("index.html", base64.RawURLEncoding.EncodeToString([]byte(docsToken))+"/index.html", "404.html")}},
 		{name: "a token Markdown-escaped by the service",
 			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+strings.ReplaceAll(docsToken, "_", `\\_`)+`"}`)}},
 	}
@@ -229,12 +252,19 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			}
 			run := runInProcess(t, in, env, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
 			if (run.err == nil) != tc.ok {
-				t.Fatalf("error %v, want success %v\n%s", run.err, tc.ok, run.stdout)
+				t.Errorf("error %v, want success %v\n%s", run.err, tc.ok, run.stdout)
 			}
-			var names []string
-			for p := range workspaceFiles(run.workspace) {
+			if tc.says != "" && !strings.Contains(fmt.Sprint(run.err), tc.says) {
+				t.Errorf("error %v, want it to say %q", run.err, tc.says)
+			}
+			if _, err := os.Stat(filepath.Join(run.workspace, tc.inputs["extract-to"])); tc.inputs["extract-to"] != "" && !tc.ok && err == nil {
+				t.Errorf("%s exists after a failed unpack", tc.inputs["extract-to"])
+			}
+			var names []string // folders too: an empty one shows its name as well
+			filepath.WalkDir(run.workspace, func(p string, d os.DirEntry, err error) error {
 				names = append(names, p)
-			}
+				return nil
+			})
 			sinks := map[string]string{"stdout": withoutMasks(run.stdout), "stderr": run.stderr, "summary": run.summary,
 				"outputs": run.outputFile, "file names": strings.Join(names, "\n"), "GitHub": gh.sent()}
 			for where, text := range sinks {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -107,12 +108,23 @@ func (f *flow) extract(zipPath, dir string) (unzip.Stats, error) {
 	if err != nil {
 		return unzip.Stats{}, err
 	}
-	st, err := unzip.Extract(zf, info.Size(), d.Root, unzip.DefaultLimits)
+	st, err := unzip.Extract(zf, info.Size(), d.Root, unzip.DefaultLimits, unzip.CheckNames(f.noSecretIn))
 	if err != nil {
 		d.Abort()
 		return st, err
 	}
 	return st, d.Commit()
+}
+
+// errSecretInName refuses a zip entry whose name holds a secret: a file
+// name is a sink, and a Pages deploy of the site would publish it in a URL.
+var errSecretInName = errors.New("its name holds a secret (the token, as written or encoded): refused, so that no file name in the workspace shows it; the docs service sent a build that names files after a secret")
+
+func (f *flow) noSecretIn(name string) error {
+	if f.secrets.Has(name) {
+		return errSecretInName
+	}
+	return nil
 }
 
 // fetch downloads the build once into a temporary file beside target and

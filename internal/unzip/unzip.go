@@ -35,14 +35,42 @@ type Stats struct {
 	Bytes       int64
 }
 
+// An Option adds a rule to Extract.
+type Option func(*options)
+
+type options struct {
+	names []func(name string) error
+}
+
+// CheckNames refuses every entry whose path, as the zip holds it or
+// cleaned as it would be written, check rejects. The zip is refused before anything is written,
+// with check's error and the entry's number, never its name: a name that
+// must not be written must not be shown either.
+func CheckNames(check func(name string) error) Option {
+	return func(o *options) { o.names = append(o.names, check) }
+}
+
 // Extract unpacks the zip of size bytes read from r into dst. The caller
 // makes dst appear atomically (workspace.Dir) and gives its entries their
 // final modes.
-func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits) (Stats, error) {
+func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option) (Stats, error) {
 	var st Stats
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)
+	}
+	for i, f := range zr.File {
+		for _, check := range o.names {
+			for _, name := range []string{f.Name, path.Clean(f.Name)} {
+				if err := check(name); err != nil {
+					return st, fmt.Errorf("zip entry %d of %d: %w", i+1, len(zr.File), err)
+				}
+			}
+		}
 	}
 	tooMany := func() error {
 		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb", lim.MaxEntries)

@@ -212,3 +212,56 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckNames: a name check refuses the zip before anything is written,
+// with the check's error and the entry's number, never its name; it sees
+// the name as the zip holds it and as it would be written.
+func TestCheckNames(t *testing.T) {
+	t.Parallel()
+	errRefused := errors.New("refused by the check")
+	noSecret := func(name string) error {
+		if strings.Contains(name, "s3cret/x") {
+			return errRefused
+		}
+		return nil
+	}
+	cases := []struct {
+		name    string
+		entries []entry
+		refused string // "" when the zip is unpacked
+	}{
+		{name: "no name holds it", entries: []entry{{name: "index.html"}, {name: "s3cret.js"}}},
+		{name: "a file's path holds it", entries: []entry{{name: "index.html"}, {name: "s3cret/x.js"}},
+			refused: "zip entry 2 of 2: refused by the check"},
+		{name: "a folder entry holds it", entries: []entry{{name: "s3cret/x/", mode: os.ModeDir | 0o755}, {name: "index.html"}},
+			refused: "zip entry 1 of 2: refused by the check"},
+		{name: "only the cleaned path holds it", entries: []entry{{name: "index.html"}, {name: "a.html"}, {name: "s3cret/./x.js"}},
+			refused: "zip entry 3 of 3: refused by the check"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := makeZip(t, tc.entries)
+			dir := t.TempDir()
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			_, err = Extract(bytes.NewReader(data), int64(len(data)), root, DefaultLimits, CheckNames(noSecret))
+			written, _ := os.ReadDir(dir)
+			if tc.refused == "" {
+				if err != nil || len(written) == 0 {
+					t.Fatalf("error %v and %d entries written, want the zip unpacked", err, len(written))
+				}
+				return
+			}
+			if !errors.Is(err, errRefused) || err.Error() != tc.refused {
+				t.Errorf("error %v, want %q wrapping the check's error", err, tc.refused)
+			}
+			if len(written) != 0 {
+				t.Errorf("%d entries written before the refusal, want none", len(written))
+			}
+		})
+	}
+}
