@@ -346,8 +346,9 @@ func (f *flow) accept(rep *apidiff.Report) error {
 	return nil
 }
 
-// reportChanges logs the counts, sets the outputs, and annotates each
-// breaking change where it is written (where.go).
+// reportChanges logs the counts, sets the outputs, and annotates the
+// breaking changes where they are written (where.go) while the run's
+// budget of annotations has room, listing the others in the log.
 func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
@@ -358,13 +359,13 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	}
 	p := &placer{f: f, b: b, baseDoc: baseDoc}
 	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
-	for i, a := range as {
-		if i == maxAnnotated {
-			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", len(as)-i), report.Where{})
-			break
+	var rest []string
+	for _, a := range as {
+		if !f.annotations.annotate(f.rep, level, a.message(), a.where) {
+			rest = append(rest, a.message())
 		}
-		f.rep.Annotate(level, a.message(), a.where)
 	}
+	listUnannotated(f.rep, "breaking changes", "the job summary and the log", rest)
 	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
 		return err
 	}
