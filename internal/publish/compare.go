@@ -362,7 +362,7 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	var rest []string
 	for _, a := range as {
 		if !f.annotations.annotate(f.rep, level, a.message(), a.where) {
-			rest = append(rest, a.message())
+			rest = append(rest, report.Shorten(a.message(), maxLoggedChange))
 		}
 	}
 	listUnannotated(f.rep, "breaking changes", "the job summary and the log", rest)
@@ -371,6 +371,10 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	}
 	return f.rep.SetOutput("api-changes", fmt.Sprint(len(r.Changes)))
 }
+
+// maxLoggedChange bounds the log line of a breaking change not annotated,
+// so that names of any length keep the log a fraction of the description.
+const maxLoggedChange = 1000
 
 // changeLine is a change in one line: "DELETE /books/{id}: api removed
 // without deprecation (api-removed-without-deprecation)".
