@@ -346,8 +346,9 @@ func (f *flow) accept(rep *apidiff.Report) error {
 	return nil
 }
 
-// reportChanges logs the counts, sets the outputs, and annotates each
-// breaking change where it is written (where.go).
+// reportChanges logs the counts, sets the outputs, and annotates the
+// breaking changes where they are written (where.go) while the run's
+// budget of annotations has room, listing the others in the log.
 func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
@@ -358,18 +359,22 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	}
 	p := &placer{f: f, b: b, baseDoc: baseDoc}
 	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
-	for i, a := range as {
-		if i == maxAnnotated {
-			f.rep.Annotate(report.Notice, fmt.Sprintf("%d more breaking changes are not annotated: the job summary lists them", len(as)-i), report.Where{})
-			break
+	var rest []string
+	for _, a := range as {
+		if !f.annotations.annotate(f.rep, level, a.message(), a.where) {
+			rest = append(rest, report.Shorten(a.message(), maxLoggedChange))
 		}
-		f.rep.Annotate(level, a.message(), a.where)
 	}
+	listUnannotated(f.rep, "breaking changes", "the job summary and the log", rest)
 	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
 		return err
 	}
 	return f.rep.SetOutput("api-changes", fmt.Sprint(len(r.Changes)))
 }
+
+// maxLoggedChange bounds the log line of a breaking change not annotated,
+// so that names of any length keep the log a fraction of the description.
+const maxLoggedChange = 1000
 
 // changeLine is a change in one line: "DELETE /books/{id}: api removed
 // without deprecation (api-removed-without-deprecation)".

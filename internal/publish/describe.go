@@ -23,7 +23,7 @@ import (
 // fail-on-warnings, stop the run before its first request. It gives up when
 // ctx ends, wherever it is: parsing a large file cannot be interrupted, so
 // it runs aside and is left to finish on its own.
-func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, res *Result, out *os.File) (*described, error) {
+func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Workspace, rep report.Reporter, annotations *budget, res *Result, out *os.File) (*described, error) {
 	type loaded struct {
 		d        *described
 		findings []openapi.Finding
@@ -59,13 +59,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	}
 	res.Findings = inReportOrder(l.findings)
 	errs, warns, files := countFindings(res.Findings)
-	// An error ends the run, and its final error is an annotation too:
-	// it keeps a place among GitHub's ten.
-	errCap := annotationsPerLevel
-	if errs > 0 || warns > 0 && bool(cfg.FailOnWarnings) {
-		errCap--
-	}
-	res.Unannotated = annotateFindings(rep, res.Findings, errCap, annotationsPerLevel)
+	res.Unannotated = annotateFindings(rep, res.Findings, annotations)
 	switch {
 	case errs == 1 && len(l.loadErrs) == 1:
 		// The one fault is what the final error says, where it is.
@@ -84,14 +78,6 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	}
 	return l.d, nil
 }
-
-// annotationsPerLevel is how many findings of each level become
-// annotations: GitHub shows ten errors and ten warnings per step (fifty per
-// job) and drops the rest without a word.
-const annotationsPerLevel = 10
-
-// maxAnnotated is how many breaking changes become annotations.
-const maxAnnotated = 50
 
 // inReportOrder sorts findings as they are annotated and listed: errors
 // first, then by file, line and column; findings at one place keep their
@@ -123,32 +109,17 @@ func countFindings(fs []openapi.Finding) (errs, warns, files int) {
 	return errs, warns, len(in)
 }
 
-// annotateFindings annotates the first errCap errors and warnCap warnings
-// of findings (in report order), logs the others, one line each, and
-// returns how many were not annotated.
-func annotateFindings(rep report.Reporter, findings []openapi.Finding, errCap, warnCap int) int {
-	var errs, warns int
-	var rest []openapi.Finding
+// annotateFindings annotates the findings (in report order) while the
+// run's budget has room, logs the others, one line each, and returns how
+// many were not annotated.
+func annotateFindings(rep report.Reporter, findings []openapi.Finding, annotations *budget) int {
+	var rest []string
 	for _, f := range findings {
-		n, limit := &warns, warnCap
-		if f.Severity == openapi.Error {
-			n, limit = &errs, errCap
+		if !annotations.annotate(rep, levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)}) {
+			rest = append(rest, f.String())
 		}
-		if *n++; *n > limit {
-			rest = append(rest, f)
-			continue
-		}
-		rep.Annotate(levelOf(f.Severity), f.Msg, report.Where{File: f.File, Line: int(f.Pos.Line), Col: int(f.Pos.Col)})
 	}
-	if len(rest) == 0 {
-		return 0
-	}
-	rep.Annotate(report.Notice, fmt.Sprintf("%d more findings in the description are not annotated (GitHub shows %d of each level): the job summary and the log list them", len(rest), annotationsPerLevel), report.Where{})
-	end := rep.Group(fmt.Sprintf("%d findings in the description not annotated", len(rest)))
-	for _, f := range rest {
-		rep.Infof("%s", f)
-	}
-	end()
+	listUnannotated(rep, "findings in the description", "the job summary and the log", rest)
 	return len(rest)
 }
 

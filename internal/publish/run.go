@@ -118,7 +118,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	if err != nil {
 		return nil, err
 	}
-	f := &flow{cfg: cfg, ws: ws, rep: rep, res: res}
+	f := &flow{cfg: cfg, ws: ws, rep: rep, res: res, annotations: newBudget()}
 	if f.plan, err = Validate(cfg, ws); err != nil {
 		return f, err
 	}
@@ -142,7 +142,7 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	} else if f.body, err = ws.Scratch(); err != nil {
 		return f, err
 	}
-	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, res, f.body); err != nil {
+	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, f.annotations, res, f.body); err != nil {
 		if bundle != nil {
 			bundle.Abort()
 		}
@@ -175,6 +175,7 @@ type flow struct {
 	progressEvery time.Duration
 	userAgent     string
 	secrets       *redact.Redactor // for the sinks outside the reporter
+	annotations   *budget          // GitHub's annotations left in the run
 	// The comparison's time for GitHub's API (see github).
 	githubCtx  context.Context
 	githubStop context.CancelFunc

@@ -1,0 +1,57 @@
+package publish
+
+import (
+	"fmt"
+
+	"github.com/docs-publish/docs-publish/internal/report"
+)
+
+// annotationsPerLevel is how many annotations of each level GitHub shows
+// for a step: ten errors and ten warnings (fifty per job); it drops the
+// rest without a word.
+const annotationsPerLevel = 10
+
+// budget is what is left of GitHub's annotations in a run, per level. The
+// description's findings and the breaking changes share it. An error
+// annotation ends the run, and the run's final error, which says why, is an
+// annotation too: it keeps its place among the ten.
+type budget struct {
+	errors, warnings int
+}
+
+func newBudget() *budget {
+	return &budget{errors: annotationsPerLevel - 1, warnings: annotationsPerLevel}
+}
+
+// annotate annotates msg at level if the level's budget has room, and
+// reports whether it did. Notices are not counted.
+func (b *budget) annotate(rep report.Reporter, level report.Level, msg string, at report.Where) bool {
+	left := &b.warnings
+	switch level {
+	case report.Error:
+		left = &b.errors
+	case report.Notice:
+		rep.Annotate(level, msg, at)
+		return true
+	}
+	if *left <= 0 {
+		return false
+	}
+	*left--
+	rep.Annotate(level, msg, at)
+	return true
+}
+
+// listUnannotated says in a notice how many of what were not annotated, and
+// lists them in the log, one line each.
+func listUnannotated(rep report.Reporter, what, listedIn string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	rep.Annotate(report.Notice, fmt.Sprintf("%d more %s are not annotated (GitHub shows %d of each level): %s list them", len(lines), what, annotationsPerLevel, listedIn), report.Where{})
+	end := rep.Group(fmt.Sprintf("%d %s not annotated", len(lines), what))
+	for _, l := range lines {
+		rep.Infof("%s", l)
+	}
+	end()
+}
