@@ -226,10 +226,6 @@ func changesRow(c *publish.Comparison) string {
 		return "not compared: " + c.Skipped
 	}
 	r := c.Report
-	warnings := "warnings"
-	if r.Count(apidiff.Warning) == 1 {
-		warnings = "warning"
-	}
-	return fmt.Sprintf("%d breaking, %d %s, %d other, against %s",
-		r.Count(apidiff.Breaking), r.Count(apidiff.Warning), warnings, r.Count(apidiff.Info), c.Base)
+	return fmt.Sprintf("%d breaking, %s, %d other, against %s",
+		r.Count(apidiff.Breaking), report.Plural(r.Count(apidiff.Warning), "warning"), r.Count(apidiff.Info), c.Base)
 }

@@ -38,11 +38,11 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 	case len(r.Changes) == 0:
 		fmt.Fprintf(&b, "✅ No API changes in %s against %s.\n", esc(file), esc(c.Base))
 	case breaking > 0:
-		fmt.Fprintf(&b, "❌ **%s** in %s against %s, %s, %s.\n", plural(breaking, "breaking change"), esc(file), esc(c.Base),
-			plural(warnings, "warning"), plural(other, "other change"))
+		fmt.Fprintf(&b, "❌ **%s** in %s against %s, %s, %s.\n", report.Plural(breaking, "breaking change"), esc(file), esc(c.Base),
+			report.Plural(warnings, "warning"), report.Plural(other, "other change"))
 	default:
 		fmt.Fprintf(&b, "✅ No breaking changes in %s against %s: %s, %s.\n", esc(file), esc(c.Base),
-			plural(warnings, "warning"), plural(other, "other change"))
+			report.Plural(warnings, "warning"), report.Plural(other, "other change"))
 	}
 	var serious, rest []apidiff.Change
 	for _, ch := range r.Changes {
@@ -57,12 +57,12 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 		changeRows(&b, serious, true, rows)
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", plural(len(rest), "other change"))
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", report.Plural(len(rest), "other change"))
 		changeRows(&b, rest, false, rows)
 		b.WriteString("\n</details>\n")
 	}
 	if n := len(r.Accepted); n > 0 {
-		fmt.Fprintf(&b, "\n%s listed in breaking-ignore %s not counted.\n", plural(n, "agreed change"), map[bool]string{true: "is", false: "are"}[n == 1])
+		fmt.Fprintf(&b, "\n%s listed in breaking-ignore %s not counted.\n", report.Plural(n, "agreed change"), map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	return b.String()
 }

@@ -58,7 +58,7 @@ func (e *BreakingError) Error() string {
 		what = "the run fails"
 	}
 	return fmt.Sprintf("the change breaks the API's clients (%s, see the job summary) and fail-on-breaking is true, so %s: undo the breaking changes, or list the agreed ones in breaking-ignore",
-		plural(e.Count, "breaking change"), what)
+		report.Plural(e.Count, "breaking change"), what)
 }
 
 // CompareError is a comparison that could not be made, with fail-on-breaking
@@ -341,7 +341,7 @@ func (f *flow) accept(rep *apidiff.Report) error {
 		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %v", f.plan.IgnoreFile, err)}
 	}
 	if n := len(rep.Accepted); n > 0 {
-		f.rep.Infof("%s listed in %s", plural(n, "agreed change"), f.plan.IgnoreFile)
+		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
 	}
 	return nil
 }
@@ -351,8 +351,8 @@ func (f *flow) accept(rep *apidiff.Report) error {
 // budget of annotations has room, listing the others in the log.
 func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
 	r := c.Report
-	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, plural(r.Count(apidiff.Breaking), "breaking change"),
-		plural(r.Count(apidiff.Warning), "warning"), plural(r.Count(apidiff.Info), "other change"))
+	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, report.Plural(r.Count(apidiff.Breaking), "breaking change"),
+		report.Plural(r.Count(apidiff.Warning), "warning"), report.Plural(r.Count(apidiff.Info), "other change"))
 	level := report.Warning
 	if f.cfg.FailOnBreaking {
 		level = report.Error

@@ -72,9 +72,9 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		if len(l.loadErrs) > 0 {
 			cause = errors.Join(ErrInvalidDescription, l.loadErrs)
 		}
-		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, plural(errs, "error"), plural(files, "file"), plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, report.Plural(errs, "error"), report.Plural(files, "file"), report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
-		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
 	}
 	return l.d, nil
 }
@@ -254,13 +254,6 @@ func levelOf(s openapi.Severity) report.Level {
 		return report.Error
 	}
 	return report.Warning
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // dryRun says what a run would publish, and sends nothing.

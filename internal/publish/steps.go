@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/report"
 )
 
 // Step is one step of a run, as the log, the summary and errors name it.
@@ -98,7 +99,7 @@ func chooseDoc(docs []docsapi.Doc, want, projectID string) (docsapi.Doc, error) 
 		list += fmt.Sprintf(" and %d more", len(usable)-maxListed)
 	}
 	if n := len(docs) - len(usable); n > 0 {
-		list += fmt.Sprintf(" (%s whose id docs-publish cannot use left out)", plural(n, "doc"))
+		list += fmt.Sprintf(" (%s whose id docs-publish cannot use left out)", report.Plural(n, "doc"))
 	}
 	if want != "" {
 		if i := slices.IndexFunc(usable, func(d docsapi.Doc) bool { return string(d.ID) == want }); i >= 0 {

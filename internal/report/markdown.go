@@ -41,3 +41,12 @@ func Shorten(s string, max int) string {
 	}
 	return fmt.Sprintf("%s%s (%d more characters)", s[:cut], CutMark, utf8.RuneCountInString(s[cut:]))
 }
+
+// Plural is n and word, with an s for any count but one: "1 error",
+// "3 files".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -148,3 +148,12 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0 warnings", 1: "1 warning", 2: "2 warnings"} {
+		if got := Plural(n, "warning"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
