@@ -140,3 +140,30 @@ func TestSummaryLeadsWithTheOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryBoundsTheFindings: a description with more findings than the
+// job summary shows lists the first ones and says how many more there are.
+func TestSummaryBoundsTheFindings(t *testing.T) {
+	t.Parallel()
+	fs := make([]openapi.Finding, maxSummaryFindings+7)
+	for i := range fs {
+		fs[i] = openapi.Finding{Severity: openapi.Warning, Msg: "finding", File: "openapi.yaml", Pos: openapi.Pos{Line: int32(i + 1), Col: 1}}
+	}
+	md := newSummary(publish.Config{}, &publish.Result{Findings: fs}, nil, time.Second).markdown()
+	if !strings.Contains(md, "| | | and 7 more |\n") {
+		t.Errorf("the summary does not say 7 more findings:\n%s", md[len(md)-200:])
+	}
+	if n := strings.Count(md, "| finding |"); n != maxSummaryFindings {
+		t.Errorf("%d findings shown, want %d", n, maxSummaryFindings)
+	}
+}
+
+// TestChangesRowOfANewDescription: a description its base does not have is
+// said to be new there, not compared with nothing.
+func TestChangesRowOfANewDescription(t *testing.T) {
+	t.Parallel()
+	got := changesRow(&publish.Comparison{New: true, Base: "the pull request's base commit 1111111"})
+	if want := "the description is new at the pull request's base commit 1111111"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
