@@ -48,11 +48,12 @@ func TestByteSizeSaysTheSizeAsWritten(t *testing.T) {
 }
 
 // TestCheckSegmentRefusesControlCharacters: a name with a control
-// character (which a log line or a header could be split at) is refused;
+// character (which a log line or a header could be split at) is refused,
+// wherever it is in the name;
 // a space is not one.
 func TestCheckSegmentRefusesControlCharacters(t *testing.T) {
 	t.Parallel()
-	for v, refused := range map[string]bool{"a\x1fb.yml": true, "a\x7fb.yml": true, "a\x00.yml": true, "a b.yml": false, "a~b.yml": false, "é.yml": false} {
+	for v, refused := range map[string]bool{"a\x1fb.yml": true, "a\x7fb.yml": true, "a\x00.yml": true, "\ta.yml": true, "a b.yml": false, "a~b.yml": false, "é.yml": false} {
 		err := checkSegment("file-name", v)
 		var ie *InputError
 		if refused != errors.As(err, &ie) {
