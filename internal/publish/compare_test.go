@@ -276,6 +276,9 @@ func TestComparisonOutcomes(t *testing.T) {
 				if res.Changes.Breaking() != 1 || res.Changes.Base != "base-file base/openapi.yaml" || len(gh.Requests()) != 0 {
 					t.Errorf("%+v, %d GitHub requests", res.Changes, len(gh.Requests()))
 				}
+				if rep.count("notice: :0:0: the report is not posted on pull request #7: github-token is empty. The job summary has it.") != 1 {
+					t.Errorf("the log does not say why the report is not posted:\n%s", rep.log())
+				}
 			},
 		},
 		{
