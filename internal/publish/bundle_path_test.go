@@ -1,7 +1,9 @@
 package publish
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,5 +49,33 @@ func TestBundlePathKeepsTheUpload(t *testing.T) {
 				t.Errorf("result %q, output %q", res.BundlePath, rep.outputs["bundle-path"])
 			}
 		})
+	}
+}
+
+// failingOutputs is a reporter that cannot write one output, as when the
+// runner's output file cannot be written.
+type failingOutputs struct {
+	*recorder
+	name string
+	err  error
+}
+
+func (r failingOutputs) SetOutput(name, value string) error {
+	if name == r.name {
+		return r.err
+	}
+	return r.recorder.SetOutput(name, value)
+}
+
+// TestBundlePathOutputThatCannotBeSet: a bundle-path output that cannot
+// be set fails the run, which later steps would otherwise run without.
+func TestBundlePathOutputThatCannotBeSet(t *testing.T) {
+	t.Parallel()
+	cfg := flowConfig(t, "https://docs-api.invalid/v1")
+	cfg.DryRun, cfg.BundlePath = true, "openapi.json"
+	full := errors.New("no space left on device")
+	rep := failingOutputs{&recorder{}, "bundle-path", full}
+	if _, err := Run(context.Background(), cfg, rep, Options{}); !errors.Is(err, full) {
+		t.Fatalf("error %v, want the output's\n%s", err, rep.log())
 	}
 }
