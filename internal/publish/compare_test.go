@@ -2,6 +2,7 @@ package publish
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,6 +275,25 @@ func TestComparisonOutcomes(t *testing.T) {
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
 				if res.Changes.Breaking() != 1 || res.Changes.Base != "base-file base/openapi.yaml" || len(gh.Requests()) != 0 {
 					t.Errorf("%+v, %d GitHub requests", res.Changes, len(gh.Requests()))
+				}
+				if rep.count("notice: :0:0: the report is not posted on pull request #7: github-token is empty. The job summary has it.") != 1 {
+					t.Errorf("the log does not say why the report is not posted:\n%s", rep.log())
+				}
+			},
+		},
+		{
+			name: "bundle: false: the head is compared bundled, its own refs followed",
+			head: strings.Replace(breaking, `                $ref: "#/components/schemas/Book"`, `                $ref: "./book.yaml"`, 1),
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.Bundle = false
+				os.WriteFile(filepath.Join(cfg.Workspace, "api", "book.yaml"), []byte("type: object\nrequired: [id]\nproperties:\n  id: {type: integer}\n  title: {type: integer}\n"), 0o644)
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				// The operation removed, and the title made an integer in book.yaml.
+				if r := res.Changes.Report; r == nil || res.Changes.Breaking() < 2 || !strings.Contains(fmt.Sprint(r.Changes), "title") {
+					t.Errorf("%+v\n%s", res.Changes.Report, rep.log())
 				}
 			},
 		},

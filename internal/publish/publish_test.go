@@ -65,6 +65,10 @@ func TestChooseDoc(t *testing.T) {
 	two := []docsapi.Doc{{ID: "17", Domain: "a.example"}, {ID: "9007199254740993"}}
 	unusable := docsapi.Doc{IDErr: &docsapi.IDError{Field: "docs[1].id", Reason: "text holding the control character U+000A"}}
 	withBad := []docsapi.Doc{{ID: "17", Domain: "a.example"}, unusable, {ID: "b/98765 ä="}}
+	var many []docsapi.Doc // more than an error lists
+	for i := range 23 {
+		many = append(many, docsapi.Doc{ID: docsapi.ID(fmt.Sprint(100 + i))})
+	}
 	cases := []struct {
 		name  string
 		docs  []docsapi.Doc
@@ -82,7 +86,12 @@ func TestChooseDoc(t *testing.T) {
 		{"given, beside a doc whose id cannot be used", withBad, "b/98765 ä=", "b/98765 ä=", "", false},
 		{"several, one of them unusable", withBad, "", "", "has 3 docs and doc-id is empty: set doc-id to one of: 17 (a.example), b/98765 ä= (1 doc whose id docs-publish cannot use left out)", false},
 		{"given, not listed, beside an unusable one", withBad, "18", "", "set doc-id to one of: 17 (a.example), b/98765 ä= (1 doc", false},
+		{"more than are listed", many, "", "", "has 23 docs and doc-id is empty: set doc-id to one of: 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119 and 3 more", false},
 		{"the only doc is unusable", []docsapi.Doc{unusable}, "", "", "the project's only doc has an id docs-publish cannot use: docs[1].id is text holding the control character U+000A", true},
+	}
+	// As many docs as an error lists: every one, and no "more".
+	if _, err := chooseDoc(many[:maxListed], "", "p"); err == nil || !strings.HasSuffix(err.Error(), ", 118, 119") {
+		t.Errorf("%d docs: %v", maxListed, err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
