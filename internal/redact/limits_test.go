@@ -1,0 +1,57 @@
+package redact
+
+import (
+	"encoding/base64"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/report"
+)
+
+// TestRedactExactly reads the whole scrubbed text, so that a mask that
+// leaves a secret's last bytes, or a secret left whole beside a masked one,
+// shows; and scrubs at the edges of the package's limits: the shortest
+// secret found split or in another case, the shortest start before a cut
+// mark, the shortest base64 run.
+func TestRedactExactly(t *testing.T) {
+	t.Parallel()
+	const cut = report.CutMark
+	for _, tc := range []struct {
+		name    string
+		secrets []string
+		in      string
+		want    string
+	}{
+		{"the shortest secret looked for split, split", []string{"abcd1234"}, "key abcd\n1234 end", "key " + Mask + " end"},
+		{"split secrets out of their order by length", []string{"abcd1234", "zyxw98765", "qrst-uvw-xyz"},
+			"zyxw\n98765, abcd\n1234, qrst-u\nvw-xyz", Mask + ", " + Mask + ", " + Mask},
+		{"two split secrets overlapping", []string{"abcdefgh", "efghijkl"}, "abcd\nefgh\nijkl.", Mask + "."},
+		{"text cut at both ends", []string{gh}, cut + " token " + gh[:10] + cut, cut + " token " + Mask + cut},
+		{"the shortest start before a cut", []string{"abcd1234xyz"}, "key abcd" + cut, "key " + Mask + cut},
+		{"the shortest secret looked for in upper case", []string{"Abcd1234"}, "HOST ABCD1234", "HOST " + Mask},
+		// Go's JSON encoder writes <, > and & as \u escapes.
+		{"JSON-escaped with HTML characters", []string{"p<ss&word>1"}, `{"password":"p\u003css\u0026word\u003e1"}`, `{"password":"` + Mask + `"}`},
+		{"the shortest base64 run", []string{"s3cr3t"}, "Basic " + base64.StdEncoding.EncodeToString([]byte("s3cr3t")), "Basic " + Mask},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := New(tc.secrets...).Redact(tc.in); got != tc.want {
+				t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHas(t *testing.T) {
+	t.Parallel()
+	r := New(gh)
+	for in, want := range map[string]bool{
+		"token " + gh:                     true,
+		"split " + gh[:9] + "\n" + gh[9:]: true,
+		"no secret here":                  false,
+		"":                                false,
+	} {
+		if got := r.Has(in); got != want {
+			t.Errorf("Has(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
