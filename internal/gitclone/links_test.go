@@ -140,3 +140,23 @@ func TestObjectSize(t *testing.T) {
 		t.Errorf("size of an object the clone does not hold: %d, no error", n)
 	}
 }
+
+// TestObjectAtTheCap reads an object whose header gives exactly
+// MaxObjectBytes, as one an object may hold: it is refused only because
+// what follows the header is shorter than the header says.
+func TestObjectAtTheCap(t *testing.T) {
+	t.Parallel()
+	dir, sha := linkRepo(t, nil)
+	git := gitclonetest.Git(t, dir)
+	blob := git("rev-parse", sha+":api/openapi.yaml")
+	gitclonetest.Bomb(t, dir, blob, "blob", MaxObjectBytes, 1<<10)
+	files, err := Commit(dir, dir, sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fs.ReadFile(files, "api/openapi.yaml")
+	var tl *TooLargeError
+	if err == nil || errors.As(err, &tl) || !strings.Contains(err.Error(), "is damaged") {
+		t.Errorf("an object of exactly %d bytes with 1 KiB of content: %v; want it read and found damaged", MaxObjectBytes, err)
+	}
+}
