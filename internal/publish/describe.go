@@ -52,7 +52,11 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	select {
 	case l = <-done:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("loading the description: %w", ctx.Err())
+	}
+	// A load that ends as the time runs out ends the run as one cut short
+	// does: select picks at random between the two when both are ready.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("loading the description: %w", err)
 	}
 	if l.err != nil {
 		return nil, l.err
