@@ -113,18 +113,20 @@ func (f *flow) compare(ctx context.Context) error {
 		return f.comment(ctx, c)
 	}
 	baseDesc, err := loadBase(ctx, b)
-	if f.plan.BaseFile != "" && err != nil && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
+	var none *noBaseError
+	switch {
+	case errors.As(err, &none) && f.plan.BaseFile != "":
 		// base-file is the user's input: one that names no file is a mistake,
 		// not a new description.
-		return &InputError{Input: "base-file", Err: err, Msg: fmt.Sprintf("%s: %v: give the path of the base description, relative to the workspace", f.plan.BaseFile, err)}
-	}
-	if errors.Is(err, fs.ErrNotExist) {
+		return &InputError{Input: "base-file", Err: none.Err, Msg: fmt.Sprintf("%s: %v: give the path of the base description, relative to the workspace", f.plan.BaseFile, none.Err)}
+	case errors.As(err, &none) && errors.Is(err, fs.ErrNotExist):
 		c.New = true
 		f.rep.Infof("%s does not exist at %s: the description is new, so there is nothing to compare", b.name, b.label)
 		return f.comment(ctx, c)
-	}
-	if err != nil {
-		return f.cannotCompare(ctx, c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, err))
+	case err != nil:
+		// A file the base description refers to that the base does not
+		// hold is among these: the description is there, but broken.
+		return f.cannotCompare(ctx, c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, withFirstFault(err)))
 	}
 	headJSON, err := f.headJSON(ctx)
 	if err != nil {
@@ -279,9 +281,34 @@ func (f *flow) inRepository(file string) (repoDir, name string) {
 	}
 }
 
+// withFirstFault is err, saying what the first error is when err only
+// counts the errors of a description (the base's are not annotated).
+func withFirstFault(err error) error {
+	var faults *openapi.Faults
+	if !errors.As(err, &faults) {
+		return err
+	}
+	if len(faults.Load) > 0 {
+		return fmt.Errorf("%w, the first: %v", err, faults.Load[0])
+	}
+	for _, fd := range faults.Findings {
+		if fd.Severity == openapi.Error {
+			return fmt.Errorf("%w, the first: %s:%d:%d: %s", err, fd.File, fd.Pos.Line, fd.Pos.Col, fd.Msg)
+		}
+	}
+	return err
+}
+
+// noBaseError is loadBase's error when the base holds no regular file
+// where the description is (Err says what is there, if anything).
+type noBaseError struct{ Err error }
+
+func (e *noBaseError) Error() string { return e.Err.Error() }
+func (e *noBaseError) Unwrap() error { return e.Err }
+
 // loadBase reads the base description and bundles it into the JSON a run
-// would have published. fs.ErrNotExist means the description itself is not
-// there.
+// would have published: a *noBaseError when the description itself is not
+// there or is no regular file.
 func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
 		// As the head is read: a JSON description that names no other file
@@ -289,8 +316,8 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		out := &memSink{}
 		p, err := openapi.Prepare(ctx, b.fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
 		var le *openapi.LoadError
-		if errors.Is(err, fs.ErrNotExist) && errors.As(err, &le) && le.File == b.name {
-			return nil, fs.ErrNotExist
+		if errors.As(err, &le) && le.File == b.name && le.Pos.Line == 0 && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
+			return nil, &noBaseError{Err: le.Err}
 		}
 		if err != nil {
 			return nil, err
@@ -481,11 +508,15 @@ func runAside[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 		v, err := fn()
 		done <- result{v, err}
 	}()
+	var r result
 	select {
-	case r := <-done:
-		return r.v, r.err
+	case r = <-done:
 	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
 	}
+	// As loadDescription: when both are ready, ctx's end wins.
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	return r.v, r.err
 }
