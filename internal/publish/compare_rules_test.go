@@ -1,0 +1,179 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+)
+
+// ignoreFile is a breaking-ignore file of exactly size bytes whose last
+// line agrees to the removed operation: a file cut short loses it.
+func ignoreFile(size int) string {
+	const agreed = "DELETE /books/{bookId} api removed without deprecation\n"
+	const pad = "this line names no change of the description, it only takes room\n"
+	var b strings.Builder
+	for b.Len()+len(pad)+len(agreed) <= size {
+		b.WriteString(pad)
+	}
+	b.WriteString(strings.Repeat("#", size-b.Len()-len(agreed)-1) + "\n")
+	b.WriteString(agreed)
+	return b.String()
+}
+
+// TestComparisonRules: the label of a push's base, the size a
+// breaking-ignore file may have, the agreed changes counted in the log,
+// and when the pull request's comment is written, linked, or given up on
+// a GitHub that does not answer.
+func TestComparisonRules(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{maxIgnoreFile, maxIgnoreFile + 1} {
+		if got := len(ignoreFile(n)); got != n {
+			t.Fatalf("ignoreFile(%d) holds %d bytes", n, got)
+		}
+	}
+	base := fixture(t, "removed-operation/base/openapi.yaml")
+	breaking := fixture(t, "removed-operation/head/openapi.yaml")
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(silent.Close)
+	writeIgnore := func(t *testing.T, cfg *Config, content string) {
+		t.Helper()
+		cfg.BreakingIgnore = "api/breaking-ignore.txt"
+		if err := os.WriteFile(filepath.Join(cfg.Workspace, "api", "breaking-ignore.txt"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		head  string
+		setup func(t *testing.T, cfg *Config, gh *githubapitest.Server)
+		errIs func(error) bool // nil: the run succeeds
+		check func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server)
+	}{
+		{
+			name: "a push is compared with the commit before it",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				cfg.PullRequest, cfg.EventName = 0, "push"
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if got := res.Changes.Base; got != "the commit before the push 1111111" {
+					t.Errorf("base %q", got)
+				}
+			},
+		},
+		{
+			name: "a breaking-ignore file of the largest size is read to its last line",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, ignoreFile(maxIgnoreFile))
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if r := res.Changes.Report; r == nil || len(r.Accepted) != 1 || res.Changes.Breaking() != 0 {
+					t.Errorf("report %+v, want the removal agreed", r)
+				}
+				if rep.count("1 agreed change listed in api/breaking-ignore.txt") != 1 {
+					t.Errorf("the log does not count the agreed change\n%s", rep.log())
+				}
+			},
+		},
+		{
+			name: "a breaking-ignore file one byte larger is refused",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, ignoreFile(maxIgnoreFile+1))
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool {
+				var ie *InputError
+				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes", maxIgnoreFile))
+			},
+		},
+		{
+			name: "a breaking-ignore file that agrees to nothing found counts nothing",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, "GET /nowhere api removed without deprecation\n")
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 1 || rep.count("agreed change") != 0 {
+					t.Errorf("%d breaking; the log counts agreed changes\n%s", res.Changes.Breaking(), rep.log())
+				}
+			},
+		},
+		{
+			name: "a change gets a comment, and the result links it",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				cs := ours(gh)
+				if want := fmt.Sprintf("https://github.example/pull/%d#issuecomment-", pullNum); len(cs) != 1 || !strings.HasPrefix(res.Changes.CommentURL, want) {
+					t.Errorf("%d comments, comment URL %q", len(cs), res.Changes.CommentURL)
+				}
+			},
+		},
+		{
+			name: "no change and no comment yet: none is written",
+			head: base,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if n := commentWrites(gh); n != 0 || res.Changes.CommentURL != "" || rep.count("pull request #7: comment") != 0 {
+					t.Errorf("%d comment writes, comment URL %q\n%s", n, res.Changes.CommentURL, rep.log())
+				}
+			},
+		},
+		{
+			name: "a comment to a GitHub that does not answer is given up with a warning",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				cfg.BaseFile, cfg.GitHubAPIURL = "base/openapi.yaml", silent.URL
+				cfg.Timeout = Duration(2 * time.Second)
+				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
+				if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(base), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if rep.count("warning: :0:0: the report is not posted on pull request #7: GitHub's API did not answer within 500ms") != 1 {
+					t.Errorf("no warning that GitHub did not answer\n%s", rep.log())
+				}
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			gh := fakeGitHub(t)
+			cfg := compareConfig(t, emu.URL(), gh, tc.head)
+			tc.setup(t, &cfg, gh)
+			res, rep, err := runFlow(t, cfg, Options{})
+			switch {
+			case tc.errIs == nil && err != nil:
+				t.Fatalf("%v\n%s", err, rep.log())
+			case tc.errIs != nil && !tc.errIs(err):
+				t.Fatalf("err %v\n%s", err, rep.log())
+			case tc.errIs != nil:
+				return
+			}
+			if n := len(emu.Builds()); n != 1 {
+				t.Errorf("%d builds, want the description published", n)
+			}
+			tc.check(t, res, rep, gh)
+		})
+	}
+}
