@@ -224,6 +224,8 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"--projectid", "4711"}, "unknown flag --projectid: did you mean --project-id?"},
 		{[]string{"--project_id=4711"}, "did you mean --project-id?"},
 		{[]string{"--fil", "a.yaml"}, "did you mean --file?"},
+		{[]string{"--fiel", "a.yaml"}, "did you mean --file?"}, // as far as a suggestion goes
+		{[]string{"help", "emulatro"}, "did you mean emulator?"},
 		{[]string{"--dryrun"}, "did you mean --dry-run?"},
 		{[]string{"--set-live", "false"}, "write --set-live=false: a boolean flag takes its value after ="},
 		{[]string{"--file", "a.yaml", "--download", "TRUE"}, "write --download=TRUE"},
