@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -223,11 +224,22 @@ func TestTooLargeAChange(t *testing.T) {
 	}
 	defer func(n int64) { maxComparedText = n }(maxComparedText)
 	maxComparedText = int64(len(part)+len(whole)) / 2
-	if _, err := Compare([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head); !errors.Is(err, ErrTooLarge) {
+	_, err := Compare([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head)
+	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("the whole description against an empty one: %v, want ErrTooLarge", err)
+	}
+	// The sizes in MB, as the description's are: well under 1 MB each.
+	if err == nil || !regexp.MustCompile(`reaches 0\.[0-9] MB of it, more than the 0\.[0-9] MB the comparison reads`).MatchString(err.Error()) {
+		t.Errorf("the message does not give the sizes in MB: %v", err)
 	}
 	if _, err := Compare(base, head); err != nil {
 		t.Errorf("a change to a part: %v", err)
+	}
+	// A part of exactly the bound is compared.
+	partHead, _, _ := h.text(closure(p.keep, b, h), p.drop, true)
+	maxComparedText = int64(max(len(part), len(partHead)))
+	if _, err := Compare(base, head); err != nil {
+		t.Errorf("a change to a part of exactly the bound: %v", err)
 	}
 }
 
