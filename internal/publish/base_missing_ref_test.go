@@ -59,4 +59,6 @@ func TestBaseReferringToAMissingFile(t *testing.T) {
 	}
 }
 
-type ghFiles interface{ AddFile(sha, path, content string) }
+type ghFiles interface {
+	AddFile(sha, path, content string)
+}
