@@ -1,0 +1,54 @@
+package publish
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestUnchangedDescriptionCostsNoLoad: a single-file description that is
+// its base byte for byte is "no API changes" without loading the base: the
+// comparison costs the runner far less memory than the description's size,
+// where loading the base, bundling it and comparing would cost several
+// times that. Not parallel: it counts the bytes the whole program allocates.
+func TestUnchangedDescriptionCostsNoLoad(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "Big", "version": "1"}, "paths": {`)
+	for i := range 8000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n  \"/things/%d\": {\"get\": {\"summary\": \"Get thing %d, with a summary long enough to weigh\", \"responses\": {\"200\": {\"description\": \"the thing\"}}}}", i, i)
+	}
+	b.WriteString("\n}}\n")
+	desc := b.String()
+	allocated := func(compare bool) uint64 {
+		cfg := flowConfig(t, "https://docs-api.invalid/v1")
+		os.Remove(filepath.Join(cfg.Workspace, "api", "openapi.yaml"))
+		os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
+		for _, p := range []string{"api/openapi.json", "base/openapi.json"} {
+			if err := os.WriteFile(filepath.Join(cfg.Workspace, p), []byte(desc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg.File, cfg.BaseFile, cfg.DryRun, cfg.Compare = "api/openapi.json", "base/openapi.json", true, Bool(compare)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, rep, err := runFlow(t, cfg, Options{})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, rep.log())
+		}
+		if compare && rep.count("API changes against base-file base/openapi.json: 0 breaking changes, 0 warnings, 0 other changes") != 1 {
+			t.Fatalf("the log does not say there is no API change:\n%s", rep.log())
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	without, with := allocated(false), allocated(true)
+	if with > without && with-without > uint64(len(desc))/2 {
+		t.Errorf("the comparison of an unchanged description of %d bytes allocated %d bytes", len(desc), with-without)
+	}
+}
