@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
 )
 
 // TestBaseReferringToAMissingFile: a base description that refers to a
@@ -18,10 +20,10 @@ func TestBaseReferringToAMissingFile(t *testing.T) {
 	head := fixture(t, "removed-operation/head/openapi.yaml")
 	for _, tc := range []struct {
 		name  string
-		setup func(t *testing.T, cfg *Config) func(gh ghFiles)
+		setup func(t *testing.T, cfg *Config) func(gh *githubapitest.Server)
 		label string
 	}{
-		{"base-file", func(t *testing.T, cfg *Config) func(gh ghFiles) {
+		{"base-file", func(t *testing.T, cfg *Config) func(gh *githubapitest.Server) {
 			cfg.BaseFile = "base/openapi.yaml"
 			os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
 			if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(base), 0o644); err != nil {
@@ -29,8 +31,8 @@ func TestBaseReferringToAMissingFile(t *testing.T) {
 			}
 			return nil
 		}, "base-file base/openapi.yaml"},
-		{"the pull request's base commit", func(t *testing.T, cfg *Config) func(gh ghFiles) {
-			return func(gh ghFiles) { gh.AddFile(baseSHA, "api/openapi.yaml", base) }
+		{"the pull request's base commit", func(t *testing.T, cfg *Config) func(gh *githubapitest.Server) {
+			return func(gh *githubapitest.Server) { gh.AddFile(baseSHA, "api/openapi.yaml", base) }
 		}, "the pull request's base commit 1111111"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,8 +3,6 @@ package publish
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,8 +39,7 @@ func TestComparisonRules(t *testing.T) {
 	}
 	base := fixture(t, "removed-operation/base/openapi.yaml")
 	breaking := fixture(t, "removed-operation/head/openapi.yaml")
-	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	t.Cleanup(silent.Close)
+	silent := silentServer(t)
 	writeIgnore := func(t *testing.T, cfg *Config, content string) {
 		t.Helper()
 		cfg.BreakingIgnore = "api/breaking-ignore.txt"

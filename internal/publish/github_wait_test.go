@@ -7,6 +7,14 @@ import (
 	"time"
 )
 
+// silentServer takes requests and never answers them.
+func silentServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // TestGitHubThatDoesNotAnswer: GitHub's API that never answers costs the
 // comparison a quarter of the run's timeout, and the publish a warning
 // that says how long it waited; with no timeout, an answering GitHub is
@@ -15,8 +23,7 @@ func TestGitHubThatDoesNotAnswer(t *testing.T) {
 	t.Parallel()
 	base := fixture(t, "removed-operation/base/openapi.yaml")
 	head := fixture(t, "removed-operation/head/openapi.yaml")
-	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	t.Cleanup(silent.Close)
+	silent := silentServer(t)
 	for _, tc := range []struct {
 		name    string
 		timeout time.Duration
