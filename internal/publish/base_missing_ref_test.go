@@ -60,7 +60,3 @@ func TestBaseReferringToAMissingFile(t *testing.T) {
 		})
 	}
 }
-
-type ghFiles interface {
-	AddFile(sha, path, content string)
-}
