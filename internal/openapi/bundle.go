@@ -64,10 +64,11 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		return nil, err
 	}
 	b.reserveNames()
-	if err := b.fillTopLevelRefs(); err != nil {
-		return nil, err
+	err := b.fillTopLevelRefs()
+	if err == nil {
+		err = b.walk(root, at(sDoc), 0)
 	}
-	if err := b.walk(root, at(sDoc), 0); err != nil {
+	if err != nil && !errors.Is(err, errTooMany) {
 		return nil, err
 	}
 	for ref := range b.failed {
@@ -164,16 +165,23 @@ func (e LoadErrors) Unwrap() []error {
 // maxLoadErrors bounds the errors one bundling collects.
 const maxLoadErrors = 100
 
+// errTooMany stops a walk that has collected maxLoadErrors: those are
+// reported, the rest not looked for.
+var errTooMany = errors.New("too many broken $refs")
+
 // collect records a $ref that cannot be bundled and lets the walk go on, so
-// that a run reports every broken $ref at once. A limit hit, a cancelled
-// run, or too many errors stop it.
+// that a run reports every broken $ref at once. A limit hit or a cancelled
+// run stops it; so does the error past maxLoadErrors, with errTooMany.
 func (b *bundler) collect(err error) error {
 	if errors.Is(err, errReported) {
 		return nil
 	}
 	var le *LoadError
-	if !errors.As(err, &le) || errors.Is(err, ErrLimit) || len(b.errs) >= maxLoadErrors {
+	if !errors.As(err, &le) || errors.Is(err, ErrLimit) {
 		return err
+	}
+	if len(b.errs) >= maxLoadErrors {
+		return errTooMany
 	}
 	var les LoadErrors
 	if errors.As(err, &les) {
