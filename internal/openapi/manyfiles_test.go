@@ -15,6 +15,9 @@ import (
 // loaded, bundled description holds, and all that loading it allocated,
 // are measured. Not parallel: other tests would count in the measure.
 func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 20,000 files: not in -short")
+	}
 	const files = 20_000
 	fsys := fstest.MapFS{}
 	var main strings.Builder

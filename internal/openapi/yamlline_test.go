@@ -94,6 +94,9 @@ func TestOtherYAMLErrorsKeepTheirLine(t *testing.T) {
 // checked by two parses; also past a plain scalar whose continuation lines
 // are indented unevenly, which open no level.
 func TestYAMLErrorLineInALargeFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 4 MiB of YAML several times: not in -short")
+	}
 	t.Parallel()
 	cases := []struct{ name, path string }{
 		{"plain levels", ""},

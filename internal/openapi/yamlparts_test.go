@@ -202,6 +202,9 @@ func FuzzYAMLInParts(f *testing.F) {
 // of whole items, each parsed on its own, rather than parsed whole: nine
 // million short items parsed whole take the YAML library gigabytes.
 func TestLargeListsInPartsOfItems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses a list of 100,000 items twice: not in -short")
+	}
 	t.Parallel()
 	var b strings.Builder
 	b.WriteString("openapi: 3.0.0\nx-list:\n")
