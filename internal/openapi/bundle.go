@@ -419,7 +419,7 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 	for {
 		if name == b.mainPath {
 			if file != "" || first != ref {
-				b.rewrite(first, "#"+pointer) // the main file named by path
+				b.rewrite(first, "#"+fragment(pointer)) // the main file named by path
 			}
 			return "", nil, nil
 		}

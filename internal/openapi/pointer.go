@@ -27,6 +27,10 @@ func splitRef(ref string) (file, pointer string, err error) {
 	return file, pointer, nil
 }
 
+// fragment is pointer written as a URI fragment: escaped as splitRef
+// unescapes it ("/A B" is "/A%20B").
+func fragment(pointer string) string { return (&url.URL{Fragment: pointer}).EscapedFragment() }
+
 // isRemote reports whether a $ref names a URL rather than a local file. A
 // file: URL names a local file: it is held to the rules of local files.
 func isRemote(ref string) bool {
