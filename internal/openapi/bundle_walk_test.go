@@ -1,0 +1,125 @@
+package openapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestBundleDepthThroughRefs: with a $ref to another file, so that the
+// bundler walks the description, nesting exactly at the bound is bundled
+// and one level past it is refused.
+func TestBundleDepthThroughRefs(t *testing.T) {
+	t.Parallel()
+	const bound = 20
+	for _, depth := range []int{bound, bound + 1} {
+		t.Run(fmt.Sprint(depth), func(t *testing.T) {
+			t.Parallel()
+			doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-other: {$ref: 'other.yaml#/v'}\nx: " + nested(depth-1, false, "1") + "\n"
+			fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(doc)}, "other.yaml": {Data: []byte("v: 1\n")}}
+			lim := Limits{Depth: 100, DepthAcrossFiles: bound}
+			root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
+			if tooDeep := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels"); tooDeep != (depth > bound) || !tooDeep && err != nil {
+				t.Errorf("nested %d levels, bound %d: %v", depth, bound, err)
+			}
+		})
+	}
+}
+
+// TestBundleTotalBytes: the files the $refs lead to may together be
+// exactly TotalBytes, not a byte more.
+func TestBundleTotalBytes(t *testing.T) {
+	t.Parallel()
+	a, b := "v: "+strings.Repeat("a", 100)+"\n", "v: "+strings.Repeat("b", 50)+"\n"
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-a: {$ref: 'a.yaml#/v'}\nx-b: {$ref: 'b.yaml#/v'}\n")},
+		"a.yaml":       {Data: []byte(a)},
+		"b.yaml":       {Data: []byte(b)},
+	}
+	total := int64(len(a) + len(b))
+	for _, lim := range []int64{total, total - 1} {
+		root, err := Load(context.Background(), fsys, "openapi.yaml", Limits{TotalBytes: lim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+		refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "the description's files are more than")
+		if refused != (lim < total) || !refused && err != nil {
+			t.Errorf("files of %d bytes, TotalBytes %d: %v", total, lim, err)
+		}
+	}
+}
+
+// TestBundleWalkStopsWhenCancelled: a cancelled bundling stops within its
+// walk of a large description, before the fault it would find further on.
+func TestBundleWalkStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-many:\n")
+	for i := range 40_000 { // 80,000 nodes: more than the walk visits between checks
+		fmt.Fprintf(&b, "  k%d: {a: 1}\n", i)
+	}
+	b.WriteString("x-deep: " + nested(30, false, "1") + "\n") // too deep: found last
+	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(b.String())}}
+	lim := Limits{DepthAcrossFiles: 20}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Bundle(ctx, root, BundleOptions{FS: fsys, Limits: lim}); !errors.Is(err, context.Canceled) {
+		t.Errorf("%v, want context.Canceled", err)
+	}
+}
+
+// TestBundleParameterExamples: in OpenAPI 3 a parameter's and a header's
+// examples are Example objects: one a $ref brings from another file is
+// lifted into components/examples, not inlined.
+func TestBundleParameterExamples(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte(`openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      parameters:
+        - name: q
+          in: query
+          schema: {type: string}
+          examples:
+            one: {$ref: 'ex.yaml#/one'}
+      responses:
+        '200':
+          description: ok
+          headers:
+            X-H:
+              schema: {type: string}
+              examples:
+                two: {$ref: 'ex.yaml#/two'}
+`)},
+		"ex.yaml": {Data: []byte("one: {value: a}\ntwo: {value: b}\n")},
+	}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out.AppendJSON(nil))
+	for _, want := range []string{`"one":{"$ref":"#/components/examples/one"}`, `"two":{"$ref":"#/components/examples/two"}`, `"examples":{"one":{"value":"a"},"two":{"value":"b"}}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bundle %s\nwant %s", got, want)
+		}
+	}
+}
