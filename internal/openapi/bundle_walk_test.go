@@ -123,3 +123,76 @@ paths:
 		}
 	}
 }
+
+// TestBundleDepthIntoLiftedTargets: nesting counts on into the target a
+// $ref lifts from another file, whether a schema's $ref or a discriminator
+// mapping names it: exactly at the bound it is bundled, one past refused.
+func TestBundleDepthIntoLiftedTargets(t *testing.T) {
+	t.Parallel()
+	const bound = 20
+	// fields is how deep the target's fields lie: x's value nested levels
+	// below puts its innermost value at fields+levels.
+	cases := []struct {
+		name, schemas string
+		fields        int
+	}{
+		// components/schemas/S is the target itself: its fields at 4.
+		{"a component's $ref", "    S: {$ref: 'deep.yaml#/S'}\n", 4},
+		// Lifted beside P, walked from where the $ref stood (5): its fields at 7.
+		{"a property's $ref", "    P: {properties: {s: {$ref: 'deep.yaml#/S'}}}\n", 7},
+		// Lifted, walked from the schema whose mapping names it (3): its fields at 5.
+		{"a mapping", "    Pet:\n      type: object\n      discriminator: {propertyName: kind, mapping: {deep: 'deep.yaml#/S'}}\n", 5},
+	}
+	for _, tc := range cases {
+		for _, depth := range []int{bound, bound + 1} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, depth), func(t *testing.T) {
+				t.Parallel()
+				fsys := fstest.MapFS{
+					"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n" + tc.schemas)},
+					"deep.yaml":    {Data: []byte("S: {x: " + nested(depth-tc.fields, false, "1") + "}\n")},
+				}
+				lim := Limits{Depth: 100, DepthAcrossFiles: bound}
+				root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
+				if tooDeep := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels"); tooDeep != (depth > bound) || !tooDeep && err != nil {
+					t.Errorf("nested %d levels across files, bound %d: %v", depth, bound, err)
+				}
+			})
+		}
+	}
+}
+
+// TestBundleInlinedBytes: what inlined $refs add may be exactly
+// ExpandedBytes, counted as the JSON it becomes (with a comma after an
+// object's last member), not a byte more: for a text, and for an object
+// whose measure stops part way.
+func TestBundleInlinedBytes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, value string
+		size        int64
+	}{
+		{"a text", strings.Repeat("a", 100), 102},
+		{"an object", "{a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1}", 2 + 8*6},
+	}
+	for _, tc := range cases {
+		fsys := fstest.MapFS{
+			"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-1: {$ref: 'v.yaml#/v'}\n")},
+			"v.yaml":       {Data: []byte("v: " + tc.value + "\n")},
+		}
+		for _, lim := range []int64{tc.size, tc.size - 1} {
+			root, err := Load(context.Background(), fsys, "openapi.yaml", Limits{ExpandedBytes: lim})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+			refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "$refs inline more than")
+			if refused != (lim < tc.size) || !refused && err != nil {
+				t.Errorf("%s of %d bytes inlined, ExpandedBytes %d: %v", tc.name, tc.size, lim, err)
+			}
+		}
+	}
+}
