@@ -25,7 +25,9 @@ func unescapeSlashes(data []byte) ([]byte, map[int][]int) {
 	var prev byte = '\n' // the last byte outside scalars that is not a blank
 	blockIndent := -1    // inside a block scalar more indented than this
 	indent, atIndent := 0, true
-	lineStartPrev := byte('\n')
+	// header: the line so far ends in a block scalar's indicator (| or >)
+	// and its chomping and indentation indicators (|-, >+2, ...).
+	header := false
 	put := func(b byte) {
 		out = append(out, b)
 		if b == '\n' {
@@ -43,12 +45,12 @@ func unescapeSlashes(data []byte) ([]byte, map[int][]int) {
 			}
 			if state == outside {
 				// A line that ended in a block indicator starts a block scalar.
-				if lineStartPrev == '|' || lineStartPrev == '>' {
+				if header {
 					blockIndent = indent
 				}
 				prev = '\n'
 			}
-			indent, atIndent, lineStartPrev = 0, true, '\n'
+			indent, atIndent, header = 0, true, false
 			continue
 		}
 		if atIndent && b == ' ' {
@@ -118,7 +120,13 @@ func unescapeSlashes(data []byte) ([]byte, map[int][]int) {
 				} else {
 					prev = b
 				}
-				lineStartPrev = b
+				switch {
+				case b == '|' || b == '>':
+					header = true
+				case header && (b == '+' || b == '-' || '1' <= b && b <= '9'):
+				default:
+					header = false
+				}
 			}
 		}
 	}

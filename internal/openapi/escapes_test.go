@@ -1,0 +1,58 @@
+package openapi
+
+import "testing"
+
+// TestSlashEscapeWhere: \/ reads as / in a double-quoted scalar wherever
+// one starts, and stays text in a block scalar, however its lines look; a
+// position before a \/ on its line is as written.
+func TestSlashEscapeWhere(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, doc, want string }{
+		{"a document indented from its first line",
+			"  x: \"a\\/b\"\n  openapi: 3.0.0\n",
+			`{"x":"a/b","openapi":"3.0.0"}`},
+		{"a block scalar whose line looks like a quoted item",
+			"openapi: 3.0.0\nd: |\n  - \"a\\/b\"\n",
+			`{"openapi":"3.0.0","d":"- \"a\\/b\"\n"}`},
+		{"a folded scalar whose line looks like a quoted value",
+			"openapi: 3.0.0\nd: >-\n  k: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","d":"k: \"a\\/b\""}`},
+		{"block scalars with chomping and indentation indicators",
+			"openapi: 3.0.0\na: |-\n  - \"a\\/b\"\nb: >+\n  k: \"a\\/b\"\nc: |2\n   - \"a\\/b\"\nd: >-1 # a comment\n  - \"a\\/b\"\n",
+			`{"openapi":"3.0.0","a":"- \"a\\/b\"","b":"k: \"a\\/b\"\n","c":" - \"a\\/b\"\n","d":" - \"a\\/b\""}`},
+		{"a key after a block scalar, at the block's key's indentation",
+			"openapi: 3.0.0\nd: |\n  text\ne: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","d":"text\n","e":"a/b"}`},
+		{"a nested key after a block scalar",
+			"openapi: 3.0.0\nm:\n  d: |\n    text\n  e: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","m":{"d":"text\n","e":"a/b"}}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			n, err := Parse("s.yaml", []byte(tc.doc))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, tc.doc)
+			}
+			if got := string(n.AppendJSON(nil)); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSlashEscapePositions: a value before a \/ on its line keeps its
+// column; one after it is placed as written.
+func TestSlashEscapePositions(t *testing.T) {
+	t.Parallel()
+	n, err := Parse("s.yaml", []byte("openapi: 3.0.0\ng: {n: 7, k: \"\\/\\/\", m: 8}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := n.Get("g")
+	for key, col := range map[string]int32{"n": 8, "m": 25} {
+		if p := g.Get(key).Pos; p.Line != 2 || p.Col != col {
+			t.Errorf("g.%s at %d:%d, want 2:%d as written", key, p.Line, p.Col, col)
+		}
+	}
+}
