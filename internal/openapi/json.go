@@ -94,13 +94,13 @@ func (p *jsonParser) wrap(err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		msg := se.Err.Error()
-		if errors.Is(err, jsontext.ErrDuplicateName) {
+		switch {
+		case errors.Is(err, jsontext.ErrDuplicateName):
 			msg = "duplicate key " + strings.TrimPrefix(se.JSONPointer.LastToken(), "/")
+		case errors.Is(se.Err, io.ErrUnexpectedEOF):
+			msg = "the file ends before the JSON does"
 		}
 		return &LoadError{File: p.name, Pos: posOf(p.data, se.ByteOffset), Msg: "invalid JSON: " + msg}
-	}
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return &LoadError{File: p.name, Pos: posOf(p.data, p.dec.InputOffset()), Msg: "invalid JSON: unexpected end of file"}
 	}
 	return &LoadError{File: p.name, Pos: posOf(p.data, p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
 }

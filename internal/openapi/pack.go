@@ -156,7 +156,7 @@ func appendLiteral(b []byte, k Kind, lit string) []byte {
 // packed: plain, untagged scalars without anchors, at a depth the limit
 // allows.
 func (c *yamlConverter) packable(ys []*yaml.Node) bool {
-	if c.depth+1 > c.lim.Depth {
+	if c.tooDeep(c.depth + 1) { // the items' depth
 		return false
 	}
 	for _, y := range ys {

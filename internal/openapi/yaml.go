@@ -192,6 +192,11 @@ func (c *yamlConverter) grow(y *yaml.Node, text string) error {
 	return nil
 }
 
+// tooDeep reports whether a value at depth, as convert counts it, nests
+// past Depth. convert counts the document node, at 1, so the root value is
+// at 2: level 0, as the JSON parser and the bundler count it.
+func (c *yamlConverter) tooDeep(depth int) bool { return depth-2 > c.lim.Depth }
+
 func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 	if err := c.grow(y, ""); err != nil {
 		return nil, err
@@ -202,7 +207,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		c.anchored++
 		defer func() { c.anchored-- }()
 	}
-	if c.depth > c.lim.Depth {
+	if c.tooDeep(c.depth) {
 		return nil, c.overLimit(y, "nests deeper than %d levels (the limit of docs-publish)", c.lim.Depth)
 	}
 	switch y.Kind {

@@ -421,7 +421,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			if err := c.grow(m, ""); err != nil {
 				return nil, err
 			}
-			if depth > c.lim.Depth {
+			if c.tooDeep(depth) {
 				return nil, errPartsDisagree
 			}
 			cur.node = c.newNode(Object, m)
@@ -481,7 +481,7 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packe
 		if err := c.grow(m, ""); err != nil {
 			return err
 		}
-		if depth > c.lim.Depth {
+		if c.tooDeep(depth) {
 			return errPartsDisagree
 		}
 		*seq = c.newNode(Array, m)

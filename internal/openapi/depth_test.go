@@ -1,0 +1,38 @@
+package openapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestDepthBoundOfAFile: a file may nest exactly Depth levels, in JSON as
+// in YAML, in mappings as in sequences; one level more is refused at its
+// place.
+func TestDepthBoundOfAFile(t *testing.T) {
+	t.Parallel()
+	const bound = 20
+	for _, format := range []string{"json", "yaml"} {
+		for _, arrays := range []bool{false, true} {
+			for _, depth := range []int{bound, bound + 1} {
+				t.Run(fmt.Sprintf("%s/arrays=%v/%d", format, arrays, depth), func(t *testing.T) {
+					t.Parallel()
+					// x's value is at level 1: its innermost value at depth.
+					doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx: " + nested(depth-1, arrays, "1") + "\n"
+					if format == "json" {
+						doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":` + nested(depth-1, arrays, "1") + "}"
+					}
+					name := "openapi." + format
+					_, err := Load(context.Background(), fstest.MapFS{name: {Data: []byte(doc)}}, name, Limits{Depth: bound})
+					refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels")
+					if refused != (depth > bound) || !refused && err != nil {
+						t.Errorf("nested %d levels, Depth %d: %v", depth, bound, err)
+					}
+				})
+			}
+		}
+	}
+}
