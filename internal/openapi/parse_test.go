@@ -81,6 +81,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "JSON cannot hold"},
 		{"a number beyond float64", "i.yaml", "openapi: 3.0.0\nx: 1e400\n", 2, "1e400 is too large for the service's numbers"},
 		{"a JSON number beyond float64", "i.json", "{\"openapi\": \"3.0.0\",\n \"x\": -1E400}", 2, "-1E400 is too large for the service's numbers"},
+		{"a JSON number of 400 digits", "i.json", "{\"openapi\": \"3.0.0\",\n \"x\": 1" + strings.Repeat("0", 399) + "}", 2, "is too large for the service's numbers"},
 		{"a tagged number beyond float64", "i.yaml", "openapi: 3.0.0\nx: !!float -1e400\n", 2, "too large"},
 		{"keys that read as the same text", "k.yaml", "openapi: 3.0.0\n+1: a\n1.0: b\n", 3, `key 1.0 reads as "1", as does the key +1 at line 2`},
 		{"a tab as indentation", "t.yaml", "openapi: 3.0.0\nx: |\n\tcode\n", 2, "tab character"},
