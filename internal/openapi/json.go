@@ -231,33 +231,20 @@ func trailingComma(data []byte, err error) error {
 	if !errors.As(err, &le) || le.Pos.Line == 0 {
 		return err
 	}
+	// The decoder reports the error at the comma: a trailing one if what
+	// follows it, past blanks, closes an object or an array.
 	off := lineStart(data, int(le.Pos.Line)) + int(le.Pos.Col) - 1
-	if off < 0 || off > len(data) {
+	if off < 0 || off >= len(data) || data[off] != ',' {
 		return err
 	}
-	// The error is at the comma or at the bracket after it.
-	i := off
-	if i < len(data) && data[i] == ',' {
-		i++
-	}
+	i := off + 1
 	for i < len(data) && strings.IndexByte(" \t\r\n", data[i]) >= 0 {
 		i++
 	}
-	j := off - 1
-	for j >= 0 && strings.IndexByte(" \t\r\n", data[j]) >= 0 {
-		j--
-	}
-	comma := -1
-	switch {
-	case off < len(data) && data[off] == ',' && i < len(data) && (data[i] == '}' || data[i] == ']'):
-		comma = off
-	case off < len(data) && (data[off] == '}' || data[off] == ']') && j >= 0 && data[j] == ',':
-		comma = j
-	}
-	if comma < 0 {
+	if i == len(data) || data[i] != '}' && data[i] != ']' {
 		return err
 	}
-	return &LoadError{File: le.File, Pos: posOf(data, int64(comma)), Msg: "invalid JSON: a trailing comma before a closing } or ]: JSON allows none, remove it"}
+	return &LoadError{File: le.File, Pos: posOf(data, int64(off)), Msg: "invalid JSON: a trailing comma before a closing } or ]: JSON allows none, remove it"}
 }
 
 // lineStart is the offset at which 1-based line n of data starts.
