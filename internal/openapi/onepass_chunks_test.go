@@ -1,0 +1,42 @@
+package openapi
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestOnePassPlacesAcrossChunks: in a JSON description several times the
+// size of what the single pass reads at once, with lines of every length,
+// the findings it places past each read (a shared parameter of an unknown
+// type in each part) are placed as the tree places them.
+func TestOnePassPlacesAcrossChunks(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{},"parameters":{`)
+	for p := range 7 {
+		if p > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `"p%d":{"name":"n%d","in":"query","type":"strin","x-pad":[`, p, p)
+		for i := range 400 + 37*p {
+			if i > 0 {
+				b.WriteString(",")
+				if i%3 != 0 {
+					b.WriteString("\n")
+				}
+			}
+			fmt.Fprintf(&b, "%q", strings.Repeat("a", (i*7+p)%150))
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString("}}\n")
+	if b.Len() < 4*chunkSize {
+		t.Fatalf("%d bytes: want at least four reads' worth", b.Len())
+	}
+	fsys := fstest.MapFS{"a.json": {Data: []byte(b.String())}}
+	if !agree(t, fsys, "a.json", Limits{}) {
+		t.Error("the single pass did not do the work")
+	}
+}
