@@ -50,3 +50,26 @@ func TestDocumentBound(t *testing.T) {
 		t.Errorf("DocumentBytes %d: %v, want ErrLimit for openapi.yaml at 1:1", size-1, err)
 	}
 }
+
+// TestStringsAsJSON: text is written as JSON: quotes, backslashes and
+// control characters escaped, other characters as they are (U+FFFD too),
+// and a byte that is not UTF-8 replaced by \ufffd, so the upload is always
+// valid JSON. A value made by hand, with no source file, is written too.
+func TestStringsAsJSON(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, want string }{
+		{"plain", `"plain"`},
+		{"q\"b\\n\nr\rt\t", `"q\"b\\n\nr\rt\t"`},
+		{"\x00\x1f\x7f", `"\u0000\u001f` + "\x7f" + `"`},
+		{"é€😀\u2028", `"é€😀` + "\u2028" + `"`},
+		{"\ufffd", `"` + "\ufffd" + `"`},
+		{"a\x80b\xffc", `"a\ufffdb\ufffdc"`},
+		{"\xe2\x82", `"\ufffd\ufffd"`},
+	}
+	for _, tc := range cases {
+		got, err := Encode(&Node{Kind: String, Scalar: tc.in}, Limits{})
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%q: %s %v, want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
