@@ -40,3 +40,21 @@ func TestOnePassPlacesAcrossChunks(t *testing.T) {
 		t.Error("the single pass did not do the work")
 	}
 }
+
+// TestOnePassAtItsBounds: a file exactly FileBytes long, and a document
+// exactly DocumentBytes as the limits reckon it, are within the limits for
+// the single pass as for the tree: the pass does the work, and agrees.
+func TestOnePassAtItsBounds(t *testing.T) {
+	t.Parallel()
+	data := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":[1,{"a":"b"}]}`
+	root, err := Parse("a.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"a.json": {Data: []byte(data)}}
+	for _, lim := range []Limits{{FileBytes: int64(len(data))}, {DocumentBytes: jsonSize(root, nil)}} {
+		if !agree(t, fsys, "a.json", lim) {
+			t.Errorf("%+v: the single pass did not do the work", lim)
+		}
+	}
+}
