@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -37,11 +36,7 @@ components:
 				"other.yaml": {Data: []byte("v: {type: integer}\n")},
 				"alias.yaml": {Data: []byte("Pet: {$ref: 'openapi.yaml#/components/schemas/Pet'}\n")},
 			}
-			root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
+			out, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,11 +56,7 @@ func TestBundleUnresolvedNamesThePlace(t *testing.T) {
 		"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-it: {$ref: 'other.yaml#/a/none'}\n")},
 		"other.yaml":   {Data: []byte("a: {b: 1}\n")},
 	}
-	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	_, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
 	if want := "openapi.yaml:4:14: $ref other.yaml#/a/none does not resolve: other.yaml has "; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), " at #/a/none") {
 		t.Errorf("%v, want %q ... at #/a/none", err, want)
 	}

@@ -125,11 +125,7 @@ components:
 `)},
 		"Dog.yaml": {Data: []byte("type: object\nproperties: {bark: {type: string}}\n")},
 	}
-	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	out, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,11 +158,7 @@ func TestBundleBrokenRefsListed(t *testing.T) {
 				fmt.Fprintf(&b, "x-%d: {$ref: 'missing%d.yaml#/v'}\n", i, i)
 			}
 			fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(b.String())}}
-			root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
+			_, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
 			var les LoadErrors
 			if !errors.As(err, &les) || len(les) != tc.listed {
 				t.Fatalf("%T %v: want %d load errors", err, err, tc.listed)

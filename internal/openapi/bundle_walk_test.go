@@ -20,15 +20,8 @@ func TestBundleDepthThroughRefs(t *testing.T) {
 			t.Parallel()
 			doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-other: {$ref: 'other.yaml#/v'}\nx: " + nested(depth-1, false, "1") + "\n"
 			fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(doc)}, "other.yaml": {Data: []byte("v: 1\n")}}
-			lim := Limits{Depth: 100, DepthAcrossFiles: bound}
-			root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
-			if tooDeep := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels"); tooDeep != (depth > bound) || !tooDeep && err != nil {
-				t.Errorf("nested %d levels, bound %d: %v", depth, bound, err)
-			}
+			_, err := loadBundle(t, fsys, "openapi.yaml", Limits{Depth: 100, DepthAcrossFiles: bound})
+			checkBound(t, err, depth <= bound, "nests deeper than 20 levels", fmt.Sprintf("nested %d levels, bound %d", depth, bound))
 		})
 	}
 }
@@ -45,15 +38,8 @@ func TestBundleTotalBytes(t *testing.T) {
 	}
 	total := int64(len(a) + len(b))
 	for _, lim := range []int64{total, total - 1} {
-		root, err := Load(context.Background(), fsys, "openapi.yaml", Limits{TotalBytes: lim})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
-		refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "the description's files are more than")
-		if refused != (lim < total) || !refused && err != nil {
-			t.Errorf("files of %d bytes, TotalBytes %d: %v", total, lim, err)
-		}
+		_, err := loadBundle(t, fsys, "openapi.yaml", Limits{TotalBytes: lim})
+		checkBound(t, err, lim >= total, "the description's files are more than", fmt.Sprintf("files of %d bytes, TotalBytes %d", total, lim))
 	}
 }
 
@@ -108,11 +94,7 @@ paths:
 `)},
 		"ex.yaml": {Data: []byte("one: {value: a}\ntwo: {value: b}\n")},
 	}
-	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	out, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,15 +133,8 @@ func TestBundleDepthIntoLiftedTargets(t *testing.T) {
 					"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n" + tc.schemas)},
 					"deep.yaml":    {Data: []byte("S: {x: " + nested(depth-tc.fields, false, "1") + "}\n")},
 				}
-				lim := Limits{Depth: 100, DepthAcrossFiles: bound}
-				root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
-				if tooDeep := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels"); tooDeep != (depth > bound) || !tooDeep && err != nil {
-					t.Errorf("nested %d levels across files, bound %d: %v", depth, bound, err)
-				}
+				_, err := loadBundle(t, fsys, "openapi.yaml", Limits{Depth: 100, DepthAcrossFiles: bound})
+				checkBound(t, err, depth <= bound, "nests deeper than 20 levels", fmt.Sprintf("nested %d levels across files, bound %d", depth, bound))
 			})
 		}
 	}
@@ -184,15 +159,8 @@ func TestBundleInlinedBytes(t *testing.T) {
 			"v.yaml":       {Data: []byte("v: " + tc.value + "\n")},
 		}
 		for _, lim := range []int64{tc.size, tc.size - 1} {
-			root, err := Load(context.Background(), fsys, "openapi.yaml", Limits{ExpandedBytes: lim})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Bundle(context.Background(), root, BundleOptions{FS: fsys})
-			refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "$refs inline more than")
-			if refused != (lim < tc.size) || !refused && err != nil {
-				t.Errorf("%s of %d bytes inlined, ExpandedBytes %d: %v", tc.name, tc.size, lim, err)
-			}
+			_, err := loadBundle(t, fsys, "openapi.yaml", Limits{ExpandedBytes: lim})
+			checkBound(t, err, lim >= tc.size, "$refs inline more than", fmt.Sprintf("%s of %d bytes inlined, ExpandedBytes %d", tc.name, tc.size, lim))
 		}
 	}
 }

@@ -2,9 +2,7 @@ package openapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -27,10 +25,7 @@ func TestDepthBoundOfAFile(t *testing.T) {
 					}
 					name := "openapi." + format
 					_, err := Load(context.Background(), fstest.MapFS{name: {Data: []byte(doc)}}, name, Limits{Depth: bound})
-					refused := errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "nests deeper than 20 levels")
-					if refused != (depth > bound) || !refused && err != nil {
-						t.Errorf("nested %d levels, Depth %d: %v", depth, bound, err)
-					}
+					checkBound(t, err, depth <= bound, "nests deeper than 20 levels", fmt.Sprintf("nested %d levels, Depth %d", depth, bound))
 				})
 			}
 		}
