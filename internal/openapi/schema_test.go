@@ -133,6 +133,20 @@ func TestSchemaRules(t *testing.T) {
 		{"3.0 multipleOf negative", v30, "{multipleOf: -1}", Error, "multipleOf must be a number greater than 0"},
 		{"3.0 required empty", v30, "{required: []}", "", ""},
 		{"3.0 required a string", v30, "{required: id}", Error, "required inside a schema lists the names of the properties that must be present, such as required: [id, name], not a string"},
+		{"3.0 required: true in a schema", v30, "{required: true}", Error, "required inside a schema lists the names of the properties that must be present, such as required: [id, name], not a boolean (true): required: true belongs on a parameter or a request body"},
+		{"3.0 a number of 40 characters is shown", v30, "{minLength: -123456789012345678901234567890123456789}", Error, "not a number (-123456789012345678901234567890123456789)"},
+		{"3.0 a type that starts like none", v30, "{type: sx}", Error, `type "sx" is not one of string, number, integer, boolean, array, object`},
+		{"3.0 a type that is the start of one", v30, "{type: obj}", Error, `type "obj" is not one of string, number, integer, boolean, array, object (did you mean object?)`},
+		{"3.0 a type that is one and more", v30, "{type: arrays}", Error, `type "arrays" is not one of string, number, integer, boolean, array, object (did you mean array?)`},
+		{"3.0 exclusiveMinimum a string", v30, "{exclusiveMinimum: []}", Error, "exclusiveMinimum is true or false before OpenAPI 3.1 (it makes minimum exclusive), not an array"},
+		{"3.1 exclusiveMaximum a string", v31, "{exclusiveMaximum: \"5\"}", Error, "exclusiveMaximum is the bound itself from OpenAPI 3.1 on, a number, not a string"},
+		{"3.1 file is 2.0's", v31, "{type: file}", Warning, `type "file" is Swagger 2.0's`},
+		{"3.1 file in a type list", v31, "{type: [file, string]}", Warning, `type "file" is Swagger 2.0's`},
+		{"3.0 file in a type list", v30, "{type: [file]}", Warning, "type is a single type name before OpenAPI 3.1, not a list"},
+		{"2.0 nullable not a boolean has no effect either", v2, "{type: string, nullable: 1}", Warning, "nullable has no effect in Swagger 2.0"},
+		{"3.1 nullable not a boolean has no effect either", v31, "{type: string, nullable: 1}", Warning, "nullable has no effect from OpenAPI 3.1 on"},
+		{"3.0 null unquoted", v30, "{type: null}", Warning, `type names null, not the type name "null": write it quoted, "null"`},
+		{"2.0 object", v2, "{type: object}", "", ""},
 		{"3.0 enum empty", v30, "{enum: []}", Error, "enum lists no value"},
 		{"3.0 enum of one", v30, "{enum: [red]}", "", ""},
 		{"3.0 enum a mapping", v30, "{enum: {a: 1}}", Error, "enum must be a list of the allowed values"},
@@ -244,5 +258,45 @@ func TestSchemaFaultsThroughAnAlias(t *testing.T) {
 	want := []string{`d.yaml:6:18: error: type "objekt" is not one of string, number, integer, boolean, array, object (did you mean object?)`}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestShownValues: a message shows a number or a boolean as written, up to
+// 40 characters, and of a longer one or a string only its kind.
+func TestShownValues(t *testing.T) {
+	t.Parallel()
+	n40 := "-" + strings.Repeat("9", 39)
+	for _, tc := range []struct {
+		v    Node
+		want string
+	}{
+		{Node{Kind: Number, Scalar: n40}, "a number (" + n40 + ")"},
+		{Node{Kind: Number, Scalar: n40 + "9"}, "a number"},
+		{Node{Kind: Bool, Scalar: "false"}, "a boolean (false)"},
+		{Node{Kind: String, Scalar: "secret"}, "a string"},
+		{Node{Kind: Array}, "an array"},
+	} {
+		if got := shown(&tc.v); got != tc.want {
+			t.Errorf("shown(%s %q) = %q, want %q", tc.v.Kind, tc.v.Scalar, got, tc.want)
+		}
+	}
+}
+
+// TestDidYouMean: a name is suggested when two letters or more of its
+// start agree, whichever is the longer.
+func TestDidYouMean(t *testing.T) {
+	t.Parallel()
+	names := []string{"string", "number", "integer", "object"}
+	for s, want := range map[string]string{
+		"sx":      "",
+		"x":       "",
+		"st":      " (did you mean string?)",
+		"obj":     " (did you mean object?)",
+		"objects": " (did you mean object?)",
+		"Integer": " (did you mean integer?)",
+	} {
+		if got := didYouMean(s, names); got != want {
+			t.Errorf("didYouMean(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -23,6 +23,7 @@ type swapping struct {
 	ws                *workspace.Workspace
 	dir, name, target string
 	hidden            string
+	stay              bool // the link keeps pointing at hidden after the open
 }
 
 func (s swapping) RealPath(name string) (string, error) { return s.ws.RealPath(name) }
@@ -38,7 +39,9 @@ func (s swapping) Open(name string) (fs.File, error) {
 		return s.FS.Open(name)
 	}
 	s.point(s.hidden)
-	defer s.point(s.target)
+	if !s.stay {
+		defer s.point(s.target)
+	}
 	return s.FS.Open(name)
 }
 
@@ -47,9 +50,14 @@ func (s swapping) Open(name string) (fs.File, error) {
 func TestLinkSwappedDuringTheReadIsRefused(t *testing.T) {
 	t.Parallel()
 	const secret = "machine github.com password ghp_secret\n"
-	for _, tc := range []struct{ name, main, ref string }{
-		{"the description", "api.yaml", "api.yaml"},
-		{"a file a $ref names", "openapi.yaml", "params.yaml"},
+	for _, tc := range []struct {
+		name, main, ref string
+		stay            bool
+	}{
+		{"the description", "api.yaml", "api.yaml", false},
+		{"a file a $ref names", "openapi.yaml", "params.yaml", false},
+		{"the description, swapped for good", "api.yaml", "api.yaml", true},
+		{"a file a $ref names, swapped for good", "openapi.yaml", "params.yaml", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -69,7 +77,7 @@ func TestLinkSwappedDuringTheReadIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ws.Close()
-			fsys := swapping{FS: ws.FS(), ws: ws, dir: dir, name: tc.ref, target: "real.yaml", hidden: ".netrc"}
+			fsys := swapping{FS: ws.FS(), ws: ws, dir: dir, name: tc.ref, target: "real.yaml", hidden: ".netrc", stay: tc.stay}
 			fsys.point("real.yaml")
 			ctx := context.Background()
 			doc, err := Load(ctx, fsys, tc.main, DefaultLimits)

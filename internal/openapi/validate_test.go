@@ -37,6 +37,9 @@ func TestValidateFindings(t *testing.T) {
 		{"path without slash", v3head + "paths:\n  x: {}\n", Error, `path "x" must start with /`, 4},
 		{"operation without responses", v3head + "paths:\n  /x:\n    get: {summary: s}\n", Error, "GET /x has no responses", 5},
 		{"dangling ref", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n", Error, "does not resolve", 7},
+		{"dangling ref among a 3.x parameter's examples", v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - name: q\n          in: query\n          schema: {type: string}\n          examples:\n            default: {$ref: '#/components/examples/nope'}\n      responses:\n        '200': {description: ok}\n", Error, "does not resolve", 11},
+		{"operation's response without description", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {content: {}}\n", Error, "response 200 of GET /x has no description", 7},
+		{"ref out of the workspace", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: '../common/r.yaml#/Ok'}\n", Error, "$ref ../common/r.yaml#/Ok leaves the workspace", 7},
 		{"bad in", op2(idParam+"        - {name: q, in: body2, type: string}\n", ""), Error, "in must be one of path, query, header, body, formData", 8},
 		{"cookie not in 2.0", op2(idParam+"        - {name: q, in: cookie, type: string}\n", ""), Error, "in must be one of", 8},
 		{"no name", op2(idParam+"        - {in: query, type: string}\n", ""), Error, "has no name", 8},
@@ -93,6 +96,9 @@ func TestValidateNoFalseAlarms(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ name, doc string }{
 		{"a 3.1 default that does not fit its schema", "openapi: 3.1.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x:\n    get:\n      parameters:\n        - {name: limit, in: query, schema: {type: integer, default: \"20\"}}\n      responses:\n        '200': {description: ok}\n"},
+		{"a $ref in a 2.0 parameter's examples, which are data", op2("        - {name: id, in: path, required: true, type: string}\n        - {name: q, in: query, type: string, examples: {default: {$ref: '#/nope'}}}\n", "")},
+		{"formData with consumes written as one string", v2head + "paths:\n  /x:\n    post:\n      consumes: ['multipart/form-data, application/json']\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
+		{"a $ref to another file in the workspace", v3head + "paths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: 'common/r.yaml#/Ok'}\n"},
 		{"formData with a vendor multipart type", v2head + "paths:\n  /x:\n    post:\n      consumes: ['multipart/vnd.specific+form-data;version=1.0']\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
 		{"formData with form-urlencoded and a charset", v2head + "consumes: ['application/x-www-form-urlencoded; charset=utf-8']\npaths:\n  /x:\n    post:\n      parameters:\n        - {name: f, in: formData, type: string}\n      responses:\n        200: {description: ok}\n"},
 		{"OpenAPI 3.2 without paths: components only", "openapi: 3.2.0\ninfo: {title: T, version: \"1\"}\ncomponents:\n  schemas:\n    Pet: {type: object}\n"},
