@@ -3,6 +3,7 @@ package openapi
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -29,5 +30,13 @@ func TestDepthBoundOfAFile(t *testing.T) {
 				})
 			}
 		}
+	}
+	// A long list of plain scalars, which YAML's reading holds packed,
+	// nests its items one level below it.
+	list := "[" + strings.Repeat("1, ", packFrom) + "1]"
+	for _, depth := range []int{bound, bound + 1} {
+		doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx: " + nested(depth-2, false, list) + "\n"
+		_, err := Load(context.Background(), fstest.MapFS{"openapi.yaml": {Data: []byte(doc)}}, "openapi.yaml", Limits{Depth: bound})
+		checkBound(t, err, depth <= bound, "nests deeper than 20 levels", fmt.Sprintf("a long list's items at level %d, Depth %d", depth, bound))
 	}
 }

@@ -22,7 +22,6 @@ const packFrom = 256
 type packer struct {
 	b    strings.Builder
 	line int32 // the previous item's line
-	n    int
 }
 
 // add appends an item: its kind, its JSON literal and where it was written.
@@ -35,7 +34,6 @@ func (p *packer) add(k Kind, lit string, pos Pos) {
 	b = binary.AppendVarint(b, int64(pos.Col))
 	p.b.Write(b)
 	p.line = pos.Line
-	p.n++
 }
 
 // done makes n, an Array without items, hold p's items packed.

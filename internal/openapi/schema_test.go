@@ -300,3 +300,29 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaReusesItsBlocks: the scratch arena holds n nodes in blocks of
+// 1024, and a release lets the next nodes reuse them, emptied.
+func TestArenaReusesItsBlocks(t *testing.T) {
+	t.Parallel()
+	var a arena
+	start := a.mark()
+	first := a.node()
+	first.Kind, first.Fields = Object, append(first.Fields, Field{Key: "k"})
+	for range 2999 {
+		a.node()
+	}
+	if len(a.blocks) != 3 {
+		t.Errorf("3000 nodes in %d blocks, want 3", len(a.blocks))
+	}
+	a.release(start)
+	if again := a.node(); again != first || again.Kind != 0 || len(again.Fields) != 0 {
+		t.Errorf("after a release: node %p (%v, %d fields), want %p emptied", again, again.Kind, len(again.Fields), first)
+	}
+	for range 2999 {
+		a.node()
+	}
+	if len(a.blocks) != 3 {
+		t.Errorf("3000 nodes again in %d blocks, want the same 3", len(a.blocks))
+	}
+}

@@ -105,3 +105,44 @@ func TestValidateRefsFromAFolder(t *testing.T) {
 		t.Errorf("%v, want no findings", fs)
 	}
 }
+
+// TestValidateReportsAFaultOnce: a parameter's schema's type is checked as
+// a parameter's and as a schema's: one error says it.
+func TestValidateReportsAFaultOnce(t *testing.T) {
+	t.Parallel()
+	doc := v3head + "paths:\n  /x:\n    get:\n      parameters:\n        - {name: q, in: query, schema: {type: int}}\n      responses:\n        '200': {description: ok}\n"
+	fs := validateYAML(t, doc)
+	if len(fs) != 1 || !strings.HasPrefix(fs[0].Msg, `parameter q: type "int" is not one of`) {
+		t.Errorf("%v, want one error about the type", fs)
+	}
+}
+
+// TestRemoteRefs: a $ref that starts with a URL scheme of two characters
+// or more (letters, digits, + - .) names a URL, left to the service; a
+// drive letter, a file: URL or a path is a file.
+func TestRemoteRefs(t *testing.T) {
+	t.Parallel()
+	for ref, want := range map[string]bool{
+		"https://example.com/s.json#/S": true,
+		"ws://h/s":                      true,
+		"az:x":                          true,
+		"AZ:x":                          true,
+		"a09:x":                         true,
+		"z9+A-.Z:x":                     true,
+		"c:/specs/s.yaml":               false,
+		"file:///etc/passwd":            false,
+		"a_b:x":                         false,
+		"a/b:c":                         false,
+		"a`:x":                          false,
+		"a{:x":                          false,
+		"a@:x":                          false,
+		"a[:x":                          false,
+		"a/:x":                          false,
+		"a::x":                          false,
+		"common/s.yaml#/S":              false,
+	} {
+		if got := isRemote(ref); got != want {
+			t.Errorf("isRemote(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}
