@@ -16,6 +16,7 @@ func TestUnknownAliasPlace(t *testing.T) {
 		{"openapi: 3.0.0\nx: *nowhere\n", 2, 4},
 		{"openapi: 3.0.0\n*nowhere : 1\n", 2, 1},
 		{"openapi: 3.0.0\nx:\n  y: [1, *nowhere]\n", 3, 10},
+		{"*nowhere : 1\nopenapi: 3.0.0\n", 1, 1},
 	}
 	for _, tc := range cases {
 		_, err := Parse("a.yaml", []byte(tc.doc))

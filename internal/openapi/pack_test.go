@@ -49,9 +49,13 @@ func TestLongListsPacked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		least, err := Parse("s.yaml", listDoc(packFrom, indent))
+		if err != nil {
+			t.Fatal(err)
+		}
 		sl, ll := short.Get("x-list"), long.Get("x-list")
-		if sl.packed || !ll.packed || ll.Items != nil {
-			t.Fatalf("indent %q: packed: short %v, long %v with %d items", indent, sl.packed, ll.packed, len(ll.Items))
+		if sl.packed || !ll.packed || ll.Items != nil || !least.Get("x-list").packed {
+			t.Fatalf("indent %q: packed: short %v, long %v with %d items, %d items %v", indent, sl.packed, ll.packed, len(ll.Items), packFrom, least.Get("x-list").packed)
 		}
 		size := jsonSize(long, nil)
 		packedJSON, err := Encode(long, DefaultLimits)
