@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,61 @@ func TestUnevenLine(t *testing.T) {
 				t.Errorf("line %d, want %d in\n%s", got, tc.want, data)
 			}
 		})
+	}
+}
+
+// TestUnevenLineLevels: which line the guess names in whole files: the
+// first line indented between two open levels at or after from, none where
+// every line returns to a level, and none inside a block scalar's text.
+func TestUnevenLineLevels(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, in   string
+		from, want int
+	}{
+		{"siblings", "a:\n  b: 1\n  c: 1\n", 1, 0},
+		{"back to an open level", "a:\n  b:\n    c: 1\n  d: 1\n", 1, 0},
+		{"between two levels", "a:\n  b:\n    c: 1\n   d: 1\n", 1, 4},
+		{"between two levels, from that line", "a:\n  b:\n    c: 1\n   d: 1\n", 4, 4},
+		{"between two levels, before from", "a:\n  b:\n    c: 1\n   d: 1\n  e: 1\n", 5, 0},
+		{"a block scalar's text at the top level", "a: |\n    t\n  u\nb: 1\n", 1, 0},
+		{"a key level with a block scalar's key", "a:\n  b: |\n    t\n  c:\n    e: 1\n   f: 2\n", 1, 6},
+		{"a document indented", "   a:\n     b: 1\n    c: 1\n", 1, 3},
+		{"an item's content is a level", "a:\n  - b: 1\n    c: 1\n   d: 1\n", 1, 4},
+		{"an item's content after spaces", "a:\n  -   b: 1\n      c: 1\n     d: 1\n", 1, 4},
+		{"an empty item", "a:\n  -\n  - b\n c: 1\n", 1, 4},
+		{"a dash that starts a word", "a:\n  -b: 1\n   c: 1\n", 1, 0},
+		{"blanks at the end, no line end", "a:\n  b: 1\n  ", 1, 0},
+	}
+	for _, tc := range cases {
+		data := []byte(tc.in)
+		if got := unevenLine(data, lineEnds(data), tc.from); got != tc.want {
+			t.Errorf("%s: line %d, want %d in\n%s", tc.name, got, tc.want, data)
+		}
+	}
+}
+
+// TestBlockScalarStart: a line's text that ends by starting a block
+// scalar, with its indicators and a comment.
+func TestBlockScalarStart(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]bool{
+		"description: |": true, "- >-": true, "key: |2+": true, "|": true, ">": true,
+		"key: | # a comment": true, "key: a|": false, "key: x": false, "": false, "key: |x": false,
+	} {
+		if got := blockScalarStart([]byte(body)); got != want {
+			t.Errorf("blockScalarStart(%q) = %v, want %v", body, got, want)
+		}
+	}
+}
+
+// TestLineEnds: the offsets just past each line, the last one's with or
+// without its newline.
+func TestLineEnds(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string][]int{"a\nb\n": {2, 4}, "a\nb": {2, 3}, "": nil, "\n": {1}} {
+		if got := lineEnds([]byte(in)); !slices.Equal(got, want) {
+			t.Errorf("lineEnds(%q) = %v, want %v", in, got, want)
+		}
 	}
 }
