@@ -51,6 +51,17 @@ func partsAgree(t *testing.T, name string, data []byte) bool {
 	if whole.bud.values != parts.bud.values {
 		t.Errorf("%s: %d values counted whole, %d in parts", name, whole.bud.values, parts.bud.values)
 	}
+	// Cut only where an entry or a list is 64 bytes or more: the parts
+	// still give the same tree.
+	some := yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits, shifts: shifts}
+	some.bud = some.src.budget
+	if got, ok, err := some.parseInParts(data, 0, 64); ok && err == nil {
+		if d := treeDiff(want, got, "#"); d != "" {
+			t.Errorf("%s: in parts of 64 bytes or more, %s", name, d)
+		}
+	} else if err != nil {
+		t.Errorf("%s: in parts of 64 bytes or more: %v", name, err)
+	}
 	return true
 }
 
@@ -103,6 +114,7 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 		parts      bool
 	}{
 		{"comments and blank lines", "# top\nopenapi: 3.0.0\n\n# paths\npaths:\n  # first\n  /a:\n    get: {}\n\n  /b:   # b\n    put:\n      x: |\n        text\n\n        more\n  '/c':\n    x: 1\n  \"/d\": 2\ninfo: {title: t}\n", true},
+		{"no line end at the end", "openapi: 3.0.0\npaths:\n  /a: 1\n  /b:\n    x: 2\nx-b: 2", true},
 		{"a key twice across parts", "openapi: 3.0.0\npaths:\n  /a: 1\n  /a: 2\n", false},
 		{"a top key twice", "openapi: 3.0.0\nx: 1\nx: 2\n", false},
 		{"an alias to another part", "openapi: 3.0.0\na: &x {k: 1}\nb: *x\n", false},
