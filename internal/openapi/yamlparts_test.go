@@ -7,8 +7,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -115,6 +117,12 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 	}{
 		{"comments and blank lines", "# top\nopenapi: 3.0.0\n\n# paths\npaths:\n  # first\n  /a:\n    get: {}\n\n  /b:   # b\n    put:\n      x: |\n        text\n\n        more\n  '/c':\n    x: 1\n  \"/d\": 2\ninfo: {title: t}\n", true},
 		{"no line end at the end", "openapi: 3.0.0\npaths:\n  /a: 1\n  /b:\n    x: 2\nx-b: 2", true},
+		{"line ends written CR LF", "openapi: 3.0.0\r\nx-a: 1\r\nx-b:\r\n  k: 1\r\n  j: 2\r\n", true},
+		{"a line broken by a lone CR", "openapi: 3.0.0\nx-a: 1\rx-b: 2\nx-c: 3\n", false},
+		{"a lone CR first", "\ropenapi: 3.0.0\nx-a: 1\nx-b: 2\n", false},
+		{"a CR that ends the file", "openapi: 3.0.0\nx-a: 1\nx-b: 2\r", false},
+		{"a blank line and a comment indented deeper than the first key", "openapi: 3.0.0\nx-a: 1\nx-b:\n      \n      # c\n  k: 1\n  j: 2\n", true},
+		{"a list of exactly packFrom items", "openapi: 3.0.0\nx-list:\n" + strings.Repeat("  - a\n", packFrom) + "x-b: 1\n", true},
 		{"a key twice across parts", "openapi: 3.0.0\npaths:\n  /a: 1\n  /a: 2\n", false},
 		{"a top key twice", "openapi: 3.0.0\nx: 1\nx: 2\n", false},
 		{"an alias to another part", "openapi: 3.0.0\na: &x {k: 1}\nb: *x\n", false},
@@ -245,5 +253,64 @@ func TestLargeListsInPartsOfItems(t *testing.T) {
 	}
 	if !partsAgree(t, "list.yaml", data) {
 		t.Error("the parts were not used")
+	}
+}
+
+// TestPartsDepth: a description nested exactly as deep as Depth allows is
+// converted in parts, across the levels the parts cut; one level deeper is
+// not accepted by the parts (the whole parse refuses it). A file smaller
+// than the size from which parts are worth it, or a Depth too small to
+// cut at, is left to the whole parse.
+func TestPartsDepth(t *testing.T) {
+	t.Parallel()
+	const bound = 12
+	parse := func(doc string, lim Limits, from int) (bool, error) {
+		lim = lim.withDefaults()
+		c := yamlConverter{name: "a.yaml", src: &Source{Name: "a.yaml", budget: newBudget(context.Background(), lim)}, lim: lim}
+		c.bud = c.src.budget
+		_, ok, err := c.parseInParts([]byte(doc), from, 0)
+		return ok, err
+	}
+	for _, depth := range []int{bound, bound + 1} {
+		// The top at level 0, x-b's value at 1, k's at 2, m's at 3: the
+		// innermost value at depth.
+		doc := "openapi: 3.0.0\nx-a: 1\nx-b:\n  j: 1\n  k:\n    m: " + nested(depth-3, false, "1") + "\n"
+		ok, err := parse(doc, Limits{Depth: bound}, 0)
+		if within := depth <= bound; (ok && err == nil) != within {
+			t.Errorf("nested %d levels, Depth %d: parts used %v, %v; want the parts to do the work: %v", depth, bound, ok, err, within)
+		}
+	}
+	doc := "openapi: 3.0.0\nx-a: 1\nx-b:\n  k: 1\n"
+	for _, tc := range []struct {
+		lim   Limits
+		from  int
+		parts bool
+	}{
+		{Limits{}, len(doc), true},
+		{Limits{}, len(doc) + 1, false},
+		{Limits{Depth: 4}, 0, true},
+		{Limits{Depth: 3}, 0, false},
+	} {
+		if ok, err := parse(doc, tc.lim, tc.from); ok != tc.parts || err != nil {
+			t.Errorf("Depth %d, from %d bytes: parts used %v, %v; want %v", tc.lim.Depth, tc.from, ok, err, tc.parts)
+		}
+	}
+}
+
+// TestPartsOnOneCore: with one core the parts are parsed one ahead of
+// their conversion, and all are converted.
+func TestPartsOnOneCore(t *testing.T) { // not parallel: it sets GOMAXPROCS
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	done := make(chan bool)
+	go func() {
+		done <- partsAgree(t, "one core", []byte("openapi: 3.0.0\nx-a: 1\nx-b:\n  k: 1\n  j: 2\nx-c: 3\nx-d: [4]\n"))
+	}()
+	select {
+	case used := <-done:
+		if !used {
+			t.Error("the parts were not used")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the parts were not all converted within a minute on one core")
 	}
 }
