@@ -44,6 +44,21 @@ func TestSlashEscapeWhere(t *testing.T) {
 		{"a colon as the text's last byte",
 			"openapi: 3.0.0\nx: \"\\/\"\ny:",
 			`{"openapi":"3.0.0","x":"/","y":null}`},
+		{"a block scalar with the largest indentation indicator",
+			"openapi: 3.0.0\nd: |9\n           - \"a\\/b\"\n",
+			`{"openapi":"3.0.0","d":"  - \"a\\/b\"\n"}`},
+		{"a comment on its own line holding a quote that is never closed",
+			"openapi: 3.0.0\n#- 'q\ny: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","y":"a/b"}`},
+		{"a comment after a blank holding a quote that is never closed",
+			"openapi: 3.0.0\nx: 1 # - 'q\ny: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","x":1,"y":"a/b"}`},
+		{"a comment after a tab holding a quote that is never closed",
+			"openapi: 3.0.0\nx: 1\t# - 'q\ny: \"a\\/b\"\n",
+			`{"openapi":"3.0.0","x":1,"y":"a/b"}`},
+		{"a single-quoted scalar closed at the text's end",
+			"openapi: 3.0.0\nx: \"\\/\"\ny: 'a'",
+			`{"openapi":"3.0.0","x":"/","y":"a"}`},
 		{"a nested key after a block scalar",
 			"openapi: 3.0.0\nm:\n  d: |\n    text\n  e: \"a\\/b\"\n",
 			`{"openapi":"3.0.0","m":{"d":"text\n","e":"a/b"}}`},
@@ -74,6 +89,18 @@ func TestSlashEscapePositions(t *testing.T) {
 	for key, col := range map[string]int32{"n": 8, "m": 25} {
 		if p := g.Get(key).Pos; p.Line != 2 || p.Col != col {
 			t.Errorf("g.%s at %d:%d, want 2:%d as written", key, p.Line, p.Col, col)
+		}
+	}
+}
+
+// TestSlashEscapeStrayBackslash: a double-quoted scalar cut off after a
+// backslash, at the very end of the text, is refused as YAML, whether or
+// not a \/ came before it.
+func TestSlashEscapeStrayBackslash(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{"openapi: 3.0.0\nx: \"a\\/b\\", "openapi: 3.0.0\nx: \"\\/\"\ny: \"a\\"} {
+		if _, err := Parse("s.yaml", []byte(doc)); err == nil {
+			t.Errorf("%q: taken, want a YAML error", doc)
 		}
 	}
 }

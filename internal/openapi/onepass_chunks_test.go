@@ -41,9 +41,11 @@ func TestOnePassPlacesAcrossChunks(t *testing.T) {
 	}
 }
 
-// TestOnePassAtItsBounds: a file exactly FileBytes long, and a document
-// exactly DocumentBytes as the limits reckon it, are within the limits for
-// the single pass as for the tree: the pass does the work, and agrees.
+// TestOnePassAtItsBounds: a file exactly FileBytes long, a document exactly
+// DocumentBytes as the limits reckon it, and one nested exactly as deep as
+// Depth allows are within the limits for the single pass as for the tree:
+// the pass does the work, and agrees. One byte or one level less, the pass
+// leaves the document to the tree, which refuses it as a run does.
 func TestOnePassAtItsBounds(t *testing.T) {
 	t.Parallel()
 	data := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":[1,{"a":"b"}]}`
@@ -52,9 +54,29 @@ func TestOnePassAtItsBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := fstest.MapFS{"a.json": {Data: []byte(data)}}
-	for _, lim := range []Limits{{FileBytes: int64(len(data))}, {DocumentBytes: jsonSize(root, nil)}} {
-		if !agree(t, fsys, "a.json", lim) {
-			t.Errorf("%+v: the single pass did not do the work", lim)
+	depth := 1 // the least Depth the tree takes the document at
+	for ; prepareWith(t, fsys, "a.json", PrepareOptions{Limits: Limits{Depth: depth}, TreeOnly: true}).err != ""; depth++ {
+		if depth > 10 {
+			t.Fatal("the tree refuses the document at every Depth up to 10")
+		}
+	}
+	size := jsonSize(root, nil)
+	for _, tc := range []struct {
+		lim    Limits
+		within bool
+	}{
+		{Limits{FileBytes: int64(len(data))}, true},
+		{Limits{FileBytes: int64(len(data)) - 1}, false},
+		{Limits{DocumentBytes: size}, true},
+		{Limits{DocumentBytes: size - 1}, false},
+		{Limits{Depth: depth}, true},
+		{Limits{Depth: depth - 1}, false},
+	} {
+		if onePass := agree(t, fsys, "a.json", tc.lim); onePass != tc.within {
+			t.Errorf("%+v: the single pass did the work: %v, want %v", tc.lim, onePass, tc.within)
+		}
+		if !tc.within && prepareWith(t, fsys, "a.json", PrepareOptions{Limits: tc.lim}).err == "" {
+			t.Errorf("%+v: the document past the limit was taken", tc.lim)
 		}
 	}
 }
