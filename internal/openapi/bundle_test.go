@@ -187,6 +187,7 @@ func TestBundleErrors(t *testing.T) {
 		{"missing pointer", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/limit\n", "p.yaml": "offset: {}\n"}, `p.yaml has no "limit"`},
 		{"broken referenced file", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/limit\n", "p.yaml": "limit: [\n"}, "p.yaml:"},
 		{"array index with a leading zero", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/list/01\n", "p.yaml": "list: [{name: a}, {name: b}]\n"}, `p.yaml has no item "01"`},
+		{"array index one past the end", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/list/2\n", "p.yaml": "list: [{name: a}, {name: b}]\n"}, `p.yaml has no item "2"`},
 		{"array index with a sign", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: p.yaml#/list/+1\n", "p.yaml": "list: [{name: a}, {name: b}]\n"}, `p.yaml has no item "+1"`},
 		{"a cycle of files that are only $refs", map[string]string{"openapi.yaml": "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: a.yaml\n", "a.yaml": "$ref: b.yaml\n", "b.yaml": "$ref: a.yaml\n"}, "leads into a cycle of $refs that only refer to each other: a.yaml# → b.yaml# → a.yaml#"},
 	}

@@ -131,6 +131,7 @@ func TestRemoteRefs(t *testing.T) {
 		"z9+A-.Z:x":                     true,
 		"c:/specs/s.yaml":               false,
 		"file:///etc/passwd":            false,
+		"File:":                         false,
 		"a_b:x":                         false,
 		"a/b:c":                         false,
 		"a`:x":                          false,
