@@ -48,7 +48,7 @@ func TestOnePassPlacesAcrossChunks(t *testing.T) {
 // leaves the document to the tree, which refuses it as a run does.
 func TestOnePassAtItsBounds(t *testing.T) {
 	t.Parallel()
-	data := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":[1,{"a":"b"}]}`
+	data := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":[1,{"a":"b"},{"$ref":"#/info"}]}`
 	root, err := Parse("a.json", []byte(data))
 	if err != nil {
 		t.Fatal(err)

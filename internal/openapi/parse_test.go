@@ -93,6 +93,7 @@ func TestParseErrors(t *testing.T) {
 		{"recursive alias", "r.yaml", "openapi: 3.0.0\na: &x {b: *x}\n", 2, "inside its own anchor"},
 		{"unknown alias", "a.yaml", "openapi: 3.0.0\nx: *nowhere\n", 2, "refers to no anchor"},
 		{"unknown alias at a line's start", "a.yaml", "openapi: 3.0.0\n*nowhere : 1\n", 2, "refers to no anchor"},
+		{"unknown alias after blank lines", "a.yaml", "\nopenapi: 3.0.0\n\n\nx: *nowhere\n", 5, "refers to no anchor"},
 		{"invalid JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": }", 2, "invalid JSON"},
 		{"a trailing comma in an object", "c.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n}", 2, "a trailing comma before a closing } or ]"},
 		{"a trailing comma in a list", "c.json", "{\"openapi\": \"3.0.0\",\n \"a\": [1, 2 ,  ]}", 2, "a trailing comma"},
