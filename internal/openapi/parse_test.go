@@ -90,6 +90,8 @@ func TestParseErrors(t *testing.T) {
 		{"quoted keys that read as the same text", "k.yaml", "openapi: 3.0.0\nx:\n  'it''s': 1\n  \"it's\": 2\n", 4, `key "it's" reads as "it's", as does the key 'it''s' at line 3`},
 		{"a tagged float that is no number", "f.yaml", "openapi: 3.0.0\nx: !!float 1.2.3\n", 2, "1.2.3 is not a number JSON can hold: quote it to keep it as text"},
 		{"a tab as indentation", "t.yaml", "openapi: 3.0.0\nx: |\n\tcode\n", 2, "tab character"},
+		{"a tab after spaces in a line's indentation", "t.yaml", "openapi: 3.0.0\nx:\n  a: 1\n  \tb: 2\n", 4, "t.yaml:4:3: invalid YAML: the line is indented with a tab"},
+		{"an unclosed list before a last line of blanks", "u.yaml", "openapi: 3.0.0\nx: [a,\n   ", 0, "u.yaml:"},
 		{"recursive alias", "r.yaml", "openapi: 3.0.0\na: &x {b: *x}\n", 2, "inside its own anchor"},
 		{"unknown alias", "a.yaml", "openapi: 3.0.0\nx: *nowhere\n", 2, "refers to no anchor"},
 		{"unknown alias at a line's start", "a.yaml", "openapi: 3.0.0\n*nowhere : 1\n", 2, "refers to no anchor"},
