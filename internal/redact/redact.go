@@ -1,8 +1,17 @@
-// Package redact removes secrets from text before it is shown: the secret
-// as written, percent-encoded (as in a URL), base64-encoded at any
-// alignment (as in a Basic authorization header or a JSON blob echoed
-// back), JSON-, HTML- and Markdown-escaped, in lower or upper case, split
-// by line breaks, and cut short (split or not).
+// Package redact removes secrets from text before it is shown, in every
+// form a reader could decode: as written; escaped, character by character
+// and in any mix, as JSON and JavaScript (\u002B, \u{2b}, \x2b, \/),
+// HTML (&#43;, &#x2B, &#0043;, &plus;, &amp;) and URLs (%2B, %2b) do, and
+// escaped again (%252B, &amp;#43;, \\u002B); base64-encoded at any
+// alignment (a Basic authorization header, a JSON blob echoed back); in
+// another letter case; split by line breaks, blanks, invisible characters
+// or escaping backslashes; and cut short.
+//
+// Rather than list every mixed form, which cannot be done, a Redactor
+// decodes the text as it matches: at each position it reads the next
+// character in each encoding, and compares it with the secret's next one,
+// remembering the span of the original text to replace. The cost is linear
+// in the text's length, times the secrets' length at worst.
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
@@ -34,12 +43,33 @@ const CutMark = report.CutMark
 // Redactor scrubs a set of secrets. The zero value scrubs nothing; it is
 // safe for concurrent use.
 type Redactor struct {
-	mu    sync.RWMutex
-	forms []string // every form of every secret, longest first
-	// squeezed are the forms long enough to be found split, without the
-	// separators that may split them.
-	squeezed []string
+	mu       sync.RWMutex
+	patterns []pattern // longest first
+	// starts are the bytes a match may start with: the first byte of a
+	// pattern, in either case where case is ignored, and the bytes escapes
+	// start with.
+	starts [256]bool
+	// shortest is the length of the shortest secret added.
+	shortest int
 }
+
+// pattern is what the text is matched against: a secret, or a run of
+// base64 that encodes only bytes of one.
+type pattern struct {
+	text string
+	// fold: ASCII letter case is ignored, as a host name or a
+	// case-folding server echoes a secret.
+	fold bool
+	// split: separators may stand between two of its characters.
+	split bool
+}
+
+// minSplit is the shortest secret looked for split, or in another letter
+// case: shorter ones would match ordinary words by chance.
+const minSplit = 8
+
+// minCut is the shortest start of a secret scrubbed before a cut mark.
+const minCut = 4
 
 // Add registers a secret. Empty secrets are ignored.
 func (r *Redactor) Add(secret string) {
@@ -48,121 +78,69 @@ func (r *Redactor) Add(secret string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, f := range Forms(secret) {
-		if !slices.Contains(r.forms, f) {
-			r.forms = append(r.forms, f)
+	long := len(secret) >= minSplit
+	add := []pattern{{text: secret, fold: long, split: long}}
+	for _, f := range base64Forms(secret) {
+		add = append(add, pattern{text: f, split: true})
+	}
+	for _, p := range add {
+		if slices.Contains(r.patterns, p) {
+			continue
 		}
-		if sq, _ := squeeze(f); len(sq) >= minSplit && !slices.Contains(r.squeezed, sq) {
-			r.squeezed = append(r.squeezed, sq)
+		r.patterns = append(r.patterns, p)
+		c := p.text[0]
+		r.starts[c] = true
+		if p.fold && isLetter(c) {
+			r.starts[c|0x20], r.starts[c&^0x20] = true, true
+		}
+		if c == ' ' {
+			r.starts['+'] = true
 		}
 	}
-	longestFirst := func(a, b string) int { return len(b) - len(a) }
-	slices.SortFunc(r.forms, longestFirst)
-	slices.SortFunc(r.squeezed, longestFirst)
+	for _, c := range []byte(`\&%`) {
+		r.starts[c] = true
+	}
+	if r.shortest == 0 || len(secret) < r.shortest {
+		r.shortest = len(secret)
+	}
+	slices.SortStableFunc(r.patterns, func(a, b pattern) int { return len(b.text) - len(a.text) })
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// Shortest is the length of the shortest secret registered, 0 for none.
+func (r *Redactor) Shortest() int {
+	if r == nil {
+		return 0
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.shortest
 }
 
 // Redact replaces every form of every secret in s with Mask: written
-// whole, split by line breaks or blanks (as text folded, or made one line,
-// shows it), and the start of one cut short just before CutMark.
+// whole, in any encoding and mix of encodings, split by separators (as
+// text folded, or made one line, shows it), and the start of one cut
+// short just before CutMark.
 func (r *Redactor) Redact(s string) string {
 	if r == nil {
 		return s
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if len(r.forms) == 0 {
+	if len(r.patterns) == 0 {
 		return s
 	}
-	for _, f := range r.forms {
-		if strings.Contains(s, f) {
-			s = strings.ReplaceAll(s, f, Mask)
-		}
-	}
-	s = r.redactSplit(s)
-	if strings.Contains(s, CutMark) {
-		s = r.redactCut(s)
-	}
-	return s
-}
-
-// Has reports whether s holds a secret in any form Redact scrubs.
-func (r *Redactor) Has(s string) bool { return r.Redact(s) != s }
-
-// minSplit is the shortest form looked for split: shorter ones would match
-// ordinary words by chance once blanks are ignored.
-const minSplit = 8
-
-// minCut is the shortest start of a secret scrubbed before a cut mark.
-const minCut = 4
-
-// separators are what may split a secret in text: line breaks as written,
-// as JSON, URLs and the runner's workflow commands escape them (and a
-// workflow command escapes an escaped one), as Markdown writes them,
-// blanks (text whose lines were joined), and backslashes (escapes added by
-// any number of layers of escaping, such as Markdown escaping a secret a
-// server had escaped already).
-var separators = []string{"\r", "\n", "%0D", "%0A", "%0d", "%0a", "%250D", "%250A", "%250d", "%250a", `\r`, `\n`, "<br>", " ", "\t", `\`}
-
-// separatorStarts are the bytes a separator starts with.
-const separatorStarts = "\r\n%\\< \t"
-
-// squeeze is s without separators, and for each of its bytes the index in
-// s it came from.
-func squeeze(s string) (string, []int) {
-	var b strings.Builder
-	b.Grow(len(s))
-	idx := make([]int, 0, len(s))
-next:
-	for i := 0; i < len(s); {
-		if strings.IndexByte(separatorStarts, s[i]) < 0 {
-			b.WriteByte(s[i])
-			idx = append(idx, i)
-			i++
-			continue
-		}
-		for _, sep := range separators {
-			if strings.HasPrefix(s[i:], sep) {
-				i += len(sep)
-				continue next
-			}
-		}
-		b.WriteByte(s[i])
-		idx = append(idx, i)
-		i++
-	}
-	return b.String(), idx
-}
-
-// redactSplit masks the forms that s holds with separators inside them.
-func (r *Redactor) redactSplit(s string) string {
-	if len(r.squeezed) == 0 || !strings.ContainsAny(s, separatorStarts) {
-		return s
-	}
-	sq, idx := squeeze(s)
-	type span struct{ from, to int } // in s
-	var spans []span
-	for _, f := range r.squeezed {
-		for at := 0; ; {
-			i := strings.Index(sq[at:], f)
-			if i < 0 {
-				break
-			}
-			i += at
-			spans = append(spans, span{idx[i], idx[i+len(f)-1] + 1})
-			at = i + len(f)
-		}
-	}
+	spans := r.find(s)
 	if len(spans) == 0 {
 		return s
 	}
-	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
 	var b strings.Builder
+	b.Grow(len(s))
 	last := 0
 	for _, sp := range spans {
 		if sp.from < last { // overlaps one already masked
-			if sp.to > last {
-				last = sp.to
-			}
+			last = max(last, sp.to)
 			continue
 		}
 		b.WriteString(s[last:sp.from])
@@ -173,52 +151,131 @@ func (r *Redactor) redactSplit(s string) string {
 	return b.String()
 }
 
-// redactCut masks, before each cut mark, the longest start of a form that
-// the text there ends with.
-func (r *Redactor) redactCut(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, CutMark)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		before := r.maskCutStart(s[:i])
-		b.WriteString(before + CutMark)
-		s = s[i+len(CutMark):]
+// Has reports whether s holds a secret in any form Redact scrubs.
+func (r *Redactor) Has(s string) bool {
+	if r == nil {
+		return false
 	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.patterns) > 0 && len(r.find(s)) > 0
 }
 
-// maskCutStart masks the longest start of a form that before ends with,
-// written whole or split by separators (a secret split by a line break,
-// then cut short).
-func (r *Redactor) maskCutStart(before string) string {
-	for _, f := range r.forms {
-		if n := endsWithStart(before, f); n > 0 {
-			return before[:len(before)-n] + Mask
-		}
-	}
-	if len(r.squeezed) == 0 || !strings.ContainsAny(before, separatorStarts) {
-		return before
-	}
-	sq, idx := squeeze(before)
-	for _, f := range r.squeezed {
-		if n := endsWithStart(sq, f); n > 0 {
-			return before[:idx[len(sq)-n]] + Mask
-		}
-	}
-	return before
+// span is a part of the text to mask, s[from:to].
+type span struct{ from, to int }
+
+// state is a point of a match: the text read up to p, the pattern up to k.
+type state struct{ p, k int }
+
+// matcher holds what matching reuses from one position to the next.
+type matcher struct {
+	s     string
+	first []unit // the ways the text at the start position reads
+	us    []unit
+	stack []state
+	// seen are the states reached from the start position: a short list,
+	// and a map once it grows long.
+	seen    []state
+	seenMap map[state]bool
 }
 
-// endsWithStart is the length of the longest start of f, of minCut bytes
-// or more, that s ends with; 0 for none.
-func endsWithStart(s, f string) int {
-	for n := min(len(f)-1, len(s)); n >= minCut; n-- {
-		if strings.HasSuffix(s, f[:n]) {
-			return n
+// maxSeenList is how many states are looked up in a list before a map.
+const maxSeenList = 32
+
+// find lists the spans of s that hold a secret, in the order they start.
+func (r *Redactor) find(s string) []span {
+	var spans []span
+	m := matcher{s: s}
+	for i := 0; i < len(s); i++ {
+		if !r.starts[s[i]] {
+			continue
+		}
+		m.first = units(s, i, m.first[:0])
+		end := -1
+		for pi := range r.patterns {
+			end = max(end, m.match(&r.patterns[pi], i))
+		}
+		if end > i {
+			spans = append(spans, span{i, end})
 		}
 	}
-	return 0
+	return spans
+}
+
+// match is the end of the span that starts at i and reads as p, or as
+// the start of p (minCut bytes or more) followed by CutMark; -1 for none.
+func (m *matcher) match(p *pattern, i int) int {
+	if !slices.ContainsFunc(m.first, func(u unit) bool { return p.continues(u.b, 0) }) {
+		return -1 // the way most positions end: no need to search
+	}
+	m.seen = m.seen[:0]
+	if len(m.seenMap) > 0 {
+		clear(m.seenMap)
+	}
+	cut := -1
+	m.stack = append(m.stack[:0], state{i, 0})
+	for len(m.stack) > 0 {
+		st := m.stack[len(m.stack)-1]
+		m.stack = m.stack[:len(m.stack)-1]
+		if st.k == len(p.text) {
+			return st.p
+		}
+		if st.k >= minCut && st.p > cut && strings.HasPrefix(m.s[st.p:], CutMark) {
+			cut = st.p
+		}
+		if st.p >= len(m.s) {
+			continue
+		}
+		us := m.first
+		if st.p != i {
+			m.us = units(m.s, st.p, m.us[:0])
+			us = m.us
+		}
+		for _, u := range us {
+			if u.sep && p.split && st.k > 0 {
+				m.push(state{st.p + u.n, st.k})
+			}
+			if p.continues(u.b, st.k) {
+				m.push(state{st.p + u.n, st.k + len(u.b)})
+			}
+		}
+	}
+	return cut
+}
+
+func (m *matcher) push(st state) {
+	switch {
+	case len(m.seen) < maxSeenList:
+		if slices.Contains(m.seen, st) {
+			return
+		}
+		m.seen = append(m.seen, st)
+	case m.seenMap[st] || slices.Contains(m.seen, st):
+		return
+	default:
+		if m.seenMap == nil {
+			m.seenMap = map[state]bool{}
+		}
+		m.seenMap[st] = true
+	}
+	m.stack = append(m.stack, st)
+}
+
+// continues reports whether b, not empty, is what p holds at k.
+func (p *pattern) continues(b string, k int) bool {
+	if b == "" || len(b) > len(p.text)-k {
+		return false
+	}
+	if !p.fold {
+		return p.text[k:k+len(b)] == b
+	}
+	for j := 0; j < len(b); j++ {
+		c, t := b[j], p.text[k+j]
+		if c != t && !(isLetter(c) && c|0x20 == t|0x20) {
+			return false
+		}
+	}
+	return true
 }
 
 // New returns a Redactor for secrets.
@@ -232,11 +289,35 @@ func New(secrets ...string) *Redactor {
 
 var lowerHex = regexp.MustCompile(`%[0-9A-F]{2}`)
 
+// base64Forms are the runs of base64 that encode only bytes of secret,
+// as it is found inside a longer encoded text: in standard and URL
+// encoding, padded or not, at each of the three alignments a secret may
+// start at within a group of three bytes.
+func base64Forms(secret string) []string {
+	var forms []string
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		for align := range 3 {
+			pad := strings.Repeat("\x00", align)
+			full := enc.EncodeToString([]byte(pad + secret))
+			// Characters before this index mix in the padding bytes.
+			start := (align*8 + 5) / 6
+			// The last group may mix in bytes after the secret.
+			end := (align + len(secret)) * 8 / 6
+			if end-start >= minBase64 && end <= len(full) && !slices.Contains(forms, full[start:end]) {
+				forms = append(forms, full[start:end])
+			}
+		}
+	}
+	return forms
+}
+
 // minBase64 is the shortest base64 run worth scrubbing: shorter runs match
 // ordinary text by chance.
 const minBase64 = 8
 
-// Forms lists the text forms in which secret may appear.
+// Forms lists common text forms in which secret may appear, written out:
+// for a reader that can only hide text as it is written, such as the
+// runner's ::add-mask::. A Redactor finds these and every other form.
 func Forms(secret string) []string {
 	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
 		strings.ReplaceAll(secret, "/", `\/`)} // as a JSON encoder that escapes slashes writes it
@@ -254,22 +335,7 @@ func Forms(secret string) []string {
 	for _, esc := range []string{url.QueryEscape(secret), url.PathEscape(secret)} {
 		forms = append(forms, lowerHex.ReplaceAllStringFunc(esc, strings.ToLower))
 	}
-	// In base64 a secret's encoding depends on where it starts within a
-	// group of three bytes. For each of the three alignments, keep the
-	// characters that encode only bytes of the secret.
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		for align := range 3 {
-			pad := strings.Repeat("\x00", align)
-			full := enc.EncodeToString([]byte(pad + secret))
-			// Characters before this index mix in the padding bytes.
-			start := (align*8 + 5) / 6
-			// The last group may mix in bytes after the secret.
-			end := (align + len(secret)) * 8 / 6
-			if end-start >= minBase64 && end <= len(full) {
-				forms = append(forms, full[start:end])
-			}
-		}
-	}
+	forms = append(forms, base64Forms(secret)...)
 	// Each form also as the places that escape text write it: a workflow
 	// command's message and properties (the log, annotations), and
 	// Markdown (the job summary, a pull request comment).

@@ -1,0 +1,258 @@
+package redact
+
+import (
+	"html"
+	"strings"
+	"unicode/utf8"
+)
+
+// A unit is one character of text as a reader may decode it: its length
+// in the text, and the bytes it stands for. A position in the text may be
+// read as several units (a backslash is itself, or a separator, or the
+// start of an escape).
+type unit struct {
+	n int    // bytes of the text it spans
+	b string // what it decodes to
+	// sep: the unit may be left out between two characters of a secret
+	// (a line break, a blank, an invisible character, an escaping
+	// backslash).
+	sep bool
+}
+
+// maxNesting is how many layers of escaping are undone inside one
+// character: %2541 is %41 is A; &amp;#115; is &#115; is s; \\u0073 is
+// \u0073 is s.
+const maxNesting = 3
+
+// maxEscape bounds the text one escape may span, so that decoding a
+// position costs a constant.
+const maxEscape = 48
+
+// units appends to out the ways the text at s[i:] may be read, each the
+// first character of what follows i: as written; as an escape of JSON or
+// JavaScript, HTML, or a URL; and, where the decoded character introduces
+// another escape, that one decoded in turn.
+func units(s string, i int, out []unit) []unit {
+	return unitsNested(s, i, out, maxNesting)
+}
+
+func unitsNested(s string, i int, out []unit, depth int) []unit {
+	c := s[i]
+	out = append(out, unit{n: 1, b: s[i : i+1], sep: isBlankByte(c)})
+	if c >= utf8.RuneSelf {
+		if r, n := utf8.DecodeRuneInString(s[i:]); invisible(r) {
+			out = append(out, unit{n: n, sep: true})
+		}
+		return out
+	}
+	first := len(out)
+	switch c {
+	case '\\':
+		// An escaping backslash, added by any layer of escaping
+		// (Markdown's \_ too), may stand between two characters.
+		out = append(out, unit{n: 1, sep: true})
+		out = jsonEscape(s, i, out)
+	case '&':
+		out = htmlEntity(s, i, out)
+	case '<':
+		for _, br := range []string{"<br>", "<br/>", "<br />"} {
+			if hasPrefixFold(s[i:], br) {
+				out = append(out, unit{n: len(br), sep: true})
+			}
+		}
+	case '%':
+		out = percentEscape(s, i, out)
+	case '+':
+		out = append(out, unit{n: 1, b: " "}) // a blank in a query
+	}
+	// A decoded character that itself starts an escape: decode the text
+	// it starts, once more.
+	if depth > 1 {
+		for j := first; j < len(out); j++ {
+			u := out[j]
+			if u.n < 2 || len(u.b) != 1 || strings.IndexByte(`\&%`, u.b[0]) < 0 {
+				continue
+			}
+			rest := s[i+u.n : min(len(s), i+u.n+maxEscape)]
+			virtual := u.b + rest
+			for _, v := range unitsNested(virtual, 0, nil, depth-1)[1:] {
+				if v.n > 1 { // more than the decoded character itself
+					out = append(out, unit{n: u.n + v.n - 1, b: v.b, sep: v.sep})
+				}
+			}
+		}
+	}
+	for j := first; j < len(out); j++ {
+		if r, _ := utf8.DecodeRuneInString(out[j].b); len(out[j].b) > 0 && (invisible(r) || len(out[j].b) == 1 && isBlankByte(out[j].b[0])) {
+			out[j].sep = true
+		}
+	}
+	return out
+}
+
+// isBlankByte reports whether c is a line break or a blank: text folded,
+// or made one line, splits a secret with them.
+func isBlankByte(c byte) bool { return c == '\r' || c == '\n' || c == ' ' || c == '\t' }
+
+// invisible reports whether r shows as nothing: a reader copying the text
+// leaves it out (Markdown escaping puts U+200B after @ and before //).
+func invisible(r rune) bool {
+	switch r {
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return false
+}
+
+// jsonEscape reads the escape at s[i] (a backslash) as JSON and
+// JavaScript decode it: \uXXXX (a surrogate pair as one character),
+// \u{X…}, \xXX, and the short escapes. \n and \r are line breaks.
+func jsonEscape(s string, i int, out []unit) []unit {
+	if i+1 >= len(s) {
+		return out
+	}
+	switch e := s[i+1]; e {
+	case 'u':
+		if i+2 < len(s) && s[i+2] == '{' {
+			end := strings.IndexByte(s[i+3:min(len(s), i+3+9)], '}')
+			if r, ok := hexValue(s[i+3 : i+3+max(end, 0)]); end > 0 && ok {
+				out = appendRune(out, r, end+4)
+			}
+			return out
+		}
+		r, ok := hexValue(s[i+2 : min(len(s), i+6)])
+		if !ok || i+6 > len(s) {
+			return out
+		}
+		if 0xd800 <= r && r < 0xdc00 && strings.HasPrefix(s[i+6:], `\u`) {
+			if lo, ok := hexValue(s[i+8 : min(len(s), i+12)]); ok && i+12 <= len(s) && 0xdc00 <= lo && lo < 0xe000 {
+				return appendRune(out, (r-0xd800)<<10+(lo-0xdc00)+0x10000, 12)
+			}
+		}
+		return appendRune(out, r, 6)
+	case 'x':
+		if r, ok := hexValue(s[i+2 : min(len(s), i+4)]); ok && i+4 <= len(s) {
+			return appendRune(out, r, 4)
+		}
+	case 'n', 'r':
+		return append(out, unit{n: 2, sep: true})
+	case 't':
+		return append(out, unit{n: 2, b: "\t", sep: true})
+	case 'b':
+		return append(out, unit{n: 2, b: "\b"})
+	case 'f':
+		return append(out, unit{n: 2, b: "\f"})
+	case '/', '"', '\\', '\'':
+		return append(out, unit{n: 2, b: s[i+1 : i+2]})
+	}
+	return out
+}
+
+// htmlEntity reads the character reference at s[i] (an ampersand) as a
+// browser does: decimal or hexadecimal, with any number of leading zeros,
+// with or without the closing semicolon; named, with it, or without it
+// for the names browsers accept bare (&amp, &lt…).
+func htmlEntity(s string, i int, out []unit) []unit {
+	j := i + 1
+	if j < len(s) && s[j] == '#' {
+		j++
+		hex := j < len(s) && (s[j] == 'x' || s[j] == 'X')
+		if hex {
+			j++
+		}
+		start := j
+		for j < len(s) && j-start < maxEscape && (isDigit(s[j]) || hex && isHexLetter(s[j])) {
+			j++
+		}
+		if j == start {
+			return out
+		}
+		digits := strings.TrimLeft(s[start:j], "0")
+		if len(digits) > 7 { // beyond Unicode: a browser shows U+FFFD
+			return out
+		}
+		if j < len(s) && s[j] == ';' {
+			j++
+		}
+		ref := "&#" + digits + ";"
+		if hex {
+			ref = "&#x" + digits + ";"
+		}
+		if digits == "" {
+			return out
+		}
+		return append(out, unit{n: j - i, b: html.UnescapeString(ref)})
+	}
+	for j < len(s) && j-i <= 32 && isAlnum(s[j]) {
+		j++
+	}
+	if j == i+1 || j-i > 32 {
+		return out
+	}
+	if j < len(s) && s[j] == ';' {
+		ref := s[i : j+1]
+		if d := html.UnescapeString(ref); d != ref && (d == ";" || !strings.HasSuffix(d, ";")) {
+			return append(out, unit{n: j + 1 - i, b: d})
+		}
+	}
+	// Bare: the longest legacy name the text starts with.
+	for k := j; k > i+2; k-- {
+		ref := s[i:k]
+		if d := html.UnescapeString(ref); d != ref && utf8.RuneCountInString(d) == 1 {
+			return append(out, unit{n: k - i, b: d})
+		}
+	}
+	return out
+}
+
+// percentEscape reads the escape at s[i] (a percent sign) as a URL
+// decoder does, in either case: %XX, and %uXXXX as JavaScript's escape
+// writes it.
+func percentEscape(s string, i int, out []unit) []unit {
+	if v, ok := hexValue(s[i+1 : min(len(s), i+3)]); ok && i+3 <= len(s) {
+		return append(out, unit{n: 3, b: string([]byte{byte(v)})})
+	}
+	if i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') {
+		if r, ok := hexValue(s[i+2 : min(len(s), i+6)]); ok && i+6 <= len(s) {
+			return appendRune(out, r, 6)
+		}
+	}
+	return out
+}
+
+// appendRune appends a unit of n bytes of text that decodes to r, unless
+// r is no character.
+func appendRune(out []unit, r rune, n int) []unit {
+	if !utf8.ValidRune(r) {
+		return out
+	}
+	return append(out, unit{n: n, b: string(r)})
+}
+
+// hexValue is the value of h, 1 to 8 hexadecimal digits.
+func hexValue(h string) (rune, bool) {
+	if h == "" || len(h) > 8 {
+		return 0, false
+	}
+	var v rune
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case isDigit(c):
+			v = v<<4 | rune(c-'0')
+		case isHexLetter(c):
+			v = v<<4 | rune(c|0x20-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+func isDigit(c byte) bool     { return '0' <= c && c <= '9' }
+func isHexLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'f' }
+func isAlnum(c byte) bool     { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
