@@ -8,7 +8,6 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/docs-publish/docs-publish/internal/report"
-	"github.com/sethvargo/go-githubactions"
 )
 
 // Reporter reports a run: on GitHub through workflow commands and the
@@ -58,15 +57,25 @@ func (r *Reporter) OnGitHub() bool { return r.onGitHub }
 
 // Mask registers a secret: on GitHub the runner hides it (and the encoded
 // forms it may be echoed in) in the log from now on, and every sink
-// scrubs all of them from what it writes.
+// scrubs it, in every form, from what it writes. A secret too short to be
+// told from ordinary text is warned of first: it will be hidden wherever
+// it shows, in words and numbers too, and every output that holds it
+// withheld.
 func (r *Reporter) Mask(secret string) {
 	if secret == "" {
 		return
 	}
+	if len(secret) < redact.MinDistinct && !r.secrets.Has(secret) {
+		// The warning holds no part of the secret, only its length.
+		r.warnFixed(fmt.Sprintf("a secret given to this run (token or github-token) is only %s long, "+
+			"too short to be told from ordinary text: it is hidden as %s wherever it shows, in words, numbers, ids and addresses too, "+
+			"and an output that holds it is left empty. Use the service's real token.",
+			report.Plural(len([]rune(secret)), "character"), redact.Mask))
+	}
 	r.secrets.Add(secret)
 	if r.onGitHub {
 		for _, form := range redact.Forms(secret) {
-			r.log.raw(command("add-mask", nil, form))
+			r.log.raw("::add-mask::" + escapeData(form))
 		}
 	}
 }
@@ -75,36 +84,9 @@ func (r *Reporter) Mask(secret string) {
 // are not the reporter's: what is sent to GitHub, and file names.
 func (r *Reporter) Secrets() *redact.Redactor { return r.secrets }
 
-// command is a workflow command as the runner reads it, escaped by
-// go-githubactions.
-func command(name string, props map[string]string, msg string) string {
-	c := githubactions.Command{Name: name, Message: msg, Properties: props}
-	return c.String()
-}
-
-// OneLine makes text safe as one line of the log: line breaks escaped as
-// the runner escapes them in workflow commands, and no command of the
-// runner's (or another CI system's) left in it, so that text from the
-// service can never issue one.
-func OneLine(s string) string {
-	if strings.ContainsAny(s, "\r\n") {
-		s = strings.NewReplacer("\r", "%0D", "\n", "%0A").Replace(s)
-	}
-	s = defuse(s)
-	// The runner reads a line that starts with :: after leading blanks.
-	if t := strings.TrimLeft(s, " \t\v\f\u00a0\ufeff"); strings.HasPrefix(t, "::") {
-		s = "> " + s
-	}
-	return s
-}
-
-// defuse breaks the commands the runner (and Azure Pipelines) act on
-// anywhere in a line: ##[command] and ##vso[command].
-var defuse = strings.NewReplacer("##[", "## [", "##vso[", "## vso[", "##VSO[", "## VSO[").Replace
-
 // Infof logs a line.
 func (r *Reporter) Infof(format string, args ...any) {
-	r.log.line(OneLine(fmt.Sprintf(format, args...)))
+	r.log.line(fmt.Sprintf(format, args...))
 }
 
 // Debugf logs a line only when step debugging is on.
@@ -114,10 +96,10 @@ func (r *Reporter) Debugf(format string, args ...any) {
 	}
 	msg := defuse(fmt.Sprintf(format, args...))
 	if r.onGitHub {
-		r.log.line(command("debug", nil, msg))
+		r.log.command("debug", nil, msg)
 		return
 	}
-	r.log.line("debug: " + OneLine(msg))
+	r.log.line("debug: " + msg)
 }
 
 // properties are an annotation's workflow-command properties. An
@@ -157,31 +139,44 @@ func (r *Reporter) Annotate(level report.Level, msg string, at report.Where) {
 	msg = defuse(msg)
 	at.File = defuse(at.File)
 	if !r.onGitHub {
-		r.log.line(fmt.Sprintf("%s%s: %s", OneLine(prefix(at)), level, OneLine(msg)))
+		r.log.line(fmt.Sprintf("%s%s: %s", prefix(at), level, msg))
 		return
 	}
 	name := map[report.Level]string{report.Error: "error", report.Warning: "warning"}[level]
 	if name == "" {
 		name = "notice"
 	}
-	r.log.line(command(name, properties(at), msg))
+	r.log.command(name, properties(at), msg)
+}
+
+// warnFixed warns with text made of the program's own words and names
+// alone (see lineSink.fixedCommand).
+func (r *Reporter) warnFixed(msg string) {
+	if !r.onGitHub {
+		r.log.write(fmt.Sprintf("%s: %s\n", report.Warning, msg))
+		return
+	}
+	r.log.fixedCommand("warning", properties(report.Where{}), msg)
 }
 
 // Group starts a collapsible log group; call the returned func to end it.
 func (r *Reporter) Group(title string) func() {
 	title = defuse(title)
 	if !r.onGitHub {
-		r.log.line("== " + OneLine(title))
+		r.log.line("== " + title)
 		return func() {}
 	}
-	r.log.line(command("group", nil, title))
-	return func() { r.log.line(command("endgroup", nil, "")) }
+	r.log.command("group", nil, title)
+	return func() { r.log.command("endgroup", nil, "") }
 }
 
 // SetOutput records an output. On GitHub it goes to GITHUB_OUTPUT at once;
 // elsewhere the outputs are printed by PrintOutputs. A value no output may
 // hold is an error; a GITHUB_OUTPUT that cannot be written is not, so that
-// the run goes on: OutputError tells it at the end.
+// the run goes on: OutputError tells it at the end. A value that holds a
+// secret, in any form, is withheld: the output is set, empty, so that a
+// later step or a script reads every output it expects, and a warning
+// names it. The output's name is never scrubbed.
 func (r *Reporter) SetOutput(name, value string) error {
 	if strings.ContainsAny(value, "\r\n") {
 		return fmt.Errorf("output %s: value has a line break, which no output of this action may hold", name)
@@ -189,17 +184,17 @@ func (r *Reporter) SetOutput(name, value string) error {
 	if strings.Contains(value, "_GitHubActionsFileCommandDelimeter_") {
 		return fmt.Errorf("output %s: value holds the GITHUB_OUTPUT delimiter", name)
 	}
+	if r.secrets.Has(value) {
+		r.warnFixed(fmt.Sprintf("output %s is left empty: its value holds a secret, which no output shows", name))
+		value = ""
+	}
 	r.mu.Lock()
 	r.recorded = append(r.recorded, KV{name, value})
 	r.mu.Unlock()
 	if !r.outputs.set() {
 		return nil
 	}
-	rec, err := outputRecord(name, value)
-	if err == nil {
-		err = r.outputs.append(rec, "")
-	}
-	if err != nil {
+	if err := r.outputs.record(name, value); err != nil {
 		r.mu.Lock()
 		if r.outputErr == nil {
 			r.outputErr = fmt.Errorf("output %s: %w", name, err)
@@ -218,7 +213,7 @@ func (r *Reporter) OutputError() error {
 }
 
 // Outputs returns the outputs set so far, in order, as the run set them
-// (secrets unscrubbed: a sink scrubs them where they are written).
+// (a value that held a secret withheld).
 func (r *Reporter) Outputs() []KV {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -232,12 +227,16 @@ func (r *Reporter) PrintOutputs() {
 		return
 	}
 	for _, kv := range r.Outputs() {
-		r.out.line(kv.Name + "=" + defuse(kv.Value)) // plain values are unchanged
+		r.out.output(kv.Name, kv.Value)
 	}
 }
 
-// Print writes text, of one line or more, on stdout: the CLI's JSON.
+// Print writes text, of one line or more, on stdout: the CLI's help.
 func (r *Reporter) Print(text string) { r.out.text(text) }
+
+// PrintJSON writes a JSON text on stdout, its syntax and its object's
+// names as they are, a value that holds a secret scrubbed (see scrubJSON).
+func (r *Reporter) PrintJSON(text string) { r.out.json(text) }
 
 // PrintLog writes text, of one line or more, to the log: the CLI's
 // plain-text summary.

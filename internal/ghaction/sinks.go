@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,13 +42,73 @@ type lineSink struct {
 	secrets *redact.Redactor
 }
 
-// line writes s, which is one formatted line, scrubbed and bounded.
+// line writes text as one line: its line breaks escaped, no workflow
+// command in it (see OneLine), scrubbed and bounded.
 func (s *lineSink) line(text string) {
-	s.write(cutText(s.secrets.Redact(text), maxLine) + "\n")
+	s.write(cutText(s.secrets.Redact(OneLine(text)), maxLine) + "\n")
 }
 
-// text writes text of several lines, scrubbed.
-func (s *lineSink) text(text string) { s.write(s.secrets.Redact(text)) }
+// text writes text of several lines, none of them a workflow command,
+// scrubbed.
+func (s *lineSink) text(text string) { s.write(s.secrets.Redact(NoCommands(text))) }
+
+// output writes an output as a name=value line: the name as it is, the
+// value scrubbed.
+func (s *lineSink) output(name, value string) {
+	s.write(name + "=" + s.secrets.Redact(defuse(value)) + "\n")
+}
+
+// json writes a JSON text scrubbed as scrubJSON does.
+func (s *lineSink) json(text string) { s.write(scrubJSON(text, s.secrets)) }
+
+// maxProperty bounds a workflow command's property value (a file's path).
+const maxProperty = 1 << 10
+
+// command writes a workflow command the program means: its name and
+// property names as they are; each property value and the message escaped
+// as the runner reads them (a value cannot end its property, nor the
+// message its line), then scrubbed, then bounded. The scrub leaves the
+// command's syntax alone, so that a secret that is a short word cannot
+// break the command. The title property is the program's name, never
+// data, and is left as it is.
+func (s *lineSink) command(name string, props map[string]string, msg string) {
+	s.write(commandLine(name, props, msg, s.secrets.Redact))
+}
+
+// fixedCommand writes a workflow command made of the program's own words
+// and names alone, no data: a warning that names an output, or that tells
+// the length of a secret. Scrubbing it would hide no secret, and would
+// garble the words that tell of one when the secret is a short word.
+func (s *lineSink) fixedCommand(name string, props map[string]string, msg string) {
+	s.write(commandLine(name, props, msg, func(s string) string { return s }))
+}
+
+func commandLine(name string, props map[string]string, msg string, scrub func(string) string) string {
+	var b strings.Builder
+	b.WriteString("::" + name)
+	for i, k := range slices.Sorted(maps.Keys(props)) {
+		sep := ","
+		if i == 0 {
+			sep = " "
+		}
+		v := escapeProperty(props[k])
+		if k != "title" {
+			v = cutText(scrub(v), maxProperty)
+		}
+		b.WriteString(sep + k + "=" + v)
+	}
+	b.WriteString("::")
+	b.WriteString(cutText(scrub(escapeData(msg)), maxLine-b.Len()))
+	b.WriteString("\n")
+	return b.String()
+}
+
+// How the runner unescapes a workflow command's message and its property
+// values (actions/toolkit's escapeData and escapeProperty).
+var (
+	escapeData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+	escapeProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+)
 
 // raw writes a line as it is: only for the command that tells the runner
 // which secret to hide.
@@ -115,6 +177,17 @@ func (s *fileSink) append(text, tail string) error {
 		text += tail
 		s.cut = true
 	}
+	return s.writeLocked(text)
+}
+
+// write appends text as it is.
+func (s *fileSink) write(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writeLocked(text)
+}
+
+func (s *fileSink) writeLocked(text string) error {
 	f, err := os.OpenFile(s.path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return &FileError{Var: s.env, Path: s.path, Err: err}
@@ -128,6 +201,21 @@ func (s *fileSink) append(text, tail string) error {
 		return &FileError{Var: s.env, Path: s.path, Err: err}
 	}
 	return nil
+}
+
+// record appends an output to GITHUB_OUTPUT. Only the value is
+// scrubbed, and a value that holds a secret is withheld whole (the caller
+// warns of it): the record's syntax, its name and its delimiter are never
+// touched, so that a secret that is a short word cannot corrupt them.
+func (s *fileSink) record(name, value string) error {
+	if s.secrets.Has(value) {
+		value = ""
+	}
+	rec, err := outputRecord(name, value)
+	if err != nil {
+		return err
+	}
+	return s.write(rec)
 }
 
 // outputRecord is one output as GITHUB_OUTPUT holds it: a heredoc with a

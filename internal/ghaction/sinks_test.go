@@ -3,6 +3,8 @@ package ghaction
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,7 +51,6 @@ func TestEachSinkScrubs(t *testing.T) {
 		{"annotation's file", func(r *Reporter) { r.Annotate(report.Error, "x", report.Where{File: "a:" + ghToken}) }, logOf},
 		{"group title", func(r *Reporter) { r.Group("build " + ghToken)() }, logOf},
 		{"summary", func(r *Reporter) { r.Summary("| build | " + report.EscapeMarkdown(split) + " |\n") }, fileOf("sum")},
-		{"output", func(r *Reporter) { r.SetOutput("build-id", ghToken) }, fileOf("out")},
 		{"printed text", func(r *Reporter) { r.Print(`{"error":{"message":"` + ghToken + `"}}`) }, logOf},
 		{"logged text", func(r *Reporter) { r.PrintLog("Build: " + split + "\n") }, logOf},
 	}
@@ -69,6 +70,68 @@ func TestEachSinkScrubs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOutputHoldingASecretIsWithheld: an output whose value holds a
+// secret, in any form, is set empty, with a warning that names it; its
+// name and the record's syntax are never scrubbed, even when the secret is
+// a word they hold.
+func TestOutputHoldingASecretIsWithheld(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, secret, output, value string }{
+		{"the token", ghToken, "build-id", ghToken},
+		{"the token JSON-escaped", ghToken, "doc-url", `https://x/` + strings.ReplaceAll(ghToken, "_", `\u005f`)},
+		{"a short token that is a word of the output's name", "docs", "docs-url", "https://docs.example/"},
+		{"a short token that is a word of the value", "t", "live", "true"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(dir, "out")}
+			var out bytes.Buffer
+			r := NewReporter(func(k string) string { return env[k] }, &out, &out)
+			r.Mask(tc.secret)
+			r.SetOutput(tc.output, tc.value)
+			r.SetOutput("build-id-2", "12")
+			b, _ := os.ReadFile(env["GITHUB_OUTPUT"])
+			got, err := parseRecords(string(b))
+			if err != nil {
+				t.Fatalf("%v: %q", err, b)
+			}
+			if want := map[string]string{tc.output: "", "build-id-2": "12"}; tc.secret != "t" && !maps.Equal(got, want) {
+				t.Errorf("GITHUB_OUTPUT = %q, want %q", got, want)
+			}
+			if _, ok := got[tc.output]; !ok || got[tc.output] != "" {
+				t.Errorf("GITHUB_OUTPUT = %q, want %s empty", got, tc.output)
+			}
+			if !strings.Contains(out.String(), "::warning title=docs-publish::output "+tc.output+" is left empty: its value holds a secret") {
+				t.Errorf("no warning names %s:\n%s", tc.output, out.String())
+			}
+		})
+	}
+}
+
+// parseRecords reads GITHUB_OUTPUT as the runner does: name<<delimiter,
+// the value's lines, the delimiter.
+func parseRecords(file string) (map[string]string, error) {
+	got := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(file, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok {
+			return nil, fmt.Errorf("line %d is no record's start: %q", i+1, lines[i])
+		}
+		var value []string
+		for i++; i < len(lines) && lines[i] != delim; i++ {
+			value = append(value, lines[i])
+		}
+		if i == len(lines) {
+			return nil, fmt.Errorf("output %s has no end", name)
+		}
+		got[name] = strings.Join(value, "\n")
+	}
+	return got, nil
 }
 
 func logOf(out, _ string) string { return withoutMasks(out) }

@@ -66,18 +66,18 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 		out = append(out, unit{n: 1, b: " "}) // a blank in a query
 	}
 	// A decoded character that itself starts an escape: decode the text
-	// it starts, once more.
+	// it starts, once more. Markdown's escaping backslashes may stand
+	// inside that escape (&amp;\#115; shows as &#115;).
 	if depth > 1 {
 		for j := first; j < len(out); j++ {
 			u := out[j]
 			if u.n < 2 || len(u.b) != 1 || strings.IndexByte(`\&%`, u.b[0]) < 0 {
 				continue
 			}
-			rest := s[i+u.n : min(len(s), i+u.n+maxEscape)]
-			virtual := u.b + rest
+			virtual, at := unescapedMarkdown(u.b, s[i+u.n:min(len(s), i+u.n+maxEscape)])
 			for _, v := range unitsNested(virtual, 0, nil, depth-1)[1:] {
 				if v.n > 1 { // more than the decoded character itself
-					out = append(out, unit{n: u.n + v.n - 1, b: v.b, sep: v.sep})
+					out = append(out, unit{n: u.n + at[v.n-1], b: v.b, sep: v.sep})
 				}
 			}
 		}
@@ -89,6 +89,25 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 	}
 	return out
 }
+
+// unescapedMarkdown is head followed by text without the backslashes that
+// escape punctuation in Markdown, and for each byte of it after head, the
+// length of text up to and including it.
+func unescapedMarkdown(head, text string) (string, []int) {
+	b := make([]byte, 0, len(head)+len(text))
+	b = append(b, head...)
+	at := make([]int, len(head), len(head)+len(text))
+	for k := 0; k < len(text); k++ {
+		if text[k] == '\\' && k+1 < len(text) && isPunct(text[k+1]) && text[k+1] != '\\' {
+			continue
+		}
+		b = append(b, text[k])
+		at = append(at, k+1)
+	}
+	return string(b), at
+}
+
+func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 
 // isBlankByte reports whether c is a line break or a blank: text folded,
 // or made one line, splits a secret with them.

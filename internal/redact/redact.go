@@ -64,9 +64,17 @@ type pattern struct {
 	split bool
 }
 
+// MinDistinct is the length of the shortest secret that can be told from
+// ordinary text. Shorter ones are words, numbers and ids that text holds by
+// chance ("docs", "true", "1001"): a run warns of them, as the scrub hides
+// them wherever they show. Eight characters of a token (a random one has
+// more than 10^14 values) do not show by chance; seven letters are still
+// ordinary words.
+const MinDistinct = 8
+
 // minSplit is the shortest secret looked for split, or in another letter
 // case: shorter ones would match ordinary words by chance.
-const minSplit = 8
+const minSplit = MinDistinct
 
 // minCut is the shortest start of a secret scrubbed before a cut mark.
 const minCut = 4

@@ -1,0 +1,78 @@
+package ghaction
+
+import "strings"
+
+// What the runner reads as a command in a line of a step's log: it splits
+// the output at line feeds, trims each line's start of every character
+// .NET's char.IsWhiteSpace accepts, and takes a line that then starts with
+// "::" for a workflow command. It also acts on "##[command]" (and Azure
+// Pipelines on "##vso[command]"). The log sink makes every line it writes
+// safe from both, unless the program means the line as a command.
+
+// OneLine makes text safe as one line of the log: line breaks escaped as
+// the runner escapes them in workflow commands, and no command of the
+// runner's (or another CI system's) left in it, so that text from a
+// description, a file name or the service can never issue one.
+func OneLine(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		s = strings.NewReplacer("\r", "%0D", "\n", "%0A").Replace(s)
+	}
+	return noCommand(s)
+}
+
+// NoCommands makes text of any number of lines safe as the log: each
+// line one the runner reads as no command (see noCommand).
+func NoCommands(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = noCommand(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// noCommand makes a line, without line feeds, one the runner reads as no
+// command: legacy commands broken wherever they are, and a line that would
+// start with :: once trimmed as the runner trims it put after "> ".
+func noCommand(line string) string {
+	line = defuse(line)
+	if strings.HasPrefix(strings.TrimLeftFunc(line, runnerTrims), "::") {
+		line = "> " + line
+	}
+	return line
+}
+
+// runnerTrims reports whether the runner trims r from the start of a line
+// before it looks for "::": .NET's char.IsWhiteSpace (U+0009–U+000D,
+// U+0020, U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
+// U+205F, U+3000). U+FEFF (a byte order mark, which a stream reader may
+// drop) and U+180E (white space in Unicode before 6.3, and so in older
+// .NET) are counted too: a line put after "> " by mistake costs nothing, a
+// command let through costs the run.
+func runnerTrims(r rune) bool {
+	switch {
+	case '\t' <= r && r <= '\r', r == ' ', r == '\u0085', r == '\u00a0', r == '\u1680',
+		'\u2000' <= r && r <= '\u200a', r == '\u2028', r == '\u2029', r == '\u202f', r == '\u205f', r == '\u3000',
+		r == '\ufeff', r == '\u180e':
+		return true
+	}
+	return false
+}
+
+// defuse breaks the commands the runner (and Azure Pipelines) act on
+// anywhere in a line, "##[command]" and "##vso[command]" in any letter
+// case, by putting a blank after the ##.
+func defuse(s string) string {
+	if !strings.Contains(s, "##") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if i > 0 && s[i] == '#' && s[i-1] == '#' {
+			if rest := s[i+1:]; strings.HasPrefix(rest, "[") || len(rest) >= 4 && strings.EqualFold(rest[:4], "vso[") {
+				b.WriteByte(' ')
+			}
+		}
+	}
+	return b.String()
+}
