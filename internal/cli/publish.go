@@ -214,7 +214,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	if err != nil {
 		rep.Annotate(report.Error, err.Error(), report.Where{})
 		if opts.output == "json" && !rep.OnGitHub() {
-			rep.Print(printJSON(nil, &jsonError{Message: err.Error(), ExitCode: ExitCode(ctx, err)}))
+			rep.PrintJSON(printJSON(nil, &jsonError{Message: err.Error(), ExitCode: ExitCode(ctx, err)}))
 		}
 		return &reported{err}
 	}
@@ -252,7 +252,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		if err != nil {
 			je = &jsonError{Step: res.FailedStep.String(), Message: err.Error(), ExitCode: ExitCode(ctx, err)}
 		}
-		rep.Print(printJSON(rep.Outputs(), je))
+		rep.PrintJSON(printJSON(rep.Outputs(), je))
 	} else {
 		rep.PrintOutputs()
 	}

@@ -68,7 +68,8 @@ func isSecretInput(name string) bool { return slices.Contains(secretInputs, name
 // outside a publish run's Reporter (which has sinks of its own): help,
 // version, the demo's and the emulator's lines, usage errors, and the error
 // the program ends with. Each Write is one formatted piece of text (one
-// fmt.Fprint), scrubbed whole of every known secret.
+// fmt.Fprint) that starts a line: no line of it is left for the runner to
+// read as a command, and it is scrubbed whole of every known secret.
 type scrubWriter struct {
 	mu      *sync.Mutex // one per stream
 	w       io.Writer
@@ -76,7 +77,7 @@ type scrubWriter struct {
 }
 
 func (s scrubWriter) Write(p []byte) (int, error) {
-	text := s.secrets.Redact(string(p))
+	text := s.secrets.Redact(ghaction.NoCommands(string(p)))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := io.WriteString(s.w, text); err != nil {
