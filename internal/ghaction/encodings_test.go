@@ -29,10 +29,18 @@ func encodedTokens() []string {
 // tokenEncodings write a token as servers and pages do; mixed picks an
 // encoding for each character.
 var tokenEncodings = map[string]func(tok string, rnd *rand.Rand) string{
-	"JSON \\u":     func(tok string, _ *rand.Rand) string { return eachChar(tok, func(c byte) string { return fmt.Sprintf(`\u%04X`, c) }) },
-	"HTML decimal": func(tok string, _ *rand.Rand) string { return eachChar(tok, func(c byte) string { return fmt.Sprintf("&#%d;", c) }) },
-	"HTML hex":     func(tok string, _ *rand.Rand) string { return eachChar(tok, func(c byte) string { return fmt.Sprintf("&#x%x;", c) }) },
-	"percent":      func(tok string, _ *rand.Rand) string { return eachChar(tok, func(c byte) string { return fmt.Sprintf("%%%02x", c) }) },
+	"JSON \\u": func(tok string, _ *rand.Rand) string {
+		return eachChar(tok, func(c byte) string { return fmt.Sprintf(`\u%04X`, c) })
+	},
+	"HTML decimal": func(tok string, _ *rand.Rand) string {
+		return eachChar(tok, func(c byte) string { return fmt.Sprintf("&#%d;", c) })
+	},
+	"HTML hex": func(tok string, _ *rand.Rand) string {
+		return eachChar(tok, func(c byte) string { return fmt.Sprintf("&#x%x;", c) })
+	},
+	"percent": func(tok string, _ *rand.Rand) string {
+		return eachChar(tok, func(c byte) string { return fmt.Sprintf("%%%02x", c) })
+	},
 	"HTML-escaped": func(tok string, _ *rand.Rand) string { return html.EscapeString(tok) },
 	"base64":       func(tok string, _ *rand.Rand) string { return base64.StdEncoding.EncodeToString([]byte("user:" + tok)) },
 	"mixed": func(tok string, rnd *rand.Rand) string {
@@ -103,8 +111,12 @@ func TestEachSinkScrubsEveryEncoding(t *testing.T) {
 	}{
 		{"log line", func(r *Reporter, s string) { r.Infof("service answered 401: %s", s) }, logOf},
 		{"debug line", func(r *Reporter, s string) { r.debug = true; r.Debugf("answer 401: %s", s) }, logOf},
-		{"annotation", func(r *Reporter, s string) { r.Annotate(report.Error, `{"unexpected":"bad token `+s+`"}`, report.Where{}) }, logOf},
-		{"annotation's file", func(r *Reporter, s string) { r.Annotate(report.Warning, "x", report.Where{File: "api/" + s + "/a.yaml"}) }, logOf},
+		{"annotation", func(r *Reporter, s string) {
+			r.Annotate(report.Error, `{"unexpected":"bad token `+s+`"}`, report.Where{})
+		}, logOf},
+		{"annotation's file", func(r *Reporter, s string) {
+			r.Annotate(report.Warning, "x", report.Where{File: "api/" + s + "/a.yaml"})
+		}, logOf},
 		{"group title", func(r *Reporter, s string) { r.Group("build " + s)() }, logOf},
 		{"summary", func(r *Reporter, s string) { r.Summary("| error | " + report.EscapeMarkdown(s) + " |\n") }, fileOf("sum")},
 		{"output", func(r *Reporter, s string) { r.SetOutput("doc-url", "https://x/"+s) }, fileOf("out")},
