@@ -9,12 +9,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -132,9 +134,66 @@ func runInProcess(t *testing.T, inputs, env, files map[string]string) inProcess 
 	return run
 }
 
+// escapeEach writes every nth character of s with format, the others as
+// they are.
+func escapeEach(s, format string, nth int) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i%nth == 0 {
+			fmt.Fprintf(&b, format, s[i])
+		} else {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// bareRefs writes each character of s as a hexadecimal reference, without
+// its semicolon where a browser reads it so: before a character that is no
+// letter or digit.
+func bareRefs(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "&#x%X", s[i])
+		if i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1]|0x20 >= 'a' && s[i+1]|0x20 <= 'z') {
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}
+
+var (
+	jsonEscapes    = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
+	htmlNoSemi     = regexp.MustCompile(`&#(x[0-9a-fA-F]+|[0-9]+);?`)
+	percentEscapes = regexp.MustCompile(`%([0-9a-fA-F]{2})`)
+)
+
+// decoded undoes, with the standard library and a few layers deep, the
+// escapes a reader could undo: JSON's, HTML's, a URL's.
+func decoded(s string) string {
+	for range 3 {
+		s = html.UnescapeString(htmlNoSemi.ReplaceAllString(s, "&#$1;"))
+		s = jsonEscapes.ReplaceAllStringFunc(s, func(m string) string {
+			v, _ := strconv.ParseUint(m[2:], 16, 32)
+			return string(rune(v))
+		})
+		s = percentEscapes.ReplaceAllStringFunc(s, func(m string) string {
+			v, _ := strconv.ParseUint(m[1:], 16, 8)
+			return string([]byte{byte(v)})
+		})
+	}
+	return s
+}
+
 // shown finds a secret in text in any form a sink writes it, whole, split
-// by line breaks or blanks, or cut short; "" when it is not there.
+// by line breaks or blanks, or cut short, or escaped; "" when it is not
+// there.
 func shown(text, secret string) string {
+	if d := decoded(text); d != text {
+		if f := shown(d, secret); f != "" {
+			return "decoded " + f
+		}
+	}
 	for _, f := range redact.Forms(secret) {
 		if strings.Contains(text, f) {
 			return f
@@ -234,6 +293,21 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{download: serveEntries("index.html", base64.RawURLEncoding.EncodeToString([]byte(docsToken))+"/index.html", "404.html")}},
 		{name: "a token Markdown-escaped by the service",
 			h: &hostile{list: errorBody(400, "application/json", `{"error_message":"bad `+strings.ReplaceAll(docsToken, "_", `\\_`)+`"}`)}},
+		// As servers escape text: System.Text.Json's \u escapes, upper or
+		// lower hex, mixed with plain characters; HTML's numeric and named
+		// references; percent-encoding.
+		{name: "a token JSON-escaped whole, lower-case hex",
+			h: &hostile{list: errorBody(401, "application/json", `{"unexpected":"bad token `+escapeEach(docsToken, `\u%04x`, 1)+`"}`)}},
+		{name: "a token JSON-escaped in part, upper-case hex",
+			h: &hostile{list: errorBody(401, "application/json", `{"error":{"detail":"`+escapeEach(docsToken, `\u%04X`, 2)+`"}}`)}},
+		{name: "a token as an HTML page's numeric references, some without a semicolon",
+			h: &hostile{list: errorBody(401, "text/html", `<html><body><p>bad token `+escapeEach(docsToken, "&#%d;", 1)+` and `+bareRefs(docsToken)+`!</p></body></html>`)}},
+		{name: "a token with HTML named references and percent-encoding mixed",
+			h: &hostile{list: errorBody(403, "text/plain", "token "+strings.NewReplacer("_", "&lowbar;", "-", "%2d", "5", `\u0035`).Replace(docsToken)+" refused")}},
+		{name: "a success answer that echoes the token escaped, printed by the debug log", ok: true,
+			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, `{"docs":[{"id":17}],"echo":"`+escapeEach(docsToken, `\u%04X`, 1)+`"}`)
+			}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,7 +318,7 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			for k, v := range tc.inputs {
 				in[k] = v
 			}
-			env := map[string]string{"GITHUB_API_URL": gh.start(t)}
+			env := map[string]string{"GITHUB_API_URL": gh.start(t), "RUNNER_DEBUG": "1"}
 			if tc.compare {
 				p := filepath.Join(t.TempDir(), "event.json")
 				must(t, os.WriteFile(p, []byte(`{"pull_request":{"number":12,"base":{"sha":"2222222222222222222222222222222222222222","repo":{"full_name":"octo/bookstore"}},"head":{"repo":{"full_name":"octo/bookstore"}}}}`), 0o644))

@@ -27,6 +27,8 @@ func TestRedactExactly(t *testing.T) {
 		{"two split secrets overlapping", []string{"abcdefgh", "efghijkl"}, "abcd\nefgh\nijkl.", Mask + "."},
 		{"text cut at both ends", []string{gh}, cut + " token " + gh[:10] + cut, cut + " token " + Mask + cut},
 		{"the shortest start before a cut", []string{"abcd1234xyz"}, "key abcd" + cut, "key " + Mask + cut},
+		{"a start escaped before a cut inside an escape", []string{"abcd1234xyz"}, "key &#x61;b&#99d&#x3" + cut, "key " + Mask + cut},
+		{"a start before a cut after a partial escape too long to be one", []string{"abcd1234xyz"}, "key abcd%0123456789abcdef0" + cut, "key abcd%0123456789abcdef0" + cut},
 		{"the shortest secret looked for in upper case", []string{"Abcd1234"}, "HOST ABCD1234", "HOST " + Mask},
 		// Go's JSON encoder writes <, > and & as \u escapes.
 		{"JSON-escaped with HTML characters", []string{"p<ss&word>1"}, `{"password":"p\u003css\u0026word\u003e1"}`, `{"password":"` + Mask + `"}`},

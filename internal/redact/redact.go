@@ -228,8 +228,10 @@ func (m *matcher) match(p *pattern, i int) int {
 		if st.k == len(p.text) {
 			return st.p
 		}
-		if st.k >= minCut && st.p > cut && strings.HasPrefix(m.s[st.p:], CutMark) {
-			cut = st.p
+		if st.k >= minCut && st.p > cut {
+			if end := cutAt(m.s, st.p); end >= 0 {
+				cut = end
+			}
 		}
 		if st.p >= len(m.s) {
 			continue
@@ -249,6 +251,25 @@ func (m *matcher) match(p *pattern, i int) int {
 		}
 	}
 	return cut
+}
+
+// cutAt is where the text at p is cut short: at p, or after the start of
+// an escape the cut left unfinished (&#x2…); -1 when it is not.
+func cutAt(s string, p int) int {
+	if strings.HasPrefix(s[p:], CutMark) {
+		return p
+	}
+	if p == len(s) || strings.IndexByte(`&%\`, s[p]) < 0 {
+		return -1
+	}
+	j := p + 1
+	for j < len(s) && j-p < 16 && (isAlnum(s[j]) || s[j] == '#' || s[j] == '{') {
+		j++
+	}
+	if strings.HasPrefix(s[j:], CutMark) {
+		return j
+	}
+	return -1
 }
 
 func (m *matcher) push(st state) {
