@@ -69,12 +69,16 @@ func (c *Client) login(ctx context.Context) (string, error) {
 // one that had something to say is told when it no longer has). It returns
 // what it did and the comment's address.
 //
-// The comment's body is scrubbed of the secrets before it is sent. A new
+// The comment's body is scrubbed of the secrets before it is sent. The
+// marker, which the program makes of its own words and the description's
+// path (never of what a server sent), is left as it is, so that a secret
+// that is a short word ("docs") cannot hide the comment from the next run.
+// A new
 // comment is posted once: when the POST may have taken effect (a 5xx, or
 // no answer), the comments are read again, and one the POST made is kept,
 // so that a retry never leaves two comments.
 func (c *Client) StickyComment(ctx context.Context, number int, marker, body string, create bool) (CommentAction, string, error) {
-	body = c.secrets.Redact(marker + "\n" + body)
+	body = marker + "\n" + c.secrets.Redact(body)
 	me, err := c.login(ctx)
 	if err != nil {
 		return CommentNone, "", err

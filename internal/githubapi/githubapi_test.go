@@ -3,6 +3,7 @@ package githubapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"net/http"
@@ -424,5 +425,26 @@ func TestCommentIsScrubbed(t *testing.T) {
 		if strings.Contains(cm.Body, "docs-token") || !strings.Contains(cm.Body, "Bearer ***") {
 			t.Errorf("the comment reads %q", cm.Body)
 		}
+	}
+}
+
+// TestShortSecretKeepsTheMarker: a secret that is a word of the marker
+// ("docs" of docs-publish) is scrubbed from the body, never from the
+// marker, so that the next run finds the comment and rewrites it.
+func TestShortSecretKeepsTheMarker(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- docs-publish api-changes: api/openapi.yaml -->"
+	gh := githubapi(t)
+	c, err := New(gh.APIURL(), token, repository, Options{FirstRetry: time.Millisecond, Secrets: redact.New("docs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []CommentAction{CommentCreated, CommentUpdated} {
+		if act, _, err := c.StickyComment(context.Background(), 7, marker, fmt.Sprintf("%d: see the docs", i), true); err != nil || act != want {
+			t.Fatalf("run %d: %v, %v; want %v", i+1, act, err, want)
+		}
+	}
+	if cms := gh.Comments(); len(cms) != 1 || cms[0].Body != marker+"\n1: see the ***" {
+		t.Errorf("comments: %+v", cms)
 	}
 }
