@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
 )
 
 // A description is input from whoever can open a pull request. Each attack
@@ -475,6 +477,14 @@ func TestAttacksFromTheService(t *testing.T) {
 			fmt.Fprintf(w, `{"error_message":"bad\n::warning::pwned %s %s %s","tracking_id":"t\n::error::x"}`,
 				url.QueryEscape(testToken), encoded, strings.ReplaceAll(testToken, "-", `\u002d`))
 		}}, want: "service answered 400"},
+		{name: "messages with commands after white space the runner trims", h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, "bad")
+			for _, ws := range ghactiontest.WhiteSpace() {
+				fmt.Fprintf(w, "\n%c::warning title=pwned::x %c##[error]y\r%c::stop-commands::z", ws, ws, ws)
+			}
+		}}, want: "service answered 401"},
 		{name: "redirect to a file", h: &hostile{download: func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 		}}, inputs: map[string]string{"download": "true"}, want: "not http(s)"},
@@ -505,11 +515,12 @@ func TestAttacksFromTheService(t *testing.T) {
 			if len(errs) == 0 || !strings.Contains(errs[len(errs)-1], tc.want) {
 				t.Errorf("error %q does not say %q", errs, tc.want)
 			}
-			for _, line := range strings.Split(run.stdout+run.stderr, "\n") {
-				for _, cmd := range []string{"::warning::pwned", "::stop-commands", "::set-output", "::error::x"} {
-					if strings.HasPrefix(line, cmd) {
-						t.Errorf("the service started a line of the log: %q", line)
-					}
+			// Read as the runner reads the log: the action's own commands
+			// only, each at a line's start.
+			for _, c := range ghactiontest.Commands(run.stdout + run.stderr) {
+				if c.Indented || c.Legacy || !slices.Contains([]string{"add-mask", "error", "warning", "notice", "group", "endgroup", "debug"}, c.Name) ||
+					strings.Contains(c.Properties["title"], "pwned") {
+					t.Errorf("the service issued a command: %q", c.Text)
 				}
 			}
 			var log strings.Builder // what the runner shows: not the ::add-mask:: commands
