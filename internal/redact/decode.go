@@ -69,7 +69,9 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 	// it starts, once more. Markdown's escaping backslashes may stand
 	// inside that escape (&amp;\#115; shows as &#115;).
 	if depth > 1 {
-		for j := first; j < len(out); j++ {
+		// Only the units read at this depth: the ones appended here are
+		// decoded already as far as depth allows.
+		for j, decoded := first, len(out); j < decoded; j++ {
 			u := out[j]
 			if u.n < 2 || len(u.b) != 1 || strings.IndexByte(`\&%`, u.b[0]) < 0 {
 				continue

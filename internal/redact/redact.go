@@ -194,6 +194,10 @@ const maxSeenList = 32
 func (r *Redactor) find(s string) []span {
 	var spans []span
 	m := matcher{s: s}
+	// A pattern is looked for again only past its last match, as a
+	// replacement of every match from left to right would: a text that
+	// repeats a secret costs its length once, not once a byte.
+	next := make([]int, len(r.patterns))
 	for i := 0; i < len(s); i++ {
 		if !r.starts[s[i]] {
 			continue
@@ -201,7 +205,13 @@ func (r *Redactor) find(s string) []span {
 		m.first = units(s, i, m.first[:0])
 		end := -1
 		for pi := range r.patterns {
-			end = max(end, m.match(&r.patterns[pi], i))
+			if i < next[pi] {
+				continue
+			}
+			if e := m.match(&r.patterns[pi], i); e > i {
+				next[pi] = e
+				end = max(end, e)
+			}
 		}
 		if end > i {
 			spans = append(spans, span{i, end})
