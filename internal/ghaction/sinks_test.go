@@ -218,3 +218,22 @@ func TestReportsAreBounded(t *testing.T) {
 		t.Errorf("the summary is %d bytes, ending %q", len(b), b[max(0, len(b)-80):])
 	}
 }
+
+// TestOutputLinesKeepTheirNames: off GitHub, outputs are name=value lines;
+// a short secret that is a word of an output's name leaves the name whole,
+// and the value that holds it is printed empty.
+func TestOutputLinesKeepTheirNames(t *testing.T) {
+	t.Parallel()
+	var out, log bytes.Buffer
+	r := NewReporter(func(string) string { return "" }, &out, &log)
+	r.Mask("docs")
+	r.SetOutput("docs-url", "https://docs.example/")
+	r.SetOutput("doc-id", "17")
+	r.PrintOutputs()
+	if got, want := out.String(), "docs-url=\ndoc-id=17\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+	if !strings.Contains(log.String(), "warning: output docs-url is left empty") {
+		t.Errorf("no warning names docs-url: %q", log.String())
+	}
+}
