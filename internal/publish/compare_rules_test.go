@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 )
 
 // ignoreFile is a breaking-ignore file of exactly size bytes whose last
@@ -93,6 +94,48 @@ func TestComparisonRules(t *testing.T) {
 			errIs: func(err error) bool {
 				var ie *InputError
 				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes", maxIgnoreFile))
+			},
+		},
+		{
+			name: "a breaking-ignore that is a link to a hidden file is refused, as file and base-file are",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, "")
+				ws := cfg.Workspace
+				if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Remove(filepath.Join(ws, "api", "breaking-ignore.txt"))
+				if err := os.Symlink("../.env", filepath.Join(ws, "api", "breaking-ignore.txt")); err != nil {
+					t.Fatal(err)
+				}
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool {
+				var ie *InputError
+				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && errors.Is(err, openapi.ErrNotAllowed) &&
+					strings.Contains(err.Error(), "leads through a symbolic link to .env, a hidden file") && strings.Contains(err.Error(), "give breaking-ignore the file itself")
+			},
+		},
+		{
+			name: "a breaking-ignore that is a link to a file in sight is read",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, "")
+				ws := cfg.Workspace
+				if err := os.WriteFile(filepath.Join(ws, "agreed.txt"), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Remove(filepath.Join(ws, "api", "breaking-ignore.txt"))
+				if err := os.Symlink("../agreed.txt", filepath.Join(ws, "api", "breaking-ignore.txt")); err != nil {
+					t.Fatal(err)
+				}
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if r := res.Changes.Report; r == nil || len(r.Accepted) != 1 {
+					t.Errorf("report %+v, want the removal agreed", r)
+				}
 			},
 		},
 		{
