@@ -185,6 +185,14 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	if cfg.GitHubAPIURL == "" && cfg.Repository != "" {
 		cfg.GitHubAPIURL = "https://api.github.com"
 	}
+	if cfg.Branch == "" {
+		branch, err := ghaction.DefaultBranch(env.Getenv)
+		if err != nil {
+			return cfg, &publish.EnvError{Var: "GITHUB_EVENT_PATH", Err: err,
+				Msg: fmt.Sprintf("the event payload cannot be read (%v), and on pull_request_target branch defaults to pr-<number> from it: set branch", err)}
+		}
+		cfg.Branch = branch
+	}
 	// net/http drops a proxy it cannot read without a word: the run would
 	// go direct, past a proxy the runner's owner set.
 	if pe := docsapi.CheckProxyVars(env.Getenv); pe != nil {

@@ -148,7 +148,7 @@ func checkService(cfg Config, p *Plan) error {
 		return err
 	}
 	if cfg.Branch == "" {
-		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
+		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (pr-<number> on pull_request_target, GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
 		if err := docsapi.CheckID(cfg.DocID); err != nil {
