@@ -48,6 +48,18 @@ func TestComparisonRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// linkIgnore makes breaking-ignore a link to target (in the
+	// workspace's top folder), which agrees to the removed operation.
+	linkIgnore := func(t *testing.T, cfg *Config, target string) {
+		t.Helper()
+		cfg.BreakingIgnore = "api/breaking-ignore.txt"
+		if err := os.WriteFile(filepath.Join(cfg.Workspace, target), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("../"+target, filepath.Join(cfg.Workspace, "api", "breaking-ignore.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cases := []struct {
 		name  string
 		head  string
@@ -100,15 +112,7 @@ func TestComparisonRules(t *testing.T) {
 			name: "a breaking-ignore that is a link to a hidden file is refused, as file and base-file are",
 			head: breaking,
 			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
-				writeIgnore(t, cfg, "")
-				ws := cfg.Workspace
-				if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				os.Remove(filepath.Join(ws, "api", "breaking-ignore.txt"))
-				if err := os.Symlink("../.env", filepath.Join(ws, "api", "breaking-ignore.txt")); err != nil {
-					t.Fatal(err)
-				}
+				linkIgnore(t, cfg, ".env")
 				gh.AddFile(baseSHA, "api/openapi.yaml", base)
 			},
 			errIs: func(err error) bool {
@@ -121,15 +125,7 @@ func TestComparisonRules(t *testing.T) {
 			name: "a breaking-ignore that is a link to a file in sight is read",
 			head: breaking,
 			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
-				writeIgnore(t, cfg, "")
-				ws := cfg.Workspace
-				if err := os.WriteFile(filepath.Join(ws, "agreed.txt"), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				os.Remove(filepath.Join(ws, "api", "breaking-ignore.txt"))
-				if err := os.Symlink("../agreed.txt", filepath.Join(ws, "api", "breaking-ignore.txt")); err != nil {
-					t.Fatal(err)
-				}
+				linkIgnore(t, cfg, "agreed.txt")
 				gh.AddFile(baseSHA, "api/openapi.yaml", base)
 			},
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {

@@ -250,14 +250,7 @@ func TestEscapeHoldsEachPart(t *testing.T) {
 	t.Parallel()
 	const alphabet = "#-0123456789abcdefABCDEFxyz@_ \n\t\\\u202e"
 	rng := rand.New(rand.NewPCG(34, 6))
-	word := func(n int) string {
-		r := []rune(alphabet)
-		var b strings.Builder
-		for range n {
-			b.WriteRune(r[rng.IntN(len(r))])
-		}
-		return b.String()
-	}
+	word := func(n int) string { return randomText(rng, alphabet, n) }
 	for range 20000 {
 		before, part, after := word(rng.IntN(4)), strings.Trim(word(1+rng.IntN(12)), " \n\t\\"), word(rng.IntN(4))
 		if part == "" {
@@ -278,11 +271,7 @@ func TestEscapeOfASplitText(t *testing.T) {
 	squeeze := strings.NewReplacer("<br>", "", " ", "", "\t", "", `\`, "")
 	rng := rand.New(rand.NewPCG(34, 7))
 	for range 20000 {
-		var b strings.Builder
-		for range 2 + rng.IntN(12) {
-			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
-		}
-		part := b.String()
+		part := randomText(rng, alphabet, 2+rng.IntN(12))
 		at := 1 + rng.IntN(len(part)-1)
 		sep := []string{"\n", " ", "\t", "\r\n"}[rng.IntN(4)]
 		split := "x" + part[:at] + sep + part[at:] + "y"
@@ -290,4 +279,14 @@ func TestEscapeOfASplitText(t *testing.T) {
 			t.Fatalf("EscapeMarkdown(%q) = %q; without separators it does not hold %q", split, got, want)
 		}
 	}
+}
+
+// randomText is n characters drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet string, n int) string {
+	r := []rune(alphabet)
+	var b strings.Builder
+	for range n {
+		b.WriteRune(r[rng.IntN(len(r))])
+	}
+	return b.String()
 }

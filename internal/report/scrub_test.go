@@ -21,11 +21,7 @@ func TestEscapedSecretsAreScrubbed(t *testing.T) {
 	leftOver := strings.NewReplacer("&#8203;", "", "<br>", "", " ", "", "\t", "", `\`, "", "%250A", "", "%0A", "", "%0d", "", `\n`, "", `\r`, "")
 	rng := rand.New(rand.NewPCG(34, 8))
 	for range 300 {
-		var b strings.Builder
-		for range 12 + rng.IntN(20) {
-			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
-		}
-		tok := b.String()
+		tok := report.RandomText(rng, alphabet, 12+rng.IntN(20))
 		r := redact.New(tok)
 		for at := 1; at < len(tok); at++ {
 			sep := separators[rng.IntN(len(separators))]
