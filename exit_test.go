@@ -39,17 +39,20 @@ func TestExitCodes(t *testing.T) {
 		name string
 		args []string
 		code int
+		env  []string // more of the runner's variables
 	}{
-		{"published", append([]string{"--file", "valid.yaml", "--file-name", "openapi.yml", "--project-id", "4711"}, service...), 0},
-		{"a dry run", []string{"--dry-run", "--file", "valid.yaml"}, 0},
-		{"an unknown flag", []string{"--projectid", "4711"}, 2},
-		{"a bad input value", []string{"--dry-run", "--file", "valid.yaml", "--bundle=maybe"}, 2},
-		{"a file that does not exist", []string{"--dry-run", "--file", "missing.yaml"}, 2},
-		{"a syntax error", []string{"--dry-run", "--file", "syntax.yaml"}, 3},
-		{"a validation error", []string{"--dry-run", "--file", "invalid.yaml"}, 3},
-		{"a breaking change with fail-on-breaking", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml", "--fail-on-breaking"}, 4},
-		{"a breaking change without it", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml"}, 0},
-		{"the service refuses", append([]string{"--file", "valid.yaml", "--project-id", "9999"}, service...), 1},
+		{"published", append([]string{"--file", "valid.yaml", "--file-name", "openapi.yml", "--project-id", "4711"}, service...), 0, nil},
+		{"a dry run", []string{"--dry-run", "--file", "valid.yaml"}, 0, nil},
+		{"an unknown flag", []string{"--projectid", "4711"}, 2, nil},
+		{"a bad input value", []string{"--dry-run", "--file", "valid.yaml", "--bundle=maybe"}, 2, nil},
+		{"a file that does not exist", []string{"--dry-run", "--file", "missing.yaml"}, 2, nil},
+		{"a syntax error", []string{"--dry-run", "--file", "syntax.yaml"}, 3, nil},
+		{"a validation error", []string{"--dry-run", "--file", "invalid.yaml"}, 3, nil},
+		{"a breaking change with fail-on-breaking", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml", "--fail-on-breaking"}, 4, nil},
+		{"a breaking change without it", []string{"--dry-run", "--file", "head.yaml", "--base-file", "base.yaml"}, 0, nil},
+		{"the service refuses", append([]string{"--file", "valid.yaml", "--project-id", "9999"}, service...), 1, nil},
+		{"a proxy variable that does not parse", []string{"--dry-run", "--file", "valid.yaml"}, 2, []string{"HTTPS_PROXY=http://u:" + testToken + "%zz@proxy:3128"}},
+		{"GitHub's API over http beyond loopback", []string{"--dry-run", "--file", "valid.yaml", "--github-token", "gh-token"}, 2, []string{"GITHUB_API_URL=http://ghe.example/api/v3"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,7 +65,7 @@ func TestExitCodes(t *testing.T) {
 			}
 			cmd := exec.Command(binary, tc.args...)
 			cmd.Dir = ws
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "DOCS_PUBLISH_TOKEN=" + testToken}
+			cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "DOCS_PUBLISH_TOKEN=" + testToken}, tc.env...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
@@ -75,6 +78,11 @@ func TestExitCodes(t *testing.T) {
 			}
 			if code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", code, tc.code, stderr.String())
+			}
+			for _, kv := range tc.env {
+				if name, _, _ := strings.Cut(kv, "="); !strings.Contains(stderr.String(), name) {
+					t.Errorf("the error does not name %s:\n%s", name, stderr.String())
+				}
 			}
 			if strings.Contains(stderr.String(), testToken) {
 				t.Error("the token is on stderr")

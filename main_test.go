@@ -437,41 +437,55 @@ func TestActionDefaults(t *testing.T) {
 	}
 }
 
-// TestPullRequestWritesToItsBranch: on a pull_request or
-// pull_request_target run without a branch input, the runner evaluates
-// action.yml's default with GITHUB_HEAD_REF set to the pull request's branch
-// and GITHUB_REF_NAME to <number>/merge: the file goes to the pull
-// request's branch, never to a branch called 42/merge.
+// TestPullRequestWritesToItsBranch: on a pull_request run without a
+// branch input, the runner sets GITHUB_HEAD_REF to the pull request's
+// branch and GITHUB_REF_NAME to <number>/merge: the file goes to the pull
+// request's branch, never to a branch called 42/merge. On
+// pull_request_target, which has the repository's secrets, the pull
+// request's branch is a name its author chose (main included): the file
+// goes to pr-42, unless the workflow names a branch.
 func TestPullRequestWritesToItsBranch(t *testing.T) {
 	t.Parallel()
-	for _, event := range []string{"pull_request", "pull_request_target"} {
-		t.Run(event, func(t *testing.T) {
+	cases := []struct {
+		name, event, head, fork, branch, want string
+	}{
+		{name: "pull_request", event: "pull_request", head: "feature/new-books", fork: "octo/bookstore", want: "feature/new-books"},
+		{name: "pull_request_target", event: "pull_request_target", head: "feature/new-books", fork: "octo/bookstore", want: "pr-42"},
+		{name: "pull_request_target from a fork whose branch is main", event: "pull_request_target", head: "main", fork: "mallory/bookstore", want: "pr-42"},
+		{name: "pull_request_target with a branch named", event: "pull_request_target", head: "main", fork: "mallory/bookstore", branch: "preview", want: "preview"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			const head = "feature/new-books"
 			emu := startEmulator(t, func(c *emulator.Config) {
-				c.Projects[0].Branches = append(c.Projects[0].Branches, head, "42/merge")
-				c.Projects[0].Docs[0].Branch = head
+				c.Projects[0].Branches = append(c.Projects[0].Branches, "feature/new-books", "42/merge", "pr-42", "preview")
+				c.Projects[0].Docs[0].Branch = tc.want
 			})
 			in := baseInputs(emu)
 			in["compare"] = "false"
+			if tc.branch != "" {
+				in["branch"] = tc.branch
+			}
 			setup := func(ws string, env map[string]string) {
 				p := filepath.Join(t.TempDir(), "event.json")
-				event := `{"number":42,"pull_request":{"number":42,"head":{"ref":"` + head + `","repo":{"full_name":"octo/bookstore"}},"base":{"ref":"main","repo":{"full_name":"octo/bookstore"}}}}`
+				event := `{"number":42,"pull_request":{"number":42,"head":{"ref":"` + tc.head + `","repo":{"full_name":"` + tc.fork + `"}},"base":{"ref":"main","repo":{"full_name":"octo/bookstore"}}}}`
 				if err := os.WriteFile(p, []byte(event), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				env["GITHUB_EVENT_PATH"], env["GITHUB_HEAD_REF"], env["GITHUB_BASE_REF"], env["GITHUB_REF_NAME"] = p, head, "main", "42/merge"
+				env["GITHUB_EVENT_PATH"], env["GITHUB_HEAD_REF"], env["GITHUB_BASE_REF"], env["GITHUB_REF_NAME"] = p, tc.head, "main", "42/merge"
 				env["GITHUB_REF"] = "refs/pull/42/merge"
 			}
-			run := runActionWith(t, event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, setup)
+			run := runActionWith(t, tc.event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")}, setup)
 			if run.code != 0 {
 				t.Fatalf("exit %d\n%s%s", run.code, run.stdout, run.stderr)
 			}
-			if vs := emu.Versions("4711", head, "openapi.yml"); len(vs) != 1 {
-				t.Errorf("no file openapi.yml on the pull request's branch %s", head)
+			if vs := emu.Versions("4711", tc.want, "openapi.yml"); len(vs) != 1 {
+				t.Errorf("no file openapi.yml on the branch %s", tc.want)
 			}
-			if vs := emu.Versions("4711", "42/merge", "openapi.yml"); len(vs) != 0 {
-				t.Error("the file was written to the branch 42/merge")
+			for _, other := range []string{"42/merge", "main", "feature/new-books", "pr-42", "preview"} {
+				if vs := emu.Versions("4711", other, "openapi.yml"); other != tc.want && len(vs) != 0 {
+					t.Errorf("the file was written to the branch %s", other)
+				}
 			}
 		})
 	}

@@ -347,7 +347,7 @@ func TestHelpManners(t *testing.T) {
 		})
 	}
 	stdout, _, _ := run(t, action, nil, "--help")
-	for _, want := range []string{"--branch (default on GitHub: the pull request's branch on pull_request and pull_request_target events, else the run's ref name)", "--github-token (default on GitHub: the run's GITHUB_TOKEN)", "--timeout (default 10m)"} {
+	for _, want := range []string{"--branch\n      The project branch to write the file to. Empty means the pull request's own branch (github.head_ref) on pull_request events", "pr-<number> on pull_request_target events", "--github-token (default on GitHub: the run's GITHUB_TOKEN)", "--timeout (default 10m)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--help does not say %q", want)
 		}

@@ -56,6 +56,7 @@ func ExitCode(ctx context.Context, err error) int {
 	}
 	var ue *UsageError
 	var ie *publish.InputError
+	var ee *publish.EnvError
 	var be *publish.BreakingError
 	switch {
 	case errors.As(err, &ue):
@@ -64,7 +65,7 @@ func ExitCode(ctx context.Context, err error) int {
 		return ExitInvalid
 	case errors.As(err, &be):
 		return ExitBreaking
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.As(err, &ee):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
@@ -183,6 +184,19 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *gha
 	cfg.GitHubAPIURL = env.Getenv("GITHUB_API_URL")
 	if cfg.GitHubAPIURL == "" && cfg.Repository != "" {
 		cfg.GitHubAPIURL = "https://api.github.com"
+	}
+	if cfg.Branch == "" {
+		branch, err := ghaction.DefaultBranch(env.Getenv)
+		if err != nil {
+			return cfg, &publish.EnvError{Var: "GITHUB_EVENT_PATH", Err: err,
+				Msg: fmt.Sprintf("the event payload cannot be read (%v), and on pull_request_target branch defaults to pr-<number> from it: set branch", err)}
+		}
+		cfg.Branch = branch
+	}
+	// net/http drops a proxy it cannot read without a word: the run would
+	// go direct, past a proxy the runner's owner set.
+	if pe := docsapi.CheckProxyVars(env.Getenv); pe != nil {
+		return cfg, &publish.EnvError{Var: pe.Var, Err: pe}
 	}
 	return cfg, nil
 }

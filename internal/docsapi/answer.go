@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 // The service interface promises two fields of its answers: docs[].id in
@@ -116,27 +118,10 @@ func checkID(s string) *IDError {
 	case utf8.RuneCountInString(s) > MaxID:
 		return &IDError{Reason: fmt.Sprintf("longer than %d characters", MaxID)}
 	}
-	if i := strings.IndexFunc(s, hiddenRune); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(s[i:])
-		return &IDError{Reason: fmt.Sprintf("text holding the control character %U", r)}
+	if err := namerule.CheckText(s); err != nil {
+		return &IDError{Reason: err.Error()}
 	}
 	return nil
-}
-
-// hiddenRune reports the characters an id may not hold: they break a line,
-// or change the order or look of the text around them.
-func hiddenRune(r rune) bool {
-	switch {
-	case r < 0x20, r >= 0x7f && r <= 0x9f: // C0, DEL, C1
-		return true
-	case r == 0x2028, r == 0x2029: // line and paragraph separators
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, // ALM, LRM, RLM
-		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
-		r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
-		return true
-	}
-	return false
 }
 
 // parseID reads an identifier the service wrote at field: a JSON string or

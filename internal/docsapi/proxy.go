@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"golang.org/x/net/http/httpproxy"
 )
@@ -21,21 +22,89 @@ type proxies struct {
 	noProxy string            // the variable NO_PROXY came from, or "NO_PROXY"
 }
 
+// proxyVars are the variables that name the proxies, as net/http reads
+// them: each name in upper case first, then in lower case.
+var proxyVars = map[string][2]string{
+	"https": {"HTTPS_PROXY", "https_proxy"},
+	"http":  {"HTTP_PROXY", "http_proxy"},
+	"no":    {"NO_PROXY", "no_proxy"},
+}
+
+// proxyVar is the value of the variable that sets key ("https", "http",
+// "no") in getenv, and its name (the upper-case one when none is set).
+func proxyVar(getenv func(string) string, key string) (value, name string) {
+	names := proxyVars[key]
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			return v, n
+		}
+	}
+	return "", names[0]
+}
+
 // proxiesFrom reads the proxy setting from getenv.
 func proxiesFrom(getenv func(string) string) *proxies {
-	first := func(names ...string) (value, name string) {
-		for _, n := range names {
-			if v := getenv(n); v != "" {
-				return v, n
-			}
-		}
-		return "", names[0]
-	}
-	https, httpsVar := first("HTTPS_PROXY", "https_proxy")
-	plain, plainVar := first("HTTP_PROXY", "http_proxy")
-	no, noVar := first("NO_PROXY", "no_proxy")
+	https, httpsVar := proxyVar(getenv, "https")
+	plain, plainVar := proxyVar(getenv, "http")
+	no, noVar := proxyVar(getenv, "no")
 	cfg := &httpproxy.Config{HTTPSProxy: https, HTTPProxy: plain, NoProxy: no, CGI: getenv("REQUEST_METHOD") != ""}
 	return &proxies{forURL: cfg.ProxyFunc(), varFor: map[string]string{"https": httpsVar, "http": plainVar}, noProxy: noVar}
+}
+
+// ProxyVarError is a proxy variable whose value net/http cannot read: it
+// would drop the proxy without a word, and requests would go direct.
+type ProxyVarError struct {
+	Var   string // HTTPS_PROXY, http_proxy, ...
+	Shown string // its value, credentials hidden
+}
+
+func (e *ProxyVarError) Error() string {
+	return fmt.Sprintf("%s (%s) is not a proxy address that can be read, so requests would go direct, past the proxy: write it as http://host:port or http://user:password@host:port, with a %% in the password written %%25, or unset it", e.Var, e.Shown)
+}
+
+// CheckProxyVars finds a proxy variable in use (the one of HTTPS_PROXY and
+// https_proxy that net/http reads, and of HTTP_PROXY and http_proxy) whose
+// value net/http would ignore, or returns nil. net/http's own reading
+// decides: a value that gives no proxy for a request to a host outside
+// NO_PROXY is one it could not read.
+func CheckProxyVars(getenv func(string) string) *ProxyVarError {
+	for _, scheme := range []string{"https", "http"} {
+		v, name := proxyVar(getenv, scheme)
+		if v == "" {
+			continue
+		}
+		cfg := &httpproxy.Config{HTTPSProxy: v, HTTPProxy: v}
+		if u, err := cfg.ProxyFunc()(&url.URL{Scheme: scheme, Host: "docs-publish.invalid"}); u == nil && err == nil {
+			return &ProxyVarError{Var: name, Shown: hideUserinfo(v)}
+		}
+	}
+	return nil
+}
+
+// hideUserinfo is a proxy address with whatever stands before its last @
+// (user and password) replaced by ***, for a value that does not parse as
+// a URL: where its authority ends cannot be told, so a path holding an @
+// is hidden too rather than a password holding a slash shown.
+func hideUserinfo(v string) string {
+	rest, scheme := v, ""
+	if i := strings.Index(v, "://"); i > 0 && isScheme(v[:i]) {
+		scheme, rest = v[:i+3], v[i+3:]
+	}
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		rest = "***" + rest[at:]
+	}
+	return scheme + rest
+}
+
+// isScheme reports whether s is a URL scheme: a letter, then letters,
+// digits, +, - and dots.
+func isScheme(s string) bool {
+	for i, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // proxy is Transport.Proxy.

@@ -161,3 +161,54 @@ func TestProxySetting(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckProxyVars: a proxy variable in use whose value net/http cannot
+// read (it would drop the proxy without a word) is named, with its
+// credentials hidden; a variable net/http reads, or one another shadows,
+// is not.
+func TestCheckProxyVars(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		env   map[string]string
+		bad   string // the variable named; "" for none
+		shown string // the value as the error shows it
+	}{
+		{name: "none set", env: map[string]string{}},
+		{name: "a plain address", env: map[string]string{"HTTPS_PROXY": "http://proxy:3128", "HTTP_PROXY": "http://proxy:3128"}},
+		{name: "host and port only", env: map[string]string{"HTTPS_PROXY": "proxy:3128"}},
+		{name: "credentials escaped", env: map[string]string{"https_proxy": "http://u:s3cret%25x@proxy:3128"}},
+		{name: "a bad escape in the password", env: map[string]string{"HTTPS_PROXY": "http://u:s3cret%zz@proxy:3128"},
+			bad: "HTTPS_PROXY", shown: "http://***@proxy:3128"},
+		{name: "a bad escape in the path", env: map[string]string{"HTTP_PROXY": "http://proxy:3128/%zz"},
+			bad: "HTTP_PROXY", shown: "http://proxy:3128/%zz"},
+		{name: "the lower-case one, when it is the one read", env: map[string]string{"https_proxy": "http://u:s3cret%zz@proxy:3128"},
+			bad: "https_proxy", shown: "http://***@proxy:3128"},
+		{name: "http_proxy", env: map[string]string{"http_proxy": "http://proxy:3128/%zz"}, bad: "http_proxy", shown: "http://proxy:3128/%zz"},
+		{name: "a password holding a slash and an @", env: map[string]string{"HTTPS_PROXY": "http://u:s3/c@ret%zz@proxy:3128"},
+			bad: "HTTPS_PROXY", shown: "http://***@proxy:3128"},
+		{name: "no scheme, a bad escape in the password", env: map[string]string{"HTTPS_PROXY": "//u:s3cret%zz@proxy:3128"},
+			bad: "HTTPS_PROXY", shown: "***@proxy:3128"},
+		{name: "a control character", env: map[string]string{"HTTPS_PROXY": "http://proxy:3128\n"}, bad: "HTTPS_PROXY", shown: "http://proxy:3128\n"},
+		{name: "a bad lower-case one that the upper-case one shadows", env: map[string]string{"HTTPS_PROXY": "http://proxy:3128", "https_proxy": "http://%zz"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			pe := CheckProxyVars(func(k string) string { return tc.env[k] })
+			if tc.bad == "" {
+				if pe != nil {
+					t.Fatalf("CheckProxyVars = %v, want nil", pe)
+				}
+				return
+			}
+			if pe == nil || pe.Var != tc.bad || pe.Shown != tc.shown {
+				t.Fatalf("CheckProxyVars = %#v, want %s shown as %q", pe, tc.bad, tc.shown)
+			}
+			msg := pe.Error()
+			if strings.Contains(msg, "s3") || !strings.HasPrefix(msg, tc.bad+" (") || !strings.Contains(msg, "or unset it") {
+				t.Errorf("message %q: want it to name %s, hide the password and say what to do", msg, tc.bad)
+			}
+		})
+	}
+}

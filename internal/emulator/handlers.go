@@ -136,16 +136,39 @@ func bodyOf(r *http.Request) []byte {
 	return all
 }
 
-// readBody reads a body whole, into a buffer of its announced length when
-// it announces one within max, rather than one grown by doubling.
+// readBody reads a body whole, as it arrives: the buffer grows with what
+// came, by doubling up to the announced length (when it announces one
+// within max), so an honest upload is copied a few times at most and one
+// that announces much and sends little costs what it sent, not what it
+// announced.
 func readBody(r io.Reader, length, max int64) ([]byte, error) {
 	if length <= 0 || length > max {
 		return io.ReadAll(r)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, length+1)) // +1: the read that finds the end
-	_, err := buf.ReadFrom(r)
-	return buf.Bytes(), err
+	want := int(length) + 1 // +1: the read that finds the end
+	buf := make([]byte, 0, min(want, firstBodyRead))
+	for {
+		if len(buf) == cap(buf) {
+			next := 2 * cap(buf)
+			if cap(buf) < want {
+				next = min(next, want)
+			}
+			buf = slices.Grow(buf, next-len(buf))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
+
+// firstBodyRead is the buffer a body starts in: most uploads fit, and one
+// that announces more and sends nothing costs no more.
+const firstBodyRead = 1 << 20
 
 type statusRecorder struct {
 	http.ResponseWriter

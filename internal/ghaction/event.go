@@ -1,6 +1,7 @@
 package ghaction
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -50,6 +51,29 @@ func ReadChange(getenv func(string) string) (Change, error) {
 		ch.BaseSHA = before
 	}
 	return ch, nil
+}
+
+// DefaultBranch is the project branch a run writes to when the branch
+// input is empty: the pull request's own branch (GITHUB_HEAD_REF) on
+// pull_request events, where the ref name is <number>/merge; the ref name
+// (GITHUB_REF_NAME) on others. On pull_request_target it is pr-<number>,
+// from the event payload: that workflow runs with the repository's
+// secrets, and the pull request's branch is a name its author chose (main
+// included), so it never decides where the run writes. "" when the run has
+// none (off GitHub without those variables, or a pull_request_target
+// payload without a number).
+func DefaultBranch(getenv func(string) string) (string, error) {
+	if getenv("GITHUB_EVENT_NAME") != "pull_request_target" {
+		if head := getenv("GITHUB_HEAD_REF"); head != "" {
+			return head, nil
+		}
+		return getenv("GITHUB_REF_NAME"), nil
+	}
+	ch, err := ReadChange(getenv)
+	if err != nil || ch.PullRequest == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("pr-%d", ch.PullRequest), nil
 }
 
 // str is the string at a path of nested JSON objects, or "".

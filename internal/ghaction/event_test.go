@@ -49,3 +49,41 @@ func TestReadChange(t *testing.T) {
 		t.Errorf("off GitHub: %+v, %v", got, err)
 	}
 }
+
+// TestDefaultBranch: the branch an empty branch input means, from the
+// runner's variables: the pull request's branch on pull_request, the ref
+// name elsewhere, and on pull_request_target pr-<number> from the payload,
+// whatever branch the pull request's author named.
+func TestDefaultBranch(t *testing.T) {
+	t.Parallel()
+	const pr = `{"number":42,"pull_request":{"number":42,"head":{"ref":"main","repo":{"full_name":"mallory/books"}},"base":{"ref":"main","repo":{"full_name":"octo/books"}}}}`
+	cases := []struct {
+		name, event, payload, head, refName string
+		want                                string
+		fails                               bool
+	}{
+		{name: "a pull request", event: "pull_request", payload: pr, head: "feature/x", refName: "42/merge", want: "feature/x"},
+		{name: "a push", event: "push", payload: `{}`, refName: "main", want: "main"},
+		{name: "pull_request_target from a fork whose branch is main", event: "pull_request_target", payload: pr, head: "main", refName: "main", want: "pr-42"},
+		{name: "pull_request_target without a number", event: "pull_request_target", payload: `{"pull_request":{}}`, head: "main", refName: "main", want: ""},
+		{name: "pull_request_target whose payload is not JSON", event: "pull_request_target", payload: `{`, head: "main", fails: true},
+		{name: "off GitHub", want: ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{"GITHUB_EVENT_NAME": tc.event, "GITHUB_HEAD_REF": tc.head, "GITHUB_REF_NAME": tc.refName}
+			if tc.payload != "" {
+				path := filepath.Join(t.TempDir(), "event.json")
+				if err := os.WriteFile(path, []byte(tc.payload), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				env["GITHUB_EVENT_PATH"] = path
+			}
+			got, err := DefaultBranch(func(k string) string { return env[k] })
+			if (err != nil) != tc.fails || got != tc.want {
+				t.Errorf("DefaultBranch = %q, %v; want %q (fails %v)", got, err, tc.want, tc.fails)
+			}
+		})
+	}
+}

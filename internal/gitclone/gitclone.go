@@ -25,6 +25,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 // ErrNoCommit is a commit the clone does not hold, as in a shallow clone
@@ -389,14 +391,7 @@ func (f *Files) linkTarget(e *object.TreeEntry) (string, error) {
 }
 
 // hidden says whether a path has a part with a leading dot.
-func hidden(p string) bool {
-	for _, part := range strings.Split(p, "/") {
-		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
-			return true
-		}
-	}
-	return false
-}
+func hidden(p string) bool { return namerule.Hidden(p) != "" }
 
 // blobFile is an open file of the commit; its content is read on first Read.
 type blobFile struct {

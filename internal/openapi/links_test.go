@@ -99,16 +99,3 @@ func (c *counting) Open(name string) (fs.File, error) {
 	}
 	return c.FS.Open(name)
 }
-
-// TestHiddenNames: a segment that starts with a dot is hidden, but for
-// . and .. which name folders.
-func TestHiddenNames(t *testing.T) {
-	t.Parallel()
-	for p, want := range map[string]string{
-		"a/.git/config": ".git", ".netrc": ".netrc", "a/b.yaml": "", "a/../b": "", "./a": "", "a/.": "", ".x/.y": ".x",
-	} {
-		if got := hidden(p); got != want {
-			t.Errorf("hidden(%q) = %q, want %q", p, got, want)
-		}
-	}
-}

@@ -54,6 +54,18 @@ func Load(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Node, erro
 	return parseDescription(&Source{Name: name, budget: bud}, data)
 }
 
+// ReadFile reads a file of fsys that is not a description but is read with
+// one (a list of agreed changes, say) by the rules of the files a
+// description references: when fsys can tell where a path leads, a link to
+// a hidden file or folder is refused (an error whose cause is
+// ErrNotAllowed), and a file larger than max is refused (ErrLimit).
+func ReadFile(fsys fs.FS, name string, max int64) ([]byte, error) {
+	if err := checkRealPath(fsys, name); err != nil {
+		return nil, err
+	}
+	return readFile(fsys, name, max)
+}
+
 // readFile reads a file of fsys, refusing one larger than max.
 func readFile(fsys fs.FS, name string, max int64) ([]byte, error) {
 	f, err := fsys.Open(name)

@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 // The rules for the files a $ref may name. A description comes from whoever
@@ -35,14 +37,7 @@ func refFile(from, file string) (string, error) {
 }
 
 // hidden returns the first segment of p that is hidden, or "".
-func hidden(p string) string {
-	for _, seg := range strings.Split(p, "/") {
-		if len(seg) > 1 && seg[0] == '.' && seg != ".." {
-			return seg
-		}
-	}
-	return ""
-}
+var hidden = namerule.Hidden
 
 // ruleError is a $ref refused by a rule, with the rule's cause.
 type ruleError struct {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -352,20 +351,21 @@ const maxIgnoreFile = 1 << 20
 
 // accept moves the breaking changes that breaking-ignore lists aside.
 func (f *flow) accept(rep *apidiff.Report) error {
-	file, err := f.ws.Open(f.plan.IgnoreFile)
-	if err != nil {
-		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %v", f.plan.IgnoreFile, err)}
-	}
-	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, maxIgnoreFile+1))
-	if err == nil && len(data) > maxIgnoreFile {
-		err = fmt.Errorf("it is more than %d bytes", maxIgnoreFile)
-	}
-	if err == nil {
+	// Read as the description's files are: a pull request can make it a
+	// link to a hidden file.
+	data, err := openapi.ReadFile(f.ws.FS(), f.plan.IgnoreFile, maxIgnoreFile)
+	why := fmt.Sprint(err)
+	switch {
+	case errors.Is(err, openapi.ErrLimit):
+		why = fmt.Sprintf("it is more than %d bytes", maxIgnoreFile)
+	case errors.Is(err, openapi.ErrNotAllowed):
+		why += "; give breaking-ignore the file itself, not a link to it"
+	case err == nil:
 		err = rep.Accept(bytes.NewReader(data))
+		why = fmt.Sprint(err)
 	}
 	if err != nil {
-		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %v", f.plan.IgnoreFile, err)}
+		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %s", f.plan.IgnoreFile, why)}
 	}
 	if n := len(rep.Accepted); n > 0 {
 		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)

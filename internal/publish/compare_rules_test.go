@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
+	"github.com/docs-publish/docs-publish/internal/openapi"
 )
 
 // ignoreFile is a breaking-ignore file of exactly size bytes whose last
@@ -44,6 +45,18 @@ func TestComparisonRules(t *testing.T) {
 		t.Helper()
 		cfg.BreakingIgnore = "api/breaking-ignore.txt"
 		if err := os.WriteFile(filepath.Join(cfg.Workspace, "api", "breaking-ignore.txt"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// linkIgnore makes breaking-ignore a link to target (in the
+	// workspace's top folder), which agrees to the removed operation.
+	linkIgnore := func(t *testing.T, cfg *Config, target string) {
+		t.Helper()
+		cfg.BreakingIgnore = "api/breaking-ignore.txt"
+		if err := os.WriteFile(filepath.Join(cfg.Workspace, target), []byte("DELETE /books/{bookId} api removed without deprecation\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("../"+target, filepath.Join(cfg.Workspace, "api", "breaking-ignore.txt")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,6 +106,32 @@ func TestComparisonRules(t *testing.T) {
 			errIs: func(err error) bool {
 				var ie *InputError
 				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes", maxIgnoreFile))
+			},
+		},
+		{
+			name: "a breaking-ignore that is a link to a hidden file is refused, as file and base-file are",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				linkIgnore(t, cfg, ".env")
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool {
+				var ie *InputError
+				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && errors.Is(err, openapi.ErrNotAllowed) &&
+					strings.Contains(err.Error(), "leads through a symbolic link to .env, a hidden file") && strings.Contains(err.Error(), "give breaking-ignore the file itself")
+			},
+		},
+		{
+			name: "a breaking-ignore that is a link to a file in sight is read",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				linkIgnore(t, cfg, "agreed.txt")
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if r := res.Changes.Report; r == nil || len(r.Accepted) != 1 {
+					t.Errorf("report %+v, want the removal agreed", r)
+				}
 			},
 		},
 		{

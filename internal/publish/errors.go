@@ -22,6 +22,24 @@ func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input
 
 func (e *InputError) Unwrap() error { return e.Err }
 
+// EnvError is an environment variable of the runner (not an input) whose
+// value the run cannot use: GITHUB_API_URL, a proxy variable. Like an
+// InputError, it is the user's to fix.
+type EnvError struct {
+	Var string // the variable's name
+	Msg string // what is wrong and what to do, never the secrets the value holds; "" when Err says it
+	Err error  // the cause, if any
+}
+
+func (e *EnvError) Error() string {
+	if e.Msg == "" && e.Err != nil {
+		return e.Err.Error() // the cause names the variable itself
+	}
+	return fmt.Sprintf("environment variable %s: %s", e.Var, e.Msg)
+}
+
+func (e *EnvError) Unwrap() error { return e.Err }
+
 // ErrInvalidDescription is the cause of a run stopped by the findings in
 // its description: errors, or warnings with fail-on-warnings.
 var ErrInvalidDescription = errors.New("the description is invalid")

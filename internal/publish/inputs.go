@@ -29,17 +29,38 @@ func checkSegment(input, v string) error {
 // checkAPIURL allows http only to loopback, so a token never crosses a
 // network in the clear.
 func checkAPIURL(raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, &InputError{Input: "api-url", Msg: fmt.Sprintf("%q is not an http(s) address: give the service's API address, such as https://api.example.com/v1", raw)}
-	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &InputError{Input: "api-url", Msg: "must be a plain address without credentials, query or fragment: the token goes in the token input"}
-	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return nil, &InputError{Input: "api-url", Msg: fmt.Sprintf("%s uses http: the token would travel unencrypted; use https (http is allowed for loopback only)", u.Redacted())}
+	u, why := tokenURL(raw, "the service's API address, such as https://api.example.com/v1", "token")
+	if why != "" {
+		return nil, &InputError{Input: "api-url", Msg: why}
 	}
 	return u, nil
+}
+
+// checkGitHubAPIURL holds GITHUB_API_URL, where github-token is sent, to
+// api-url's rule.
+func checkGitHubAPIURL(raw string) error {
+	if _, why := tokenURL(raw, "GitHub's API address, such as https://api.github.com", "github-token"); why != "" {
+		return &EnvError{Var: "GITHUB_API_URL", Msg: why}
+	}
+	return nil
+}
+
+// tokenURL checks an address a token is sent to: a plain http(s) address,
+// and http only to loopback, so a token never crosses a network in the
+// clear. It says what is wrong and what to do (what the address should be,
+// and where the token goes), or "".
+func tokenURL(raw, what, tokenInput string) (*url.URL, string) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Sprintf("%q is not an http(s) address: give %s", raw, what)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, "must be a plain address without credentials, query or fragment: the token goes in the " + tokenInput + " input"
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return nil, fmt.Sprintf("%s uses http: the token would travel unencrypted; use https (http is allowed for loopback only)", u.Redacted())
+	}
+	return u, ""
 }
 
 func isLoopback(host string) bool {

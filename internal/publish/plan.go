@@ -34,7 +34,8 @@ type Plan struct {
 
 // Validate checks a Config as a whole and works out the Plan of its run. It
 // reads the workspace (to check that paths stay inside it) and changes
-// nothing. Every error is an *InputError naming the input and what to do.
+// nothing. Every error is an *InputError naming the input, or an *EnvError
+// naming the runner's variable, and what to do.
 func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 	p := &Plan{DryRun: bool(cfg.DryRun)}
 	if cfg.Token == "" && isPullRequest(cfg.EventName) && !bool(cfg.FailOnMissingToken) && !p.DryRun {
@@ -73,6 +74,11 @@ func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 	}
 	if err := planCompare(cfg, ws, p); err != nil {
 		return nil, err
+	}
+	if cfg.GitHubToken != "" && cfg.GitHubAPIURL != "" {
+		if err := checkGitHubAPIURL(cfg.GitHubAPIURL); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -142,7 +148,7 @@ func checkService(cfg Config, p *Plan) error {
 		return err
 	}
 	if cfg.Branch == "" {
-		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
+		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (pr-<number> on pull_request_target, GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
 		if err := docsapi.CheckID(cfg.DocID); err != nil {

@@ -19,7 +19,7 @@ func TestValidate(t *testing.T) {
 	cases := []struct {
 		name  string
 		edit  func(*Config)
-		input string // the input an error names; "" for success
+		input string // the input (or the runner's variable) an error names; "" for success
 		msg   string // in the error's text
 		check func(t *testing.T, p *Plan)
 	}{
@@ -58,6 +58,15 @@ func TestValidate(t *testing.T) {
 		{name: "no file", edit: func(c *Config) { c.File = "" }, input: "file"},
 		{name: "file outside", edit: func(c *Config) { c.File = "../x.yaml" }, input: "file"},
 		{name: "api-url over http", edit: func(c *Config) { c.APIURL = "http://api.example.com" }, input: "api-url"},
+		{name: "GITHUB_API_URL over http to another host", edit: func(c *Config) { c.GitHubToken, c.GitHubAPIURL = "gh", "http://ghe.example/api/v3" },
+			input: "GITHUB_API_URL", msg: "environment variable GITHUB_API_URL: http://ghe.example/api/v3 uses http: the token would travel unencrypted; use https (http is allowed for loopback only)"},
+		{name: "GITHUB_API_URL with credentials", edit: func(c *Config) { c.GitHubToken, c.GitHubAPIURL = "gh", "https://u:p@ghe.example/api/v3" },
+			input: "GITHUB_API_URL", msg: "the token goes in the github-token input"},
+		{name: "GITHUB_API_URL not http", edit: func(c *Config) { c.GitHubToken, c.GitHubAPIURL = "gh", "ftp://ghe.example" },
+			input: "GITHUB_API_URL", msg: "give GitHub's API address, such as https://api.github.com"},
+		{name: "GITHUB_API_URL over http on loopback", edit: func(c *Config) { c.GitHubToken, c.GitHubAPIURL = "gh", "http://127.0.0.1:8080/api/v3" }},
+		{name: "GITHUB_API_URL over http to localhost", edit: func(c *Config) { c.GitHubToken, c.GitHubAPIURL = "gh", "http://localhost:8080" }},
+		{name: "GITHUB_API_URL over http, with no github-token to send", edit: func(c *Config) { c.GitHubAPIURL = "http://ghe.example/api/v3" }},
 		{name: "no project", edit: func(c *Config) { c.ProjectID = "" }, input: "project-id", msg: "is required: set it in the step's with: block"},
 		{name: "no project, on the command line", edit: func(c *Config) { c.ProjectID, c.CLI = "", true }, input: "project-id", msg: "is required: give --project-id, or set DOCS_PUBLISH_PROJECT_ID"},
 		{name: "no branch", edit: func(c *Config) { c.Branch = "" }, input: "branch"},
@@ -100,10 +109,12 @@ func TestValidate(t *testing.T) {
 				t.Error("Validate changed the configuration")
 			}
 			var ie *InputError
+			var ee *EnvError
+			named := errors.As(err, &ie) && ie.Input == tc.input || errors.As(err, &ee) && ee.Var == tc.input
 			switch {
 			case tc.input == "" && err != nil:
 				t.Fatalf("error %v", err)
-			case tc.input != "" && (!errors.As(err, &ie) || ie.Input != tc.input):
+			case tc.input != "" && !named:
 				t.Fatalf("error %v, want one naming input %s", err, tc.input)
 			case !strings.Contains(fmt.Sprint(err), tc.msg):
 				t.Errorf("error %q does not say %q", err, tc.msg)

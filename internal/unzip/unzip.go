@@ -12,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 // Limits bound what an archive may unpack to (zip bombs).
@@ -63,6 +65,14 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)
 	}
+	tooMany := func() error {
+		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb", lim.MaxEntries)
+	}
+	if len(zr.File) > lim.MaxEntries {
+		return st, tooMany()
+	}
+	// Every name is checked before anything is written.
+	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
 		for _, check := range o.names {
 			for _, name := range []string{f.Name, path.Clean(f.Name)} {
@@ -71,12 +81,9 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 				}
 			}
 		}
-	}
-	tooMany := func() error {
-		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb", lim.MaxEntries)
-	}
-	if len(zr.File) > lim.MaxEntries {
-		return st, tooMany()
+		if names[i], err = safeName(f.Name); err != nil {
+			return st, fmt.Errorf("zip entry %d of %d %w; nothing was extracted: the zip is kept as downloaded, check what the docs service built before using it", i+1, len(zr.File), err)
+		}
 	}
 	// Every folder counts, also one an entry's path makes without an entry
 	// of its own: 10 entries with paths 5,000 folders deep are 50,000.
@@ -98,11 +105,8 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 		}
 		return nil
 	}
-	for _, f := range zr.File {
-		name, err := safeName(f.Name)
-		if err != nil {
-			return st, err
-		}
+	for i, f := range zr.File {
+		name := names[i]
 		mode := f.Mode()
 		switch {
 		case mode&os.ModeSymlink != 0:
@@ -131,24 +135,53 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 	return st, nil
 }
 
-// safeName refuses names that would land outside the target folder, and
-// names too long or too deep for any site.
-func safeName(name string) (string, error) {
-	if len(name) > maxName || strings.Count(name, "/") > maxDepth {
-		return "", fmt.Errorf("zip entry %.60q… has a path longer than %d bytes or deeper than %d folders: refused", name, maxName, maxDepth)
+// NameError is an entry whose name is refused: it would land outside the
+// target folder, it is too long or too deep for any site, it names a hidden
+// file or folder (.git/config, .github/workflows/…, where tools keep
+// settings that run code), or it holds text a name may not hold (see
+// namerule). Its message shows the name quoted, every control escaped.
+type NameError struct {
+	Name   string // as the zip holds it
+	Reason string
+}
+
+func (e *NameError) Error() string {
+	name := fmt.Sprintf("%q", e.Name)
+	if len(e.Name) > 60 {
+		name = fmt.Sprintf("%.60q…", e.Name)
 	}
-	if name == "" || strings.Contains(name, "\\") || strings.ContainsRune(name, 0) ||
+	return name + " " + e.Reason + ": refused"
+}
+
+// safeName refuses names that would land outside the target folder, names
+// too long or too deep for any site, hidden names and names that hold
+// controls or are not UTF-8 (the rules of namerule, which the description's
+// files and the service's ids follow too), with a *NameError.
+func safeName(name string) (string, error) {
+	refuse := func(format string, args ...any) (string, error) {
+		return "", &NameError{Name: name, Reason: fmt.Sprintf(format, args...)}
+	}
+	if len(name) > maxName || strings.Count(name, "/") > maxDepth {
+		return refuse("has a path longer than %d bytes or deeper than %d folders", maxName, maxDepth)
+	}
+	if err := namerule.CheckText(name); err != nil {
+		return refuse("is %s, which could change how a listing or a log of the files reads", err)
+	}
+	if name == "" || strings.Contains(name, "\\") ||
 		path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
-		return "", fmt.Errorf("zip entry %q has an absolute or malformed path: refused", name)
+		return refuse("has an absolute or malformed path")
 	}
 	for _, seg := range strings.Split(name, "/") {
 		if seg == ".." {
-			return "", fmt.Errorf("zip entry %q climbs out of the directory with ..: refused", name)
+			return refuse("climbs out of the directory with ..")
 		}
+	}
+	if h := namerule.Hidden(name); h != "" {
+		return refuse("names a hidden file or folder (%q), where tools keep settings and credentials (a .git/config can run code)", h)
 	}
 	clean := path.Clean(name)
 	if clean == "." {
-		return "", fmt.Errorf("zip entry %q names no file: refused", name)
+		return refuse("names no file")
 	}
 	return clean, nil
 }

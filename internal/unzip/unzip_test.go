@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 type entry struct {
@@ -263,5 +266,84 @@ func TestCheckNames(t *testing.T) {
 				t.Errorf("%d entries written before the refusal, want none", len(written))
 			}
 		})
+	}
+}
+
+// TestExtractRefusesNames: a name with a hidden segment, a control, a
+// line or paragraph separator, a bidirectional control or bytes that are
+// not UTF-8 refuses the zip before anything is written, even when good
+// entries come first; the error names the entry with every such character
+// escaped.
+func TestExtractRefusesNames(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, entry, want string
+	}{
+		{"a git config", ".git/config", `".git/config" names a hidden file or folder (".git")`},
+		{"a workflow", ".github/workflows/x.yml", `(".github")`},
+		{"two dots then a name", "..foo", `("..foo")`},
+		{"a hidden folder deeper", "site/.well-known/x", `(".well-known")`},
+		{"a hidden folder entry", "a/.ssh/", `(".ssh")`},
+		{"a hidden file after a dot segment", "./.env", `(".env")`},
+		{"a line feed", "a\nb.html", `"a\nb.html" is text holding the control character U+000A`},
+		{"a carriage return", "a\rb", "U+000D"},
+		{"ESC", "a\x1b[31mb", `"a\x1b[31mb"`},
+		{"a tab", "a\tb", "U+0009"},
+		{"NUL", "a\x00b", "U+0000"},
+		{"DEL", "a\x7fb", "U+007F"},
+		{"a C1 control (NEL)", "a\u0085b", `"a\u0085b"`},
+		{"the last C1 control", "a\u009fb", "U+009F"},
+		{"right-to-left override", "gnp.\u202eexe.html", `"gnp.\u202eexe.html" is text holding the control character U+202E`},
+		{"left-to-right embedding", "a\u202ab", "U+202A"},
+		{"right-to-left isolate", "a\u2067b", "U+2067"},
+		{"pop directional isolate", "a\u2069b", "U+2069"},
+		{"left-to-right mark", "a\u200eb", "U+200E"},
+		{"right-to-left mark", "a\u200fb", "U+200F"},
+		{"Arabic letter mark", "a\u061cb", "U+061C"},
+		{"line separator", "a\u2028b", "U+2028"},
+		{"paragraph separator", "a/b\u2029/c", "U+2029"},
+		{"bytes that are not UTF-8", "a\xff.html", `"a\xff.html" is not valid UTF-8`},
+		{"a lone surrogate's bytes", "a\xed\xa0\x80", "not valid UTF-8"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := makeZip(t, []entry{{name: "index.html", body: "x"}, {name: "a/b.css", body: "y"}, {name: tc.entry, body: "z"}})
+			_, parent, err := extract(t, data, DefaultLimits)
+			var ne *NameError
+			if !errors.As(err, &ne) || ne.Name != tc.entry {
+				t.Fatalf("error %v, want a *NameError for %q", err, tc.entry)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "zip entry 3 of 3 ") || !strings.Contains(msg, "nothing was extracted") {
+				t.Errorf("error %q, want it to name entry 3 of 3, say %q and what to do", msg, tc.want)
+			}
+			if strings.ContainsFunc(msg, namerule.Control) || !utf8.ValidString(msg) {
+				t.Errorf("error %q shows the name unescaped", msg)
+			}
+			if left, _ := os.ReadDir(filepath.Join(parent, "site")); len(left) != 0 {
+				t.Errorf("written before the refusal: %v", left)
+			}
+		})
+	}
+}
+
+// TestExtractKeepsOrdinaryNames: dots inside names, a leading "./", and
+// letters of any script are names like any other.
+func TestExtractKeepsOrdinaryNames(t *testing.T) {
+	t.Parallel()
+	names := []string{"./index.html", "a.b/c.d.html", "x..y", "dot./f", "café/üñî.html", "日本語/ページ.html", "a b/c=d.js"}
+	var entries []entry
+	for _, n := range names {
+		entries = append(entries, entry{name: n, body: n})
+	}
+	_, parent, err := extract(t, makeZip(t, entries), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if b, err := os.ReadFile(filepath.Join(parent, "site", filepath.FromSlash(n))); err != nil || string(b) != n {
+			t.Errorf("%s = %q, %v", n, b, err)
+		}
 	}
 }

@@ -1,0 +1,62 @@
+package namerule
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Hidden returns the first segment of the slash path p that is hidden (it
+// starts with a dot and is neither "." nor ".."), or "".
+func Hidden(p string) string {
+	for _, seg := range strings.Split(p, "/") {
+		if len(seg) > 1 && seg[0] == '.' && seg != ".." {
+			return seg
+		}
+	}
+	return ""
+}
+
+// Control reports whether r breaks a line, or changes the order or look of
+// the text around it: C0 and C1 controls, DEL, the line and paragraph
+// separators, and the bidirectional controls.
+func Control(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f: // C0, DEL, C1
+		return true
+	case r == 0x2028, r == 0x2029: // line and paragraph separators
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, // ALM, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
+		r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	}
+	return false
+}
+
+// TextError is text that a name may not hold. Its message never quotes the
+// text: it names what is wrong.
+type TextError struct {
+	Invalid bool // not valid UTF-8
+	Control rune // else the first control character
+}
+
+func (e *TextError) Error() string {
+	if e.Invalid {
+		return "not valid UTF-8"
+	}
+	return fmt.Sprintf("text holding the control character %U", e.Control)
+}
+
+// CheckText refuses text that is not valid UTF-8 or holds a Control
+// character, with a *TextError.
+func CheckText(s string) error {
+	if !utf8.ValidString(s) {
+		return &TextError{Invalid: true}
+	}
+	if i := strings.IndexFunc(s, Control); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return &TextError{Control: r}
+	}
+	return nil
+}

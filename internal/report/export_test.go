@@ -1,0 +1,4 @@
+package report
+
+// RandomText is randomText, for the tests outside the package.
+var RandomText = randomText
