@@ -139,7 +139,7 @@ func (r *Redactor) Redact(s string) string {
 	if len(r.patterns) == 0 {
 		return s
 	}
-	spans := r.find(s)
+	spans := r.spans(s)
 	if len(spans) == 0 {
 		return s
 	}
@@ -166,7 +166,20 @@ func (r *Redactor) Has(s string) bool {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return len(r.patterns) > 0 && len(r.find(s)) > 0
+	return len(r.patterns) > 0 && len(r.spans(s)) > 0
+}
+
+// spans lists the spans of s that hold a secret, in the order they start,
+// matched as if the characters that show as nothing were not there.
+func (r *Redactor) spans(s string) []span {
+	view, at := visible(s)
+	spans := r.find(view)
+	if at != nil {
+		for i, sp := range spans {
+			spans[i] = span{at[sp.from], at[sp.to]}
+		}
+	}
+	return spans
 }
 
 // span is a part of the text to mask, s[from:to].
