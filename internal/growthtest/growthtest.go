@@ -1,0 +1,61 @@
+// Package growthtest checks, in tests, that the cost of a piece of work
+// grows in proportion to its input: it counts what the work allocates at
+// two sizes four times apart and requires the ratio to stay near four. It
+// times nothing, so a loaded machine cannot make it fail; a shape that
+// turns quadratic again shows as a ratio near sixteen.
+package growthtest
+
+import (
+	"runtime"
+	"testing"
+)
+
+// Factor is how much larger the second size is than the first.
+const Factor = 4
+
+// MaxRatio is the most the cost may grow when the input grows Factor
+// times: room for n log n and for fixed costs, well short of n² (16).
+const MaxRatio = 6.0
+
+// Cost is what one run allocated: the number of allocations and the bytes.
+type Cost struct {
+	Allocs, Bytes uint64
+}
+
+// Measure runs run(n) once and returns what it allocated. Run it from a
+// test that is not parallel: other tests' allocations would count.
+func Measure(run func(n int), n int) Cost {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	run(n)
+	runtime.ReadMemStats(&after)
+	return Cost{Allocs: after.Mallocs - before.Mallocs, Bytes: after.TotalAlloc - before.TotalAlloc}
+}
+
+// Linear fails t unless run(Factor*n) allocates at most MaxRatio times
+// what run(n) allocates, counted both in allocations and in bytes. run is
+// called once beforehand at size n, so that one-time set-up (a compiled
+// pattern, a pool) does not count; what names the shape in the failure.
+func Linear(t testing.TB, what string, n int, run func(n int)) {
+	t.Helper()
+	run(n)
+	small := Measure(run, n)
+	large := Measure(run, Factor*n)
+	ra := ratio(large.Allocs, small.Allocs)
+	rb := ratio(large.Bytes, small.Bytes)
+	t.Logf("%s: %d → %d: allocations %d → %d (×%.2f), bytes %d → %d (×%.2f)", what, n, Factor*n, small.Allocs, large.Allocs, ra, small.Bytes, large.Bytes, rb)
+	if ra > MaxRatio {
+		t.Errorf("%s: %d times the input made %.1f times the allocations (%d → %d), want at most %.1f", what, Factor, ra, small.Allocs, large.Allocs, MaxRatio)
+	}
+	if rb > MaxRatio {
+		t.Errorf("%s: %d times the input allocated %.1f times the bytes (%d → %d), want at most %.1f", what, Factor, rb, small.Bytes, large.Bytes, MaxRatio)
+	}
+}
+
+func ratio(large, small uint64) float64 {
+	if small == 0 {
+		small = 1
+	}
+	return float64(large) / float64(small)
+}
