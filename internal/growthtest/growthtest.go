@@ -39,18 +39,36 @@ func Measure(run func(n int), n int) Cost {
 // pattern, a pool) does not count; what names the shape in the failure.
 func Linear(t testing.TB, what string, n int, run func(n int)) {
 	t.Helper()
+	check(t, what, n, run, MaxRatio)
+}
+
+func check(t testing.TB, what string, n int, run func(n int), most float64) {
+	t.Helper()
 	run(n)
 	small := Measure(run, n)
 	large := Measure(run, Factor*n)
 	ra := ratio(large.Allocs, small.Allocs)
 	rb := ratio(large.Bytes, small.Bytes)
 	t.Logf("%s: %d → %d: allocations %d → %d (×%.2f), bytes %d → %d (×%.2f)", what, n, Factor*n, small.Allocs, large.Allocs, ra, small.Bytes, large.Bytes, rb)
-	if ra > MaxRatio {
-		t.Errorf("%s: %d times the input made %.1f times the allocations (%d → %d), want at most %.1f", what, Factor, ra, small.Allocs, large.Allocs, MaxRatio)
+	if ra > most {
+		t.Errorf("%s: %d times the input made %.1f times the allocations (%d → %d), want at most %.1f", what, Factor, ra, small.Allocs, large.Allocs, most)
 	}
-	if rb > MaxRatio {
-		t.Errorf("%s: %d times the input allocated %.1f times the bytes (%d → %d), want at most %.1f", what, Factor, rb, small.Bytes, large.Bytes, MaxRatio)
+	if rb > most {
+		t.Errorf("%s: %d times the input allocated %.1f times the bytes (%d → %d), want at most %.1f", what, Factor, rb, small.Bytes, large.Bytes, most)
 	}
+}
+
+// MaxBoundedRatio is the most the cost of refusing an input may grow when
+// the input grows Factor times and the limits do not: a refusal costs what
+// the limits allow, not what the input holds.
+const MaxBoundedRatio = 1.5
+
+// Bounded fails t unless run(Factor*n) allocates at most MaxBoundedRatio
+// times what run(n) allocates: for inputs over a limit, refused at a cost
+// the limit bounds.
+func Bounded(t testing.TB, what string, n int, run func(n int)) {
+	t.Helper()
+	check(t, what, n, run, MaxBoundedRatio)
 }
 
 func ratio(large, small uint64) float64 {
