@@ -7,7 +7,10 @@ package growthtest
 
 import (
 	"runtime"
+	"runtime/metrics"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Factor is how much larger the second size is than the first.
@@ -76,4 +79,44 @@ func ratio(large, small uint64) float64 {
 		small = 1
 	}
 	return float64(large) / float64(small)
+}
+
+// Peak runs run and returns the most heap its objects held at once, as
+// sampled every millisecond (and at the end): a measure of memory that
+// counts what is live, where Measure counts what was ever allocated. Lower
+// the collector's target (debug.SetGCPercent) for the heap to follow what
+// is live closely.
+func Peak(run func()) uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	runtime.GC()
+	base := read()
+	var peak uint64
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, read())
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	run()
+	close(done)
+	wg.Wait()
+	peak = max(peak, read())
+	if peak < base {
+		return 0
+	}
+	return peak - base
 }
