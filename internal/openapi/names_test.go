@@ -9,19 +9,6 @@ import (
 	"github.com/docs-publish/docs-publish/internal/growthtest"
 )
 
-// punct spells a number in characters a lifted name loses when cleaned,
-// so that every name it makes cleans to the same text.
-func punct(i int) string {
-	const digits = "!$&()*+,;="
-	var b strings.Builder
-	for {
-		b.WriteByte(digits[i%10])
-		if i /= 10; i == 0 {
-			return b.String()
-		}
-	}
-}
-
 // collidingRefs is a description whose n properties each refer to a schema
 // of c.yaml named "a" and punctuation: all their names clean to "a". The
 // description defines a_2 itself, as a user may.
@@ -29,7 +16,7 @@ func collidingRefs(n int) fstest.MapFS {
 	var main, other strings.Builder
 	main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    a_2: {type: integer}\n    S:\n      type: object\n      properties:\n")
 	for i := range n {
-		name := "a" + punct(i)
+		name := "a" + growthtest.Punct(i)
 		fmt.Fprintf(&main, "        p%d: {$ref: 'c.yaml#/%s'}\n", i, name)
 		fmt.Fprintf(&other, "'%s': {type: string}\n", name)
 	}
