@@ -56,24 +56,62 @@ type Change struct {
 }
 
 // Report is what the head's change does to the API, most serious first.
+// A comparison keeps at most MaxKept changes, and as many agreed ones,
+// and counts the others: a change to a schema that a thousand operations
+// share is a thousand changes, so their number can grow faster than the
+// descriptions.
 type Report struct {
 	Changes []Change
 	// Accepted are breaking changes and warnings that an ignore file lists as
 	// agreed; they are not in Changes.
 	Accepted []Change
 
-	found []checker.Change // Changes as the library gave them, for Accept
+	omitted         [Breaking + 1]int // changes not kept, by level
+	omittedAccepted int               // agreed changes not kept
+
+	// scopes are, for Accept, what kind of change each of Changes is, as
+	// the library matches ignore lines: "" for a change to an operation,
+	// else the word a line about it holds ("components", "info",
+	// "security"). The library's own changes are not kept: they hold its
+	// whole diff, 30 bytes a byte of the descriptions.
+	scopes []string
 }
 
-// Count is how many changes of level l the report holds.
+// MaxKept is the most changes, and the most agreed changes, a comparison
+// keeps: more than a job summary, a comment or the log show.
+const MaxKept = 1000
+
+// Count is how many changes of level l the comparison found, kept or not.
 func (r *Report) Count(l Level) int {
-	n := 0
+	n := r.omitted[l]
 	for _, c := range r.Changes {
 		if c.Level == l {
 			n++
 		}
 	}
 	return n
+}
+
+// Total is how many changes the comparison found, kept or not.
+func (r *Report) Total() int {
+	n := len(r.Changes)
+	for _, o := range r.omitted {
+		n += o
+	}
+	return n
+}
+
+// OmittedAt is how many changes of level l the comparison found and did
+// not keep: each less serious than those kept, or as serious and after
+// them in the report's order.
+func (r *Report) OmittedAt(l Level) int {
+	return r.omitted[l]
+}
+
+// TotalAccepted is how many agreed changes the comparison found, kept in
+// Accepted or not.
+func (r *Report) TotalAccepted() int {
+	return len(r.Accepted) + r.omittedAccepted
 }
 
 // Side is a version of the description that could not be read.
@@ -109,6 +147,23 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
+	return compareIn(base, head, nil, maxPartText)
+}
+
+// CompareAccepting is Compare with the changes that ignore (oasdiff's
+// ignore file, as Accept reads it) lists moved aside as it goes, so that
+// the changes the report keeps are those not agreed.
+func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
+	lines, err := ignoreLines(ignore)
+	if err != nil {
+		return nil, err
+	}
+	return compareIn(base, head, lines, maxPartText)
+}
+
+// compareIn is Compare with the changes the ignore lines list moved aside,
+// and the library given parts of at most about most bytes.
+func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	if bytes.Equal(base, head) {
 		return &Report{}, nil
 	}
@@ -122,24 +177,28 @@ func Compare(base, head []byte) (*Report, error) {
 	h, errH := index(head)
 	if errB != nil || errH != nil {
 		// Not documents the index takes apart: the library says what is wrong.
-		return compareWhole(base, head)
+		return compareWhole(base, head, ignore)
 	}
 	p := prune(b, h)
 	if p.same {
 		return &Report{}, nil
 	}
-	if p.keep != nil {
-		p.keep = closure(p.keep, b, h)
+	if p.keep == nil {
+		if b.swagger != h.swagger || b.wide || h.wide {
+			// A reference to a whole section, or a change of version: the
+			// units cannot be followed, and the documents go whole.
+			return compareWhole(base, head, ignore)
+		}
+		// A document-level part that concerns every operation changed:
+		// every unit is compared, a part at a time.
+		p.keep = map[unitKey]bool{}
+		for _, d := range []*doc{b, h} {
+			for k := range d.units {
+				p.keep[k] = true
+			}
+		}
 	}
-	s1, l1, err := b.read(p.keep, p.drop)
-	if err != nil {
-		return nil, &ReadError{Base, err}
-	}
-	s2, l2, err := h.read(p.keep, p.drop)
-	if err != nil {
-		return nil, &ReadError{Head, err}
-	}
-	return compare(s1, s2, l1, l2)
+	return compareParts(b, h, p.keep, p.drop, ignore, most)
 }
 
 // compact is data without the spaces between its tokens; data itself when
@@ -159,8 +218,9 @@ func compact(data []byte) []byte {
 }
 
 // compareWhole is Compare over the whole documents, as the library reads
-// JSON: without positions.
-func compareWhole(base, head []byte) (*Report, error) {
+// JSON: without positions, with the changes the ignore lines list moved
+// aside.
+func compareWhole(base, head []byte, ignore []string) (*Report, error) {
 	s1, err := read(base)
 	if err != nil {
 		return nil, &ReadError{Base, err}
@@ -169,7 +229,13 @@ func compareWhole(base, head []byte) (*Report, error) {
 	if err != nil {
 		return nil, &ReadError{Head, err}
 	}
-	return compare(s1, s2, nil, nil)
+	rep, err := compare(s1, s2, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep.accept(ignore)
+	rep.keep(MaxKept)
+	return rep, nil
 }
 
 // read is one side as the library reads it: the units keep holds and what
@@ -243,7 +309,7 @@ func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
 		if notAChange[c.GetId()] {
 			continue
 		}
-		rep.found = append(rep.found, c)
+		rep.scopes = append(rep.scopes, scopeOf(c))
 		rep.Changes = append(rep.Changes, Change{
 			ID: c.GetId(), Level: levelOf(c.GetLevel()),
 			Operation: c.GetOperation(), Path: c.GetPath(),
@@ -331,7 +397,7 @@ func levelOf(l checker.Level) Level {
 }
 
 // sort puts the most serious first, then by path, operation and check,
-// keeping found in step with Changes.
+// keeping scopes in step with Changes.
 func (r *Report) sort() {
 	order := make([]int, len(r.Changes))
 	for i := range order {
@@ -342,11 +408,11 @@ func (r *Report) sort() {
 		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Path, b.Path),
 			cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 	})
-	changes, found := make([]Change, len(order)), make([]checker.Change, len(order))
+	changes, scopes := make([]Change, len(order)), make([]string, len(order))
 	for k, i := range order {
-		changes[k], found[k] = r.Changes[i], r.found[i]
+		changes[k], scopes[k] = r.Changes[i], r.scopes[i]
 	}
-	r.Changes, r.found = changes, found
+	r.Changes, r.scopes = changes, scopes
 }
 
 // Accept moves the breaking changes and warnings that an ignore file lists
@@ -356,27 +422,88 @@ func (r *Report) sort() {
 // deprecation"); for a change to components, security or info, that word
 // and its text. Matching is the library's own.
 func (r *Report) Accept(ignore io.Reader) error {
+	lines, err := ignoreLines(ignore)
+	if err != nil {
+		return err
+	}
+	r.accept(lines)
+	return nil
+}
+
+// ignoreLines are the lines of an ignore file, in lower case; none when
+// ignore is nil.
+func ignoreLines(ignore io.Reader) ([]string, error) {
+	if ignore == nil {
+		return nil, nil
+	}
 	var lines []string
 	sc := bufio.NewScanner(ignore)
 	for sc.Scan() {
 		lines = append(lines, strings.ToLower(sc.Text()))
 	}
-	if err := sc.Err(); err != nil {
-		return err
+	return lines, sc.Err()
+}
+
+// accept is Accept with the ignore file's lines.
+func (r *Report) accept(lines []string) {
+	if len(lines) == 0 {
+		return
 	}
 	var changes []Change
-	var found []checker.Change
+	var scopes []string
 	for i, c := range r.Changes {
 		if c.Level > Info && slices.ContainsFunc(lines, func(line string) bool {
-			return r.found[i].MatchIgnore(ignoredPath(line), line, localizer)
+			return matchIgnore(c, r.scopes[i], ignoredPath(line), line)
 		}) {
 			r.Accepted = append(r.Accepted, c)
 			continue
 		}
-		changes, found = append(changes, c), append(found, r.found[i])
+		changes, scopes = append(changes, c), append(scopes, r.scopes[i])
 	}
-	r.Changes, r.found = changes, found
-	return nil
+	r.Changes, r.scopes = changes, scopes
+}
+
+// keep sorts the report and keeps its first most changes and agreed
+// changes, counting the others.
+func (r *Report) keep(most int) {
+	r.sort()
+	n := min(most, len(r.Changes))
+	for _, c := range r.Changes[n:] {
+		r.omitted[c.Level]++
+	}
+	// Clipped, so that what is not kept is let go of.
+	r.Changes, r.scopes = slices.Clip(r.Changes[:n]), slices.Clip(r.scopes[:n])
+	if n := len(r.Accepted) - most; n > 0 {
+		slices.SortStableFunc(r.Accepted, func(a, b Change) int { return cmp.Compare(b.Level, a.Level) })
+		r.omittedAccepted += n
+		r.Accepted = slices.Clip(r.Accepted[:most])
+	}
+}
+
+// scopeOf is the kind of change c is, as the library matches ignore lines.
+func scopeOf(c checker.Change) string {
+	switch c.(type) {
+	case checker.ComponentChange, *checker.ComponentChange:
+		return "components"
+	case checker.InfoChange, *checker.InfoChange:
+		return "info"
+	case checker.SecurityChange, *checker.SecurityChange:
+		return "security"
+	}
+	return ""
+}
+
+// matchIgnore is the library's MatchIgnore for a change of scope: a change
+// to an operation matches a line about its path that holds its method and
+// path and its text; another, a line that holds its text and its scope's
+// word. Everything in lower case.
+func matchIgnore(c Change, scope, ignorePath, line string) bool {
+	if scope != "" {
+		return strings.Contains(line, strings.ToLower(c.Text)) && strings.Contains(line, scope)
+	}
+	return ignorePath != "" && ignorePath == strings.ToLower(c.Path) &&
+		strings.Contains(line, strings.ToLower(c.Operation+" "+c.Path)) &&
+		strings.Contains(line, strings.ToLower(c.Text))
 }
 
 // ignoredPath is the path an ignore line is about: its first word that

@@ -73,7 +73,7 @@ func comparable(r *Report) []Change {
 // less than the whole.
 func samePruned(t *testing.T, name string, base, head []byte) (pruned bool) {
 	t.Helper()
-	whole, werr := compareWhole(base, head)
+	whole, werr := compareWhole(base, head, nil)
 	got, err := Compare(base, head)
 	switch {
 	case werr != nil && err != nil:
@@ -303,7 +303,7 @@ func BenchmarkCompareGitHub(b *testing.B) {
 	})
 	b.Run("edited, whole", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := compareWhole(base, head); err != nil {
+			if _, err := compareWhole(base, head, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -25,6 +25,7 @@
 //	go -C internal/benchmarks run .            # full run, rewrites BENCHMARKS.md
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
 //	go -C internal/benchmarks run . -yaml      # only section 6, printed
+//	go -C internal/benchmarks run . -shapes    # only section 8, printed
 //	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 package main
 
@@ -44,6 +45,7 @@ import (
 type options struct {
 	smoke   bool
 	yaml    bool // only the YAML memory section, printed
+	shapes  bool // only the growth by shape, printed
 	out     string
 	plot    string
 	runs    int
@@ -60,6 +62,7 @@ func main() {
 	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
+	flag.BoolVar(&o.shapes, "shapes", false, "only the growth by shape, printed: no report is written")
 	flag.StringVar(&o.only, "only", "", "compare: measure the API comparison alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -108,6 +111,9 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if o.yaml {
 		return yamlOnly(ctx, o, stdout)
 	}
+	if o.shapes {
+		return shapesOnly(ctx, o, stdout)
+	}
 
 	if o.only == "compare" {
 		return compareOnly(ctx, o, r)
@@ -131,6 +137,10 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	logf("YAML memory")
 	if r.yaml, err = yamlMemory(ctx, o); err != nil {
 		return fmt.Errorf("YAML memory: %w", err)
+	}
+	logf("growth by shape")
+	if r.shapes, err = shapeGrowth(ctx, o); err != nil {
+		return fmt.Errorf("growth by shape: %w", err)
 	}
 	logf("the API comparison")
 	if r.compare, err = comparison(ctx, o); err != nil {

@@ -21,6 +21,7 @@ type report struct {
 	growthTree []point // the same descriptions naming a second file: the tree
 	download   []point
 	yaml       []yamlRow
+	shapes     []shapeRow
 	image      imageSize
 	compare    compareResult
 }
@@ -230,5 +231,8 @@ func (r *report) markdown(o *options) string {
 	}
 	w("\n")
 	r.compare.markdown(w)
+	if len(r.shapes) > 0 {
+		w("\n%s", shapesSection(r.shapes))
+	}
 	return b.String()
 }

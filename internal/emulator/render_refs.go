@@ -130,18 +130,31 @@ func (o *object) isTrue(k string) bool {
 }
 
 // anchors hands out unique element ids made from names.
-type anchors map[string]bool
+type anchors struct {
+	used map[string]bool
+	next map[string]int // base → next number to try on a clash
+}
 
-func (a anchors) make(kind, name string) string {
+func (a *anchors) make(kind, name string) string {
+	if a.used == nil {
+		a.used, a.next = map[string]bool{}, map[string]int{}
+	}
 	base := kind + "-" + slug(name)
 	if slug(name) == "" {
 		base = kind
 	}
 	id := base
-	for n := 2; a[id]; n++ {
-		id = base + "-" + strconv.Itoa(n)
+	if a.used[id] {
+		// Numbering goes on from the last clash on this base: n clashes
+		// cost n tries, not n²/2. An id some other name gave already
+		// ("op-get-a-2") is skipped.
+		n := max(a.next[base], 2)
+		for id = base + "-" + strconv.Itoa(n); a.used[id]; id = base + "-" + strconv.Itoa(n) {
+			n++
+		}
+		a.next[base] = n + 1
 	}
-	a[id] = true
+	a.used[id] = true
 	return id
 }
 

@@ -122,43 +122,74 @@ func (p *jsonParser) start() Pos {
 	return p.posAt(off)
 }
 
-func (p *jsonParser) value(depth int) (*Node, error) {
+// scalar reads the scalar that comes next, at depth: its kind, its text
+// and its place.
+func (p *jsonParser) scalar(depth int) (Kind, string, Pos, error) {
+	pos, err := p.begin(depth)
+	if err != nil {
+		return 0, "", pos, err
+	}
+	raw, err := p.dec.ReadValue()
+	if err != nil {
+		return 0, "", pos, err
+	}
+	switch raw[0] {
+	case 'n':
+		return Null, "null", pos, nil
+	case 't':
+		return Bool, "true", pos, nil
+	case 'f':
+		return Bool, "false", pos, nil
+	case '"':
+		text, err := p.text(raw, p.dec.InputOffset())
+		return String, text, pos, err
+	}
+	lit := string(raw)
+	// Only a long literal or one with an exponent can be out of range.
+	if len(lit) > 300 || strings.ContainsAny(lit, "eE") {
+		if err := checkRange(lit, lit); err != nil {
+			return 0, "", pos, &LoadError{File: p.name, Pos: pos, Msg: err.Error()}
+		}
+	}
+	return Number, lit, pos, nil
+}
+
+// begin is the place of the value that comes next, at depth, counted
+// against the limits.
+func (p *jsonParser) begin(depth int) (Pos, error) {
 	pos := p.start()
 	if depth > p.maxDepth {
-		return nil, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish)", p.maxDepth), Err: ErrLimit}
+		return pos, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish)", p.maxDepth), Err: ErrLimit}
 	}
 	if err := p.src.budget.value(); err != nil {
-		return nil, p.stop(pos, err)
+		return pos, p.stop(pos, err)
+	}
+	return pos, nil
+}
+
+// isScalar says whether a value of kind k (as the decoder peeks it) is a
+// scalar.
+func isScalar(k jsontext.Kind) bool {
+	return k == '"' || k == '0' || k == 'n' || k == 't' || k == 'f'
+}
+
+func (p *jsonParser) value(depth int) (*Node, error) {
+	if isScalar(p.dec.PeekKind()) {
+		k, lit, pos, err := p.scalar(depth)
+		if err != nil {
+			return nil, err
+		}
+		n := p.nodes.node()
+		n.Kind, n.Scalar, n.Pos, n.Src = k, lit, pos, p.src
+		return n, nil
+	}
+	pos, err := p.begin(depth)
+	if err != nil {
+		return nil, err
 	}
 	n := p.nodes.node()
 	n.Pos, n.Src = pos, p.src
 	switch p.dec.PeekKind() {
-	case '"', '0', 'n', 't', 'f':
-		raw, err := p.dec.ReadValue()
-		if err != nil {
-			return nil, err
-		}
-		switch raw[0] {
-		case 'n':
-			n.Kind, n.Scalar = Null, "null"
-		case 't':
-			n.Kind, n.Scalar = Bool, "true"
-		case 'f':
-			n.Kind, n.Scalar = Bool, "false"
-		case '"':
-			n.Kind = String
-			if n.Scalar, err = p.text(raw, p.dec.InputOffset()); err != nil {
-				return nil, err
-			}
-		default:
-			n.Kind, n.Scalar = Number, string(raw)
-			// Only a long literal or one with an exponent can be out of range.
-			if len(n.Scalar) > 300 || strings.ContainsAny(n.Scalar, "eE") {
-				if err := checkRange(n.Scalar, n.Scalar); err != nil {
-					return nil, &LoadError{File: p.name, Pos: pos, Msg: err.Error()}
-				}
-			}
-		}
 	case '{':
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
@@ -198,7 +229,33 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		}
 		n.Kind = Array
 		mark := len(p.items)
+		// A long list of scalars is held packed (pack.go), as YAML's is:
+		// once packFrom items are all scalars, the others go into the
+		// packed form as they are read, until one is not a scalar.
+		var pk *packer
 		for p.dec.PeekKind() != ']' {
+			if pk == nil && len(p.items)-mark == packFrom && allScalars(p.items[mark:]) {
+				pk = &packer{}
+				for _, it := range p.items[mark:] {
+					pk.add(it.Kind, it.Scalar, it.Pos)
+				}
+				clear(p.items[mark:])
+				p.items = p.items[:mark]
+			}
+			if pk != nil {
+				if isScalar(p.dec.PeekKind()) {
+					k, lit, pos, err := p.scalar(depth + 1)
+					if err != nil {
+						return nil, err
+					}
+					pk.add(k, lit, pos)
+					continue
+				}
+				pk.done(n)
+				pk = nil
+				p.items = append(p.items, n.Elems()...)
+				n.Items = nil
+			}
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
@@ -207,6 +264,10 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
+		}
+		if pk != nil {
+			pk.done(n)
+			break
 		}
 		if len(p.items) > mark {
 			n.Items = slices.Clone(p.items[mark:])
@@ -221,6 +282,16 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// allScalars says whether every one of ns is a scalar.
+func allScalars(ns []*Node) bool {
+	for _, n := range ns {
+		if n.Kind == Object || n.Kind == Array {
+			return false
+		}
+	}
+	return true
 }
 
 // trailingComma names the most common JSON mistake for what it is: a comma

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,11 +56,11 @@ func plainScalar(s string) (Kind, string, error) {
 	case yamlFalse[s]:
 		return Bool, "false", nil
 	case yamlDec.MatchString(s):
-		return number(s, bigInt(s, 10))
+		return intNumber(s, strings.HasPrefix(s, "-"), strings.TrimLeft(s, "+-"), 10)
 	case yamlOct.MatchString(s):
-		return number(s, bigInt(s[2:], 8))
+		return intNumber(s, false, s[2:], 8)
 	case yamlHex.MatchString(s):
-		return number(s, bigInt(s[2:], 16))
+		return intNumber(s, false, s[2:], 16)
 	case yamlFloat.MatchString(s):
 		return number(s, floatJSON(s))
 	case yamlInf.MatchString(s), yamlNaN.MatchString(s):
@@ -77,19 +78,129 @@ func number(s, lit string) (Kind, string, error) {
 	return Number, lit, nil
 }
 
+// intNumber is the JSON number for the integer written s, whose digits
+// are in base, negative when neg, unless it is beyond the largest number
+// the service holds.
+func intNumber(s string, neg bool, digits string, base int) (Kind, string, error) {
+	lit, err := intJSON(s, neg, digits, base)
+	if err != nil {
+		return 0, "", err
+	}
+	return Number, lit, nil
+}
+
 // checkRange refuses a number (lit, written s) beyond ±1.8e308: the
 // service's JavaScript would read it as Infinity, which JSON cannot hold.
 func checkRange(s, lit string) error {
 	if f, err := strconv.ParseFloat(lit, 64); err != nil && math.IsInf(f, 0) {
-		return fmt.Errorf("%s is too large for the service's numbers (it would read it as Infinity, which JSON cannot hold, and store null): quote it to keep the text, or remove it", s)
+		return tooLarge(s)
 	}
 	return nil
 }
 
-// bigInt writes the integer s (in base) as a decimal JSON literal, exactly.
-func bigInt(s string, base int) string {
-	n, _ := new(big.Int).SetString(s, base) // the pattern checked it
-	return n.String()
+func tooLarge(s string) error {
+	return fmt.Errorf("%s is too large for the service's numbers (it would read it as Infinity, which JSON cannot hold, and store null): quote it to keep the text, or remove it", s)
+}
+
+// maxIntBits: an integer of this many bits or more is at least 2^1024,
+// beyond ±1.8e308, the largest number the service holds.
+const maxIntBits = 1024
+
+// intDecimal writes the integer whose digits (no sign, prefix or
+// underscores) are in base as decimal digits, exactly, in time linear in
+// its length: a decimal keeps its text, without leading zeros; another
+// base (2, 8 or 16) is converted only below 2^1024 (ok false beyond):
+// conversion between bases costs more than linear time (math/big's
+// SetString and String, a 5M-digit number 41 s), and a longer one is out
+// of range anyway.
+func intDecimal(digits string, base int) (dec string, ok bool) {
+	digits = strings.TrimLeft(digits, "0")
+	switch {
+	case digits == "":
+		return "0", true
+	case base == 10:
+		return digits, true
+	case (len(digits)-1)*bits.Len(uint(base-1)) >= maxIntBits:
+		return "", false
+	}
+	n, _ := new(big.Int).SetString(digits, base) // the caller checked the digits
+	return n.String(), true
+}
+
+// intJSON writes the integer written s, whose digits are in base, negative
+// when neg, as a decimal JSON literal, exactly, and checks it is in range.
+func intJSON(s string, neg bool, digits string, base int) (string, error) {
+	dec, ok := intDecimal(digits, base)
+	if !ok {
+		return "", tooLarge(s)
+	}
+	if neg && dec != "0" {
+		dec = "-" + dec
+	}
+	return dec, checkRange(s, dec)
+}
+
+// scanInt reads t as math/big's SetString(t, 0) reads an integer (a sign;
+// a 0b, 0o, 0x or, for octal, 0 prefix; underscores between digits), in
+// one pass and without converting it: its sign, its digits without
+// underscores, and their base.
+func scanInt(t string) (neg bool, digits string, base int, ok bool) {
+	i := 0
+	if i < len(t) && (t[i] == '-' || t[i] == '+') {
+		neg = t[i] == '-'
+		i++
+	}
+	base, prev := 10, byte('.')
+	if i+1 < len(t) && t[i] == '0' {
+		prev = '0' // a prefix counts as a digit before an underscore
+		switch t[i+1] {
+		case 'b', 'B':
+			base, i = 2, i+2
+		case 'o', 'O':
+			base, i = 8, i+2
+		case 'x', 'X':
+			base, i = 16, i+2
+		default:
+			base, i = 8, i+1
+		}
+	}
+	start, count, sep := i, 0, false
+	for ; i < len(t); i++ {
+		c := t[i]
+		if c == '_' {
+			if prev != '0' {
+				return false, "", 0, false
+			}
+			prev, sep = '_', true
+			continue
+		}
+		if digitValue(c) >= base {
+			return false, "", 0, false
+		}
+		prev = '0'
+		count++
+	}
+	if count == 0 || prev == '_' {
+		return false, "", 0, false
+	}
+	digits = t[start:]
+	if sep {
+		digits = strings.ReplaceAll(digits, "_", "")
+	}
+	return neg, digits, base, true
+}
+
+// digitValue is c's value as a digit of a base up to 36, or 36.
+func digitValue(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'z':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 36
 }
 
 // floatJSON keeps a float's literal when JSON allows it (1.50 stays 1.50),
@@ -135,11 +246,15 @@ func plainKey(s string) string {
 	case yamlFalse[s]:
 		return "false"
 	case yamlDec.MatchString(s):
-		return bigInt(s, 10)
+		dec, _ := intDecimal(strings.TrimLeft(s, "+-"), 10)
+		if strings.HasPrefix(s, "-") && dec != "0" {
+			dec = "-" + dec
+		}
+		return dec
 	case yamlOct.MatchString(s):
-		return bigInt(s[2:], 8)
+		return intKey(s[2:], 8)
 	case yamlHex.MatchString(s):
-		return bigInt(s[2:], 16)
+		return intKey(s[2:], 16)
 	case yamlFloat.MatchString(s):
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil && !math.IsInf(f, 0) {
@@ -155,6 +270,16 @@ func plainKey(s string) string {
 		return "NaN"
 	}
 	return s
+}
+
+// intKey is the key an octal or hexadecimal integer is: its decimal
+// digits, or, from 2^1024 on, "Infinity", as the service's JavaScript
+// reads it.
+func intKey(digits string, base int) string {
+	if dec, ok := intDecimal(digits, base); ok {
+		return dec
+	}
+	return "Infinity"
 }
 
 // jsNumber writes f as JavaScript's String(f) does: the shortest digits

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -540,11 +541,47 @@ func num(n *Node) *big.Float {
 	if n == nil || n.Kind != Number {
 		return nil
 	}
-	f, _, err := big.ParseFloat(n.Scalar, 10, 128, big.ToNearestEven)
+	f, _, err := big.ParseFloat(shortNumber(n.Scalar), 10, 128, big.ToNearestEven)
 	if err != nil {
 		return nil
 	}
 	return f
+}
+
+// numberDigits is more decimal digits than num's 128 bits hold.
+const numberDigits = 48
+
+// shortNumber is the JSON number lit cut to its first numberDigits
+// significant digits, with the exponent that keeps its magnitude: what
+// num keeps of it, in time linear in its length (math/big reads every
+// digit of a longer one in quadratic time).
+func shortNumber(lit string) string {
+	if len(lit) <= numberDigits {
+		return lit
+	}
+	sign, t := "", lit
+	if strings.HasPrefix(t, "-") {
+		sign, t = "-", t[1:]
+	}
+	mant, exp, _ := strings.Cut(strings.ToLower(t), "e")
+	e := 0
+	if exp != "" {
+		var err error
+		if e, err = strconv.Atoi(exp); err != nil {
+			return lit // an exponent beyond int: big.ParseFloat refuses it too
+		}
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	e -= len(frac)
+	if len(digits) > numberDigits {
+		e += len(digits) - numberDigits
+		digits = digits[:numberDigits]
+	}
+	if digits == "" {
+		digits = "0"
+	}
+	return sign + digits + "e" + strconv.Itoa(e)
 }
 
 func fitsType(n *Node, typ string) bool {

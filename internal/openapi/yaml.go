@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -450,11 +449,11 @@ func intLiteral(s string) (string, error) {
 	if jsonNumber.MatchString(t) {
 		return t, checkRange(s, t)
 	}
-	v, ok := new(big.Int).SetString(strings.Replace(t, "0o", "0", 1), 0)
+	neg, digits, base, ok := scanInt(strings.Replace(t, "0o", "0", 1))
 	if !ok {
 		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", s)
 	}
-	return v.String(), checkRange(s, v.String())
+	return intJSON(s, neg, digits, base)
 }
 
 // floatLiteral keeps a float's literal (1.0 stays 1.0) when JSON allows it,

@@ -42,16 +42,24 @@ func (b *budget) annotate(rep report.Reporter, level report.Level, msg string, a
 	return true
 }
 
+// maxUnannotated bounds the lines listUnannotated logs, as the job
+// summary's tables are bounded: a change to a schema that a thousand
+// operations share is a thousand changes, and would be as many lines.
+const maxUnannotated = 1000
+
 // listUnannotated says in a notice how many of what were not annotated, and
-// lists them in the log, one line each.
+// lists them in the log, one line each, up to maxUnannotated of them.
 func listUnannotated(rep report.Reporter, what, listedIn string, lines []string) {
 	if len(lines) == 0 {
 		return
 	}
 	rep.Annotate(report.Notice, fmt.Sprintf("%d more %s are not annotated (GitHub shows %d of each level): %s list them", len(lines), what, annotationsPerLevel, listedIn), report.Where{})
 	end := rep.Group(fmt.Sprintf("%d %s not annotated", len(lines), what))
-	for _, l := range lines {
+	for _, l := range lines[:min(len(lines), maxUnannotated)] {
 		rep.Infof("%s", l)
+	}
+	if n := len(lines) - maxUnannotated; n > 0 {
+		rep.Infof("and %d more %s, not listed: the log lists the first %d", n, what, maxUnannotated)
 	}
 	end()
 }

@@ -87,3 +87,27 @@ func TestAnnotationBudgetSharedByTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestUnannotatedListIsBounded: the log lists at most maxUnannotated of
+// what was not annotated, and says how many more there are.
+func TestUnannotatedListIsBounded(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{maxUnannotated, maxUnannotated + 5} {
+		rep := &recorder{}
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = fmt.Sprintf("change %d", i)
+		}
+		listUnannotated(rep, "breaking changes", "the job summary and the log", lines)
+		if got := rep.count("change "); got != min(n, maxUnannotated) {
+			t.Errorf("%d not annotated: %d listed, want %d", n, got, min(n, maxUnannotated))
+		}
+		more := rep.count("and 5 more breaking changes, not listed")
+		if want := map[bool]int{true: 1, false: 0}[n > maxUnannotated]; more != want {
+			t.Errorf("%d not annotated: %d lines saying how many more, want %d\n%s", n, more, want, rep.log())
+		}
+		if rep.count(fmt.Sprintf("%d more breaking changes are not annotated", n)) != 1 {
+			t.Errorf("%d not annotated: the notice does not count them all", n)
+		}
+	}
+}

@@ -52,29 +52,35 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 			serious = append(serious, ch)
 		}
 	}
+	// The report keeps the most serious changes and counts the others.
 	if len(serious) > 0 {
 		b.WriteString("\n| | operation | change | check |\n|---|---|---|---|\n")
-		changeRows(&b, serious, true, rows)
+		changeRows(&b, serious, breaking+warnings, true, rows)
 	}
-	if len(rest) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", report.Plural(len(rest), "other change"))
-		changeRows(&b, rest, false, rows)
+	if other > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n| operation | change | check |\n|---|---|---|\n", report.Plural(other, "other change"))
+		changeRows(&b, rest, other, false, rows)
 		b.WriteString("\n</details>\n")
 	}
-	if n := len(r.Accepted); n > 0 {
+	if n := r.TotalAccepted(); n > 0 {
 		fmt.Fprintf(&b, "\n%s listed in breaking-ignore %s not counted.\n", report.Plural(n, "agreed change"), map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	return b.String()
 }
 
-func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool, max int) {
+// changeRows writes a row for each of the first max of cs, and one saying
+// how many more of all there are.
+func changeRows(b *strings.Builder, cs []apidiff.Change, all int, icon bool, max int) {
+	more := func(n int) {
+		cols := "| | and %d more |  |\n"
+		if icon {
+			cols = "| | | and %d more |  |\n"
+		}
+		fmt.Fprintf(b, cols, n)
+	}
 	for i, ch := range cs {
 		if i == max {
-			cols := "| | and %d more |  |\n"
-			if icon {
-				cols = "| | | and %d more |  |\n"
-			}
-			fmt.Fprintf(b, cols, len(cs)-i)
+			more(all - i)
 			return
 		}
 		if icon {
@@ -82,6 +88,9 @@ func changeRows(b *strings.Builder, cs []apidiff.Change, icon bool, max int) {
 		}
 		op := strings.TrimSpace(ch.Operation + " " + ch.Path)
 		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(op), withCode(ch.Text), cell(ch.ID))
+	}
+	if all > len(cs) {
+		more(all - len(cs))
 	}
 }
 

@@ -135,14 +135,20 @@ func (f *flow) compare(ctx context.Context) error {
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
-	rep, err := runAside(ctx, func() (*apidiff.Report, error) { return apidiff.Compare(baseJSON, headJSON) })
+	var ignore []byte
+	if f.plan.IgnoreFile != "" {
+		if ignore, err = f.ignoreFile(); err != nil {
+			return err
+		}
+	}
+	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
+		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
+	})
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
-	if f.plan.IgnoreFile != "" {
-		if err := f.accept(rep); err != nil {
-			return err
-		}
+	if n := rep.TotalAccepted(); n > 0 {
+		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
 	}
 	c.Report = rep
 	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
@@ -349,28 +355,23 @@ func (f *flow) headJSON(ctx context.Context) ([]byte, error) {
 // maxIgnoreFile bounds breaking-ignore.
 const maxIgnoreFile = 1 << 20
 
-// accept moves the breaking changes that breaking-ignore lists aside.
-func (f *flow) accept(rep *apidiff.Report) error {
+// ignoreFile reads breaking-ignore, which lists the breaking changes to
+// move aside.
+func (f *flow) ignoreFile() ([]byte, error) {
 	// Read as the description's files are: a pull request can make it a
 	// link to a hidden file.
 	data, err := openapi.ReadFile(f.ws.FS(), f.plan.IgnoreFile, maxIgnoreFile)
-	why := fmt.Sprint(err)
+	if err == nil {
+		return data, nil
+	}
+	why := err.Error()
 	switch {
 	case errors.Is(err, openapi.ErrLimit):
 		why = fmt.Sprintf("it is more than %d bytes", maxIgnoreFile)
 	case errors.Is(err, openapi.ErrNotAllowed):
 		why += "; give breaking-ignore the file itself, not a link to it"
-	case err == nil:
-		err = rep.Accept(bytes.NewReader(data))
-		why = fmt.Sprint(err)
 	}
-	if err != nil {
-		return &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %s", f.plan.IgnoreFile, why)}
-	}
-	if n := len(rep.Accepted); n > 0 {
-		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
-	}
-	return nil
+	return nil, &InputError{Input: "breaking-ignore", Err: err, Msg: fmt.Sprintf("%s cannot be read: %s", f.plan.IgnoreFile, why)}
 }
 
 // reportChanges logs the counts, sets the outputs, and annotates the
@@ -396,7 +397,7 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) erro
 	if err := f.rep.SetOutput("breaking-changes", fmt.Sprint(r.Count(apidiff.Breaking))); err != nil {
 		return err
 	}
-	return f.rep.SetOutput("api-changes", fmt.Sprint(len(r.Changes)))
+	return f.rep.SetOutput("api-changes", fmt.Sprint(r.Total()))
 }
 
 // maxLoggedChange bounds the log line of a breaking change not annotated,
@@ -450,7 +451,7 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 	if err != nil {
 		return err
 	}
-	create := c.Report != nil && len(c.Report.Changes)+len(c.Report.Accepted) > 0
+	create := c.Report != nil && c.Report.Total()+c.Report.TotalAccepted() > 0
 	act, link, err := gh.StickyComment(f.github(ctx), f.cfg.PullRequest, commentMarker(f.plan.File), commentBody(c, f.plan.File), create)
 	if err != nil {
 		err = f.githubSilent(err)

@@ -61,6 +61,9 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if err := checkDirectory(r, size, lim); err != nil {
+		return st, err
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)

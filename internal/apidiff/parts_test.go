@@ -1,0 +1,163 @@
+package apidiff
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// operations is a description of n operations, each with a query
+// parameter and a response of two properties, and a schema of its own;
+// changed, every parameter is required and every type an integer, the
+// schema is gone and a security scheme is added.
+func operations(n int, changed bool) []byte {
+	var b strings.Builder
+	req, typ, comps := "false", "string", `"schemas":{"Old":{"type":"string"}}`
+	if changed {
+		req, typ, comps = "true", "integer", `"securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-Key"}}`
+	}
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/p%d":{"get":{"operationId":"op%d","parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"%s"},"b":{"type":"%s"}}}}}}}}}`, i, i, req, typ, typ, typ)
+	}
+	fmt.Fprintf(&b, `},"components":{%s}}`, comps)
+	return []byte(b.String())
+}
+
+// TestPartsReportAsTheWhole: compared a path at a time, the pairs report
+// what the whole documents report, each change to the document or a
+// component once.
+func TestPartsReportAsTheWhole(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..", "testdata", "apidiff")
+	cases, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string][2][]byte{"many operations": {operations(5, false), operations(5, true)}}
+	for _, c := range cases {
+		dir := filepath.Join(root, c.Name())
+		pairs[c.Name()] = [2][]byte{bundled(t, filepath.Join(dir, "base")), bundled(t, filepath.Join(dir, "head"))}
+	}
+	for name, pair := range pairs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			whole, err := compareWhole(compact(pair[0]), compact(pair[1]), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts, err := compareIn(pair[0], pair[1], nil, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(text(whole), text(parts)); d != "" {
+				t.Errorf("report in parts (-whole +parts):\n%s", d)
+			}
+			if name == "many operations" && !strings.Contains(text(parts), "\t \tapi-schema-removed\t") {
+				t.Errorf("no change to components in:\n%s", text(parts))
+			}
+		})
+	}
+}
+
+// TestComparisonMemoryFollowsTheText: a change that reaches every
+// operation costs at most 10 bytes of memory a byte of the two
+// descriptions beyond a fixed part, one part's worth of the library's (the
+// library given the whole took some 130). The peak of the heap is
+// measured, at two sizes four times apart, each of several parts (of 64 KB
+// here, for a shorter test: the fixed part is less, the rest the same),
+// with the collector run often so that the heap follows what is live. Not
+// parallel: it measures the heap.
+func TestComparisonMemoryFollowsTheText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares 5,000 operations: not in -short")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	const n, most = 300, 64 << 10
+	var size [2]int
+	var peak [2]uint64
+	for i, ops := range []int{n, n * growthtest.Factor} {
+		base, head := operations(ops, false), operations(ops, true)
+		size[i] = len(base) + len(head)
+		peak[i] = growthtest.Peak(func() {
+			if _, err := compareIn(base, head, nil, most); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	perByte := float64(peak[1]-peak[0]) / float64(size[1]-size[0])
+	t.Logf("%d KB: peak %d MB; %d KB: peak %d MB; %.1f bytes a byte between", size[0]>>10, peak[0]>>20, size[1]>>10, peak[1]>>20, perByte)
+	if perByte > 10 {
+		t.Errorf("%.1f bytes of memory a byte of the descriptions, want at most 10", perByte)
+	}
+}
+
+// TestReportKeepsTheMostSerious: a comparison that finds more than MaxKept
+// changes keeps the MaxKept most serious, in the report's order, and
+// counts them all; agreed changes are moved aside before any is left out.
+func TestReportKeepsTheMostSerious(t *testing.T) {
+	t.Parallel()
+	base, head := operations(300, false), operations(300, true)
+	s1, err := read(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := read(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := compare(s1, s2, nil, nil) // everything the library finds
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Changes) <= MaxKept+100 {
+		t.Fatalf("%d changes: the test wants more than %d", len(all.Changes), MaxKept+100)
+	}
+	// The last path in the report's order: its changes would be left out.
+	const agreed = "get /p99 the `query` request parameter `q` became required"
+	var want []Change
+	for _, c := range all.Changes {
+		if c.Path != "/p99" || c.ID != "request-parameter-became-required" {
+			want = append(want, c)
+		}
+	}
+	rep, err := CompareAccepting(base, head, strings.NewReader(agreed+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Changes) != MaxKept {
+		t.Errorf("%d changes kept, want %d", len(rep.Changes), MaxKept)
+	}
+	if d := cmp.Diff(text(&Report{Changes: want[:MaxKept]}), text(rep)); d != "" {
+		t.Errorf("kept (-the first of all +kept):\n%s", d)
+	}
+	if rep.TotalAccepted() != 1 {
+		t.Errorf("%d agreed changes, want 1", rep.TotalAccepted())
+	}
+	for _, l := range []Level{Breaking, Warning, Info} {
+		want := all.Count(l)
+		if l == Breaking {
+			want -= rep.TotalAccepted()
+		}
+		if got := rep.Count(l); got != want {
+			t.Errorf("%d %s changes counted, want %d", got, l, want)
+		}
+	}
+	if rep.Total() != len(want) || rep.OmittedAt(Info) != all.Count(Info) {
+		t.Errorf("%d changes, %d other changes left out; want %d, and all %d other changes left out", rep.Total(), rep.OmittedAt(Info), len(want), all.Count(Info))
+	}
+	for i := 1; i < len(rep.Changes); i++ {
+		if rep.Changes[i].Level > rep.Changes[i-1].Level {
+			t.Fatalf("change %d is more serious than change %d", i, i-1)
+		}
+	}
+}

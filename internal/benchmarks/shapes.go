@@ -1,0 +1,268 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/growthtest"
+)
+
+// A shape is one kind of input a pull request can send, written at a size:
+// the files of a workspace, and the arguments that prepare (or compare) it.
+type shape struct {
+	name string
+	// write writes the shape at about size bytes into dir and returns the
+	// arguments to docs-publish after --dry-run, and the bytes written.
+	write func(dir string, size int) (args []string, written int64, err error)
+	// refused: the run is expected to end in an error (an input over a
+	// limit), which is measured like the others.
+	refused bool
+	// sizes overrides shapeSizes.
+	sizes []int
+}
+
+// shapeSizes are the four sizes each shape is measured at.
+var shapeSizes = []int{512 << 10, 1 << 20, 2 << 20, 4 << 20}
+
+const yamlTop = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\n"
+
+// lines writes a YAML description: its top, then head, then item(i) for i
+// from 0 until size bytes are written, then tail.
+func lines(head string, item func(i int) string, tail string) func(string, int) ([]string, int64, error) {
+	return func(dir string, size int) ([]string, int64, error) {
+		n, err := writeFile(filepath.Join(dir, "in.yaml"), func(w io.Writer) {
+			io.WriteString(w, yamlTop+head)
+			for i, n := 0, len(yamlTop)+len(head); n < size; i++ {
+				s := item(i)
+				io.WriteString(w, s)
+				n += len(s)
+			}
+			io.WriteString(w, tail)
+		})
+		return []string{"--file", "in.yaml"}, n, err
+	}
+}
+
+// writeFile writes what fill writes to path, and returns its size.
+func writeFile(path string, fill func(w io.Writer)) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fill(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return 0, err
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// operationsJSON is a description of n operations; changed, each has its
+// parameter required and its types changed.
+func operationsJSON(n int, changed bool) string {
+	var b strings.Builder
+	req, typ := "false", "string"
+	if changed {
+		req, typ = "true", "integer"
+	}
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/p%d":{"get":{"operationId":"op%d","parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"%s"},"b":{"type":"%s"}}}}}}}}}`, i, i, req, typ, typ, typ)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+var shapes = []shape{
+	{name: "YAML block list `- a`", write: lines("x-list:\n", func(int) string { return "- a\n" }, "")},
+	{name: "YAML flow list `[1,1,…]`", write: lines("x-list: [1", func(int) string { return ",1" }, "]\n")},
+	{name: "YAML flow mapping `{k0: 1, …}`", write: lines("x-map: {k", func(i int) string { return fmt.Sprintf("%d: 1, k", i) }, "end: 1}\n")},
+	{name: "YAML nested flow collections `[[1,[1,{a: 1}]],…]`", write: lines("x-nest: [[0]", func(int) string { return ",[1,[1,{a: 1}]]" }, "]\n")},
+	{name: "YAML block mapping `k0: 1`", write: lines("x-map:\n", func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, "")},
+	{name: "YAML lines of `- [1]`", write: lines("x-list:\n", func(int) string { return "- [1]\n" }, "")},
+	{name: "YAML lines of `- {}`", write: lines("x-list:\n", func(int) string { return "- {}\n" }, "")},
+	{name: "YAML long keys (1,000 bytes)", write: lines("x-map:\n", func(i int) string { return fmt.Sprintf("  %0990d%08d: 1\n", 0, i) }, "")},
+	{name: "YAML many anchors `- &a1 1`", write: lines("x-list:\n", func(i int) string { return fmt.Sprintf("- &a%d 1\n", i) }, "")},
+	{name: "YAML many tags `- !!str 1`", write: lines("x-list:\n", func(int) string { return "- !!str 1\n" }, "")},
+	{name: "YAML long string with escapes", write: lines("x-s: \"", func(int) string { return `\u00e9\n\t\"a` }, "\"\n")},
+	{name: "YAML deep allOf chain", write: lines("components:\n  schemas:\n    S0: {type: object}\n", func(i int) string {
+		return fmt.Sprintf("    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}]}\n", i+1, i)
+	}, "")},
+	{name: "YAML integer of n digits (refused as too large)", refused: true, write: lines("x-n: 1", func(int) string { return "7777777777" }, "\n")},
+	{name: "JSON long string with escapes", write: func(dir string, size int) ([]string, int64, error) {
+		n, err := writeFile(filepath.Join(dir, "in.json"), func(w io.Writer) {
+			io.WriteString(w, `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"x-s":"`)
+			for n := 0; n < size; n += 12 {
+				io.WriteString(w, `\u00e9\n\t\"a`)
+			}
+			io.WriteString(w, `"}`)
+		})
+		return []string{"--file", "in.json"}, n, err
+	}},
+	{name: "JSON with one `$ref` to another file (the tree)", write: func(dir string, size int) ([]string, int64, error) {
+		if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte(`{"type":"string"}`), 0o644); err != nil {
+			return nil, 0, err
+		}
+		n, err := writeFile(filepath.Join(dir, "in.json"), func(w io.Writer) {
+			io.WriteString(w, `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"O":{"$ref":"other.json"}}},"x-list":["abcdefgh"`)
+			for n := 0; n < size; n += 11 {
+				io.WriteString(w, `,"abcdefgh"`)
+			}
+			io.WriteString(w, `]}`)
+		})
+		return []string{"--file", "in.json"}, n, err
+	}},
+	{name: "`$ref`s whose lifted names clean alike (`a!`, `a$`, …)", write: func(dir string, size int) ([]string, int64, error) {
+		var other strings.Builder
+		n, err := writeFile(filepath.Join(dir, "in.yaml"), func(w io.Writer) {
+			io.WriteString(w, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
+			for i, n := 0, 0; n < size; i++ {
+				name := "a" + growthtest.Punct(i)
+				s := fmt.Sprintf("        p%d: {$ref: 'c.yaml#/%s'}\n", i, name)
+				io.WriteString(w, s)
+				fmt.Fprintf(&other, "'%s': {type: string}\n", name)
+				n += len(s) + len(name) + 18
+			}
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(other.String()), 0o644); err != nil {
+			return nil, 0, err
+		}
+		return []string{"--file", "in.yaml"}, n + int64(other.Len()), nil
+	}},
+	{name: "many small files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: func(dir string, size int) ([]string, int64, error) {
+		os.RemoveAll(filepath.Join(dir, "f"))
+		os.MkdirAll(filepath.Join(dir, "f"), 0o755)
+		var total int64
+		n, err := writeFile(filepath.Join(dir, "in.yaml"), func(w io.Writer) {
+			io.WriteString(w, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
+			for i, n := 0, 0; n < size; i++ {
+				s := fmt.Sprintf("        p%d: {$ref: 'f/%06d.yaml'}\n", i, i)
+				io.WriteString(w, s)
+				os.WriteFile(filepath.Join(dir, "f", fmt.Sprintf("%06d.yaml", i)), []byte("{type: string, maxLength: 9}\n"), 0o644)
+				n += len(s) + 29
+				total += 29
+			}
+		})
+		return []string{"--file", "in.yaml"}, n + total, err
+	}},
+	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
+		ops := size / 2 / 560
+		base, head := operationsJSON(ops, false), operationsJSON(ops, true)
+		if err := os.WriteFile(filepath.Join(dir, "base.json"), []byte(base), 0o644); err != nil {
+			return nil, 0, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "in.json"), []byte(head), 0o644); err != nil {
+			return nil, 0, err
+		}
+		return []string{"--file", "in.json", "--base-file", "base.json"}, int64(len(base) + len(head)), nil
+	}},
+}
+
+// shapeRow is one shape at its four sizes.
+type shapeRow struct {
+	name    string
+	refused bool
+	points  []shapePoint
+}
+
+type shapePoint struct {
+	size int64
+	s    sample
+	err  error
+}
+
+// shapeGrowth measures every shape at its four sizes, once each: peak
+// memory is the measure to read, time a second one on a shared machine.
+func shapeGrowth(ctx context.Context, o *options) ([]shapeRow, error) {
+	var rows []shapeRow
+	for _, sh := range shapes {
+		dir := filepath.Join(o.work, "shapes")
+		os.RemoveAll(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		sizes := shapeSizes
+		if sh.sizes != nil {
+			sizes = sh.sizes
+		}
+		if o.smoke {
+			sizes = []int{16 << 10, 64 << 10}
+		}
+		row := shapeRow{name: sh.name, refused: sh.refused}
+		for _, size := range sizes {
+			args, n, err := sh.write(dir, size)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sh.name, err)
+			}
+			s, err := measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, append([]string{"--dry-run", "--bundle-path", "out.json"}, args...)...)
+			if err != nil && !sh.refused {
+				return nil, fmt.Errorf("%s at %d bytes: %w", sh.name, n, err)
+			}
+			row.points = append(row.points, shapePoint{size: n, s: s, err: err})
+			logf("  %s, %d bytes: %s, %s", sh.name, n, ms(s.wall), mb(s.rss))
+		}
+		rows = append(rows, row)
+		os.RemoveAll(dir)
+	}
+	return rows, nil
+}
+
+// shapesSection is the report's growth table by shape.
+func shapesSection(rows []shapeRow) string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("## 8. Growth by shape\n\n")
+	w("`docs-publish --dry-run` on inputs of one shape each, written by the harness at four sizes (`go -C internal/benchmarks run . -shapes`), one run each. Peak memory (resident set, GNU time) is the measure to read; wall time is taken on a machine other work shares. Between two sizes: the memory the larger took per byte more of input (the slope; the target for a description is 10), and the exponent of time (1 is linear, 2 quadratic).\n\n")
+	w("| shape | sizes (kB) | wall | peak memory (MB) | memory slope, bytes per byte | time exponent |\n|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		var sizes, walls, peaks, slopes, exps []string
+		for i, p := range r.points {
+			sizes = append(sizes, fmt.Sprintf("%d", p.size>>10))
+			walls = append(walls, ms(p.s.wall))
+			peaks = append(peaks, fmt.Sprintf("%.0f", float64(p.s.rss)/1024))
+			if i > 0 {
+				q := r.points[i-1]
+				slopes = append(slopes, fmt.Sprintf("%.1f", float64(p.s.rss-q.s.rss)*1024/float64(p.size-q.size)))
+				exps = append(exps, fmt.Sprintf("%.2f", math.Log(p.s.wall.Seconds()/q.s.wall.Seconds())/math.Log(float64(p.size)/float64(q.size))))
+			}
+		}
+		name := r.name
+		if r.refused {
+			name += " (exit 1 each time, as meant)"
+		}
+		w("| %s | %s | %s | %s | %s | %s |\n", name, strings.Join(sizes, " / "), strings.Join(walls, " / "), strings.Join(peaks, " / "), strings.Join(slopes, " / "), strings.Join(exps, " / "))
+	}
+	return b.String()
+}
+
+// shapesOnly measures the shapes alone and prints their section.
+func shapesOnly(ctx context.Context, o *options, stdout io.Writer) error {
+	rows, err := shapeGrowth(ctx, o)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, shapesSection(rows))
+	return err
+}
