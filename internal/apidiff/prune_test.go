@@ -15,12 +15,9 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/apidiff/apiedits"
 	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
-
-// networkTests opts in to the tests that read from the package registries
-// or the module cache.
-const networkTests = "DOCS_PUBLISH_NETWORK_TESTS"
 
 // bundleFile loads, bundles and encodes the description name of fsys, as a
 // run does; nil when it is no description the run would publish.
@@ -229,9 +226,8 @@ func sameOnOasdiffData(t *testing.T, dir string, next int) (n, pruned int) {
 // TestPrunedComparisonIsTheWholeOnOasdiffData runs the check over all of
 // oasdiff's test data, read from the module cache.
 func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("reads the oasdiff module from the module cache: set %s=1 to run it", networkTests)
-	}
+	testenv.Long(t)
+	testenv.Network(t)
 	t.Parallel()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/oasdiff/oasdiff").Output()
 	if err != nil {
@@ -248,9 +244,7 @@ func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
 // it, fetched from npm into the user's cache the first time.
 func githubREST(t testing.TB) []byte {
 	t.Helper()
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("fetches GitHub's REST description from npm: set %s=1 to run it", networkTests)
-	}
+	testenv.Network(t)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -275,6 +269,7 @@ func githubREST(t testing.TB) []byte {
 // TestPrunedComparisonIsTheWholeOnGitHub: each edit alone, and all of them,
 // on a large real description.
 func TestPrunedComparisonIsTheWholeOnGitHub(t *testing.T) {
+	testenv.Long(t)
 	base := githubREST(t)
 	for _, e := range apiedits.All {
 		head, ok := withEdits(t, base, e)

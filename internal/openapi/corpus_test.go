@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // The corpus: real descriptions nobody here wrote (API owners' own files,
@@ -127,7 +129,8 @@ func lastLine(s string) string {
 }
 
 func TestCorpus(t *testing.T) {
-	needNetwork(t)
+	testenv.Long(t)
+	testenv.Network(t)
 	entries := readCorpus(t)
 	if len(entries) < 100 {
 		t.Fatalf("the corpus lists %d descriptions, want at least 100", len(entries))

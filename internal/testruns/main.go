@@ -1,9 +1,9 @@
 // Command testruns plans and reads the test runs of .ci/run.
 //
-//	go run ./internal/testruns sweeps
+//	go run ./internal/testruns long
 //
 // prints the go test arguments that select the tests marked with
-// testenv.Sweep (-run=^(TestA|TestB)$ and their packages), for a run
+// testenv.Long (-run=^(TestA|TestB)$ and their packages), for a run
 // without the race detector next to the -race run of everything else.
 //
 //	go test -json ./... | go run ./internal/testruns summary [-require-all] [FILE...]
@@ -30,14 +30,14 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("no command: give sweeps or summary")
+		return fmt.Errorf("no command: give long or summary")
 	}
 	switch args[0] {
-	case "sweeps":
+	case "long":
 		if len(args) != 1 {
-			return fmt.Errorf("sweeps takes no arguments; run it in the module's top folder")
+			return fmt.Errorf("long takes no arguments; run it in the module's top folder")
 		}
-		s, err := findSweeps(".")
+		s, err := findLong(".")
 		if err != nil {
 			return err
 		}
@@ -46,5 +46,5 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "summary":
 		return summary(args[1:], stdin, stdout)
 	}
-	return fmt.Errorf("unknown command %q: give sweeps or summary", args[0])
+	return fmt.Errorf("unknown command %q: give long or summary", args[0])
 }

@@ -13,27 +13,27 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// TestSweeps: the Test functions that call testenv.Sweep, in a closure
+// TestLongTests: the Test functions that call testenv.Long, in a closure
 // too, are found with their packages; nested modules, testdata and other
-// types' Sweep methods are not; a call in a helper is an error that says
+// types' Long methods are not; a call in a helper is an error that says
 // where.
-func TestSweeps(t *testing.T) {
+func TestLongTests(t *testing.T) {
 	t.Parallel()
-	s, err := findSweeps(filepath.Join("testdata", "module"))
+	s, err := findLong(filepath.Join("testdata", "module"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "-run=^(TestCorpus|TestInAClosure|TestLongSweep)$ ./testdata/module ./testdata/module/internal/a"
+	want := "-run=^(TestCorpus|TestInAClosure|TestLongOne)$ ./testdata/module ./testdata/module/internal/a"
 	if got := s.goTestArgs(); got != want {
 		t.Errorf("go test arguments:\n got %s\nwant %s", got, want)
 	}
-	_, err = findSweeps(filepath.Join("testdata", "badmodule"))
-	if err == nil || !strings.Contains(err.Error(), "b_test.go:5:1: needsSweep calls testenv.Sweep") {
+	_, err = findLong(filepath.Join("testdata", "badmodule"))
+	if err == nil || !strings.Contains(err.Error(), "b_test.go:5:1: needsLong calls testenv.Long") {
 		t.Errorf("a call in a helper: %v, want an error naming the helper and its place", err)
 	}
 }
 
-// TestSummary: one stream, and the race and sweep streams of a CI pass
+// TestSummary: one stream, and the race and long streams of a CI pass
 // read together, against golden reports.
 func TestSummary(t *testing.T) {
 	t.Parallel()
@@ -44,7 +44,7 @@ func TestSummary(t *testing.T) {
 	}{
 		{"race only", []string{"testdata/race.json"}, ""},
 		{"race only, every test required", []string{"-require-all", "testdata/race.json"}, "4 tests did not run"},
-		{"both streams", []string{"-top", "3", "testdata/race.json", "testdata/sweeps.json"}, "1 tests failed"},
+		{"both streams", []string{"-top", "3", "testdata/race.json", "testdata/long.json"}, "1 tests failed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,6 @@ package b
 
 import "testing"
 
-func needsSweep(t *testing.T) { testenv.Sweep(t) }
+func needsLong(t *testing.T) { testenv.Long(t) }
 
-func TestHidden(t *testing.T) { needsSweep(t) }
+func TestHidden(t *testing.T) { needsLong(t) }

@@ -6,4 +6,4 @@ import (
 	"example.com/m/internal/testenv"
 )
 
-func TestCorpus(t *testing.T) { testenv.Sweep(t) }
+func TestCorpus(t *testing.T) { testenv.Long(t) }

@@ -1,3 +1,3 @@
 package n
 
-func TestNested(t *testing.T) { testenv.Sweep(t) }
+func TestNested(t *testing.T) { testenv.Long(t) }

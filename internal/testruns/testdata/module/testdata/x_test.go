@@ -1,3 +1,3 @@
 package x
 
-func TestInTestdata(t *testing.T) { testenv.Sweep(t) }
+func TestInTestdata(t *testing.T) { testenv.Long(t) }

@@ -8,20 +8,20 @@ import (
 
 func TestQuick(t *testing.T) {}
 
-func TestLongSweep(t *testing.T) {
-	testenv.Sweep(t)
+func TestLongOne(t *testing.T) {
+	testenv.Long(t)
 }
 
 func TestInAClosure(t *testing.T) {
-	t.Run("x", func(t *testing.T) { testenv.Sweep(t) })
+	t.Run("x", func(t *testing.T) { testenv.Long(t) })
 }
 
 // A method of the same name elsewhere is not testenv's.
-func TestOtherSweep(t *testing.T) {
-	var s sweeper
-	s.Sweep(t)
+func TestOtherLong(t *testing.T) {
+	var s longer
+	s.Long(t)
 }
 
-type sweeper struct{}
+type longer struct{}
 
-func (sweeper) Sweep(*testing.T) {}
+func (longer) Long(*testing.T) {}

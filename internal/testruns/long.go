@@ -12,32 +12,35 @@ import (
 	"strings"
 )
 
-// sweeps are the Test functions that call testenv.Sweep, and their
+// longTests are the Test functions that call testenv.Long, and their
 // packages' folders.
-type sweeps struct {
+type longTests struct {
 	tests []string
 	dirs  []string
 }
 
-// goTestArgs selects the sweeps: one -run pattern for all the packages
+// goTestArgs selects the long tests: one -run pattern for all the packages
 // (a test of the same name in another of them runs too, which is harmless).
-func (s sweeps) goTestArgs() string {
+func (s longTests) goTestArgs() string {
 	if len(s.tests) == 0 {
 		return ""
 	}
 	dirs := make([]string, len(s.dirs))
 	for i, d := range s.dirs {
 		dirs[i] = "./" + filepath.ToSlash(d)
+		if d == "." {
+			dirs[i] = "."
+		}
 	}
 	return "-run=^(" + strings.Join(s.tests, "|") + ")$ " + strings.Join(dirs, " ")
 }
 
-// findSweeps parses the test files of the module under root (not those of
+// findLong parses the test files of the module under root (not those of
 // nested modules, testdata or folders go test leaves out). A call of
-// testenv.Sweep anywhere but in a Test function is an error: CI would not
+// testenv.Long anywhere but in a Test function is an error: CI would not
 // find the test it marks.
-func findSweeps(root string) (sweeps, error) {
-	var s sweeps
+func findLong(root string) (longTests, error) {
+	var s longTests
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -59,11 +62,11 @@ func findSweeps(root string) (sweeps, error) {
 		}
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil || !callsSweep(fn.Body) {
+			if !ok || fn.Body == nil || !callsLong(fn.Body) {
 				continue
 			}
 			if fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
-				return fmt.Errorf("%s: %s calls testenv.Sweep: call it in the Test function itself, so that CI finds the test", fset.Position(fn.Pos()), fn.Name.Name)
+				return fmt.Errorf("%s: %s calls testenv.Long: call it in the Test function itself, so that CI finds the test", fset.Position(fn.Pos()), fn.Name.Name)
 			}
 			s.tests = append(s.tests, fn.Name.Name)
 			s.dirs = append(s.dirs, filepath.Dir(p))
@@ -71,7 +74,7 @@ func findSweeps(root string) (sweeps, error) {
 		return nil
 	})
 	if err != nil {
-		return sweeps{}, fmt.Errorf("find the sweeps: %w", err)
+		return longTests{}, fmt.Errorf("find the long tests: %w", err)
 	}
 	slices.Sort(s.tests)
 	s.tests = slices.Compact(s.tests)
@@ -80,12 +83,12 @@ func findSweeps(root string) (sweeps, error) {
 	return s, nil
 }
 
-// callsSweep says whether body calls testenv.Sweep, in a closure too.
-func callsSweep(body *ast.BlockStmt) bool {
+// callsLong says whether body calls testenv.Long, in a closure too.
+func callsLong(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sweep" {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Long" {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "testenv" {
 					found = true
 				}
