@@ -1,8 +1,9 @@
-// Package testenv marks the tests that the README's test command leaves out
-// and CI runs: long deterministic tests (sweeps over thousands of inputs,
-// parses of megabytes, builds of the program) and tests that fetch from the
-// package registries. Each skips, saying how to turn it on, unless the run
-// opts in; .ci/run opts in to all of them and fails when any test did not
+// Package testenv marks the tests that the README's test command leaves out:
+// long deterministic tests (sweeps over real inputs, parses of megabytes,
+// builds of the program), tests that fetch from the package registries, and
+// the full sweeps of which CI runs a sample. Each skips, saying how to turn
+// it on, unless the run opts in; .ci/run opts in to all but the full sweeps
+// (a scheduled workflow runs those) and fails when any other test did not
 // run.
 package testenv
 
@@ -22,6 +23,10 @@ const (
 	// registries or the module proxy; once opted in, a fetch that fails
 	// fails the test.
 	NetworkVar = "DOCS_PUBLISH_NETWORK_TESTS"
+	// SweepsVar set to 1 runs the full sweeps: the tests over all of a
+	// large set of real inputs of which CI runs a fixed sample. A scheduled
+	// workflow runs them.
+	SweepsVar = "DOCS_PUBLISH_FULL_SWEEPS"
 )
 
 // Long marks t as a long deterministic test: it skips unless LongVar is 1,
@@ -44,5 +49,14 @@ func Network(t testing.TB) {
 	t.Helper()
 	if os.Getenv(NetworkVar) != "1" {
 		t.Skipf("fetches from the package registries or the module proxy: set %s=1 to run it", NetworkVar)
+	}
+}
+
+// Sweep marks t as a full sweep, whose sample CI runs: it skips unless
+// SweepsVar is 1. A sweep is long too: call Long first.
+func Sweep(t testing.TB) {
+	t.Helper()
+	if os.Getenv(SweepsVar) != "1" {
+		t.Skipf("a full sweep, whose sample CI runs: set %s=1 to run it (the scheduled sweeps workflow does)", SweepsVar)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -44,7 +45,9 @@ func TestSummary(t *testing.T) {
 	}{
 		{"race only", []string{"testdata/race.json"}, ""},
 		{"race only, every test required", []string{"-require-all", "testdata/race.json"}, "4 tests did not run"},
-		{"both streams", []string{"-top", "3", "testdata/race.json", "testdata/long.json"}, "1 tests failed"},
+		{"race only, every test but the network's required", []string{"-require-all", "-allow", "package registries", "testdata/race.json"}, "3 tests did not run"},
+		{"both streams", []string{"-top", "3", "testdata/race.json", "testdata/long.json"}, "2 packages and tests failed"},
+		{"both streams, a reason in the second allowed", []string{"-require-all", "-allow", "full sweep", "testdata/race.json", "testdata/long.json"}, "2 packages and tests failed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,7 +57,7 @@ func TestSummary(t *testing.T) {
 			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Errorf("error %v, want %q", err, tc.wantErr)
 			}
-			golden(t, filepath.Join("testdata", strings.ReplaceAll(tc.name, " ", "-")+".golden"), out.String())
+			golden(t, filepath.Join("testdata", strings.Map(fileChar, tc.name)+".golden"), out.String())
 		})
 	}
 }
@@ -78,6 +81,14 @@ func TestSummaryReadsStandardInput(t *testing.T) {
 	if d := cmp.Diff(fromFile.String(), fromStdin.String()); d != "" {
 		t.Errorf("standard input read otherwise than the file (-file +stdin):\n%s", d)
 	}
+}
+
+// fileChar keeps letters and digits in a file name, and makes the rest -.
+func fileChar(r rune) rune {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return r
+	}
+	return '-'
 }
 
 func golden(t *testing.T, path, got string) {

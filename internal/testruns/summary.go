@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -28,8 +29,9 @@ type result struct {
 	elapsed   float64 // the longest of its runs, in seconds
 	ran       bool    // passed or failed in at least one stream
 	failed    bool
-	skipped   bool   // skipped in at least one stream
-	reason    string // the last line it printed before a skip
+	skipped   bool     // skipped in at least one stream
+	reasons   []string // the last line it printed before each skip, once each
+	output    []string // what it printed when it failed
 }
 
 // streams gathers the results of one or more go test -json streams.
@@ -56,7 +58,7 @@ func (s *streams) read(r io.Reader) error {
 		key := e.Package + "\x00" + e.Test
 		switch e.Action {
 		case "output":
-			if line := strings.TrimSpace(e.Output); e.Test != "" && line != "" && !framing(line) {
+			if line := strings.TrimSpace(e.Output); line != "" && !framing(line) {
 				s.output[key] = append(s.output[key], line)
 			}
 		case "pass", "fail", "skip":
@@ -69,11 +71,12 @@ func (s *streams) read(r io.Reader) error {
 			switch e.Action {
 			case "skip":
 				r.skipped = true
-				if out := s.output[key]; len(out) > 0 && r.reason == "" {
-					r.reason = out[len(out)-1]
+				if out := s.output[key]; len(out) > 0 && !slices.Contains(r.reasons, out[len(out)-1]) {
+					r.reasons = append(r.reasons, out[len(out)-1])
 				}
 			case "fail":
 				r.ran, r.failed = true, true
+				r.output = append(r.output, s.output[key]...)
 			default:
 				r.ran = true
 			}
@@ -109,6 +112,7 @@ func summary(args []string, stdin io.Reader, stdout io.Writer) error {
 	fl := flag.NewFlagSet("summary", flag.ContinueOnError)
 	requireAll := fl.Bool("require-all", false, "exit 1 when a test skipped in every stream (CI: every test runs)")
 	top := fl.Int("top", 10, "how many of the slowest packages and tests to list")
+	allow := fl.String("allow", "", "a regular expression: a test that skipped with a reason it matches is not counted by -require-all")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -129,11 +133,20 @@ func summary(args []string, stdin io.Reader, stdout io.Writer) error {
 			return fmt.Errorf("read %s: %w", name, err)
 		}
 	}
-	return s.write(stdout, *top, *requireAll)
+	expected, err := regexp.Compile(*allow)
+	if err != nil {
+		return fmt.Errorf("-allow: %w", err)
+	}
+	if *allow == "" {
+		expected = nil
+	}
+	return s.write(stdout, *top, *requireAll, expected)
 }
 
-// write prints the report, and the error that ends the command.
-func (s *streams) write(w io.Writer, top int, requireAll bool) error {
+// write prints the report, and the error that ends the command. A test
+// skipped with a reason that expected matches, in any stream, did not run
+// as the runs meant.
+func (s *streams) write(w io.Writer, top int, requireAll bool, expected *regexp.Regexp) error {
 	ran := func(r *result) bool { return r.ran }
 	slowest := func(rs []*result) []*result {
 		slices.SortStableFunc(rs, func(a, b *result) int { return cmp.Compare(b.elapsed, a.elapsed) })
@@ -147,7 +160,9 @@ func (s *streams) write(w io.Writer, top int, requireAll bool) error {
 	for _, r := range slowest(s.results(true, func(r *result) bool { return r.ran && !strings.Contains(r.test, "/") })) {
 		fmt.Fprintf(w, "  %7s  %s %s\n", seconds(r.elapsed), short(r.pkg), r.test)
 	}
-	failed := s.results(true, func(r *result) bool { return r.failed })
+	// A package fails without a failed test when its build fails, its
+	// binary panics or times out, or TestMain fails.
+	failed := append(s.results(false, func(r *result) bool { return r.failed }), s.results(true, func(r *result) bool { return r.failed })...)
 	// A test that skipped wherever it appeared did not run; its subtests
 	// are left out, their parent says why.
 	notRun := s.results(true, func(r *result) bool { return r.skipped && !r.ran })
@@ -156,16 +171,35 @@ func (s *streams) write(w io.Writer, top int, requireAll bool) error {
 		p := s.byKey[r.pkg+"\x00"+parent]
 		return nested && p != nil && p.skipped && !p.ran
 	})
+	var meant []*result
+	if expected != nil {
+		notRun = slices.DeleteFunc(notRun, func(r *result) bool {
+			if slices.ContainsFunc(r.reasons, expected.MatchString) {
+				meant = append(meant, r)
+				return true
+			}
+			return false
+		})
+	}
 	fmt.Fprintf(w, "did not run (%d; go test -json ./... | go run ./internal/testruns summary lists them):\n", len(notRun))
 	for _, r := range notRun {
-		fmt.Fprintf(w, "  %s %s: %s\n", short(r.pkg), r.test, cmp.Or(r.reason, "(no reason given)"))
+		fmt.Fprintf(w, "  %s %s: %s\n", short(r.pkg), r.test, cmp.Or(strings.Join(r.reasons, "; "), "(no reason given)"))
+	}
+	if len(meant) > 0 {
+		fmt.Fprintf(w, "did not run, as this run means (%d):\n", len(meant))
+		for _, r := range meant {
+			fmt.Fprintf(w, "  %s %s: %s\n", short(r.pkg), r.test, strings.Join(r.reasons, "; "))
+		}
 	}
 	for _, r := range failed {
-		fmt.Fprintf(w, "FAIL %s %s\n", short(r.pkg), r.test)
+		fmt.Fprintln(w, strings.TrimSpace("FAIL "+short(r.pkg)+" "+r.test))
+		for _, line := range r.output {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
 	}
 	switch {
 	case len(failed) > 0:
-		return fmt.Errorf("%d tests failed", len(failed))
+		return fmt.Errorf("%d packages and tests failed", len(failed))
 	case requireAll && len(notRun) > 0:
 		return fmt.Errorf("%d tests did not run, and every test must run here: give each what it needs (the README's development section says what)", len(notRun))
 	}
