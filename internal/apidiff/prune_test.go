@@ -142,9 +142,9 @@ func fixturePairs(t *testing.T) map[string][2][]byte {
 	return out
 }
 
-// TestPrunedComparisonIsTheWhole: on the project's pairs, both ways, on
-// its bundling fixtures with each edit and all of them, and on a set of
-// oasdiff's own test data, the report is the whole comparison's.
+// TestPrunedComparisonIsTheWhole: on the project's pairs, both ways, and
+// on its bundling fixtures with each edit and all of them, the report is
+// the whole comparison's.
 func TestPrunedComparisonIsTheWhole(t *testing.T) {
 	t.Parallel()
 	pairs := fixturePairs(t)
@@ -192,6 +192,14 @@ func TestPrunedComparisonIsTheWhole(t *testing.T) {
 	if prunedEdits == 0 {
 		t.Error("no edit of a bundling fixture was compared pruned: the test shows nothing")
 	}
+}
+
+// TestPrunedComparisonIsTheWholeOnOasdiffCopy: the same on the copy of a
+// part of oasdiff's test data in testdata/oasdiff. Long: the sample of
+// the whole data covers its checks under -race.
+func TestPrunedComparisonIsTheWholeOnOasdiffCopy(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
 	n, pruned, _ := sameOnOasdiffData(t, filepath.Join("testdata", "oasdiff"), 1, nil)
 	t.Logf("oasdiff's test data (copied): %d pairs, %d pruned", n, pruned)
 	if n < 20 || pruned < n/4 {
@@ -331,7 +339,7 @@ func writeSample(sample []pairResult, pairs int) string {
 	}
 	fmt.Fprintf(&b, "# %d of the %d pairs of oasdiff's test data (data/ in its module) that the full sweep compares, chosen so that\n", len(sample), pairs)
 	fmt.Fprintf(&b, "# each check that finds a change in any pair, and each way Compare reads a pair (%d in all), shows in one of them.\n", shows)
-	fmt.Fprintf(&b, "# CI compares these, both ways, under -race; the full sweep checks that they still cover all it finds.\n")
+	fmt.Fprintf(&b, "# The quick tests compare these, both ways, under -race; the full sweep checks that they still cover all it finds.\n")
 	fmt.Fprintf(&b, "# Written by DOCS_PUBLISH_LONG_TESTS=1 DOCS_PUBLISH_FULL_SWEEPS=1 DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/apidiff -run 'OasdiffData$' -update\n")
 	for _, r := range sample {
 		shows := slices.Sorted(maps.Keys(r.shows))
@@ -397,10 +405,9 @@ func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
 }
 
 // TestPrunedComparisonIsTheWholeOnOasdiffSample: the sample of oasdiff's
-// test data, under -race in CI; each pair still shows what it is in the
-// sample for.
+// test data, from the module cache (where building this package put it),
+// under -race; each pair still shows what it is in the sample for.
 func TestPrunedComparisonIsTheWholeOnOasdiffSample(t *testing.T) {
-	testenv.Network(t)
 	t.Parallel()
 	sample := readSample(t)
 	only := map[string]bool{}
