@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // A description is input from whoever can open a pull request. Each attack
@@ -329,6 +330,7 @@ func readSampleFile(name string) string {
 // takes longer to load stops in about 2 s, and says it ran out of time while
 // loading.
 func TestTimeoutCoversLoading(t *testing.T) {
+	testenv.Long(t) // loads 40 MB of YAML
 	t.Parallel()
 	// About 40 MB of YAML: several seconds to parse on any machine.
 	var b strings.Builder

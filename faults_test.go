@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // outcome is what a run with one injected fault must end in.
@@ -81,9 +82,7 @@ var endpointPath = map[string]string{
 // into one endpoint at a time, and checks the outcome, the attempts, the
 // builds (never two for one run) and the files left on disk.
 func TestFaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the fault table takes a few seconds")
-	}
+	testenv.Long(t) // the fault table takes a few seconds
 	t.Parallel()
 	for _, endpoint := range []string{"update", "list", "release", "download"} {
 		for _, fc := range faults {

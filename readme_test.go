@@ -10,6 +10,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -91,9 +92,7 @@ func TestReadmeDocumentsEveryVariant(t *testing.T) {
 // built), give a docs-publish that answers --help.
 func TestReadmeInstallCommandBuilds(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds the program in a copy of the repository")
-	}
+	testenv.Long(t) // builds the program in a copy of the repository
 	m := regexp.MustCompile("(?s)## Install the CLI\n.*?```sh\n(.*?)```").FindStringSubmatch(readme(t))
 	if m == nil {
 		t.Fatal(`README.md has no "Install the CLI" section with a sh block`)

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite generated files (README tables)")
@@ -182,9 +183,7 @@ func TestActionRunsAPrebuiltImage(t *testing.T) {
 // real-world test must skip without calling it.
 func TestTestsAreHermetic(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go test in a child process")
-	}
+	testenv.Long(t) // runs go test in a child process
 	bin := t.TempDir()
 	called := filepath.Join(t.TempDir(), "npm-was-called")
 	npm := "#!/bin/sh\ntouch " + called + "\nexit 1\n"
@@ -192,7 +191,7 @@ func TestTestsAreHermetic(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("go", "test", "-count=1", "-run", "TestLargeRealWorldDescriptions", "./internal/openapi")
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "DOCS_PUBLISH_NETWORK_TESTS=", "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), testenv.NetworkVar+"=", testenv.LongVar+"=1", "XDG_CACHE_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	cmd.Env = append(cmd.Env, "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {

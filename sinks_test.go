@@ -25,6 +25,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/cli"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // Secrets shaped as they come: Markdown escapes their _.
@@ -407,6 +408,7 @@ func TestSilentGitHubCostsAWarning(t *testing.T) {
 // the names are shortened saying by how much, and the log stays a
 // fraction of the description.
 func TestReportsStayBounded(t *testing.T) {
+	testenv.Long(t) // compares a description of 3 MB
 	t.Parallel()
 	var params strings.Builder
 	for i := range 100 {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -15,12 +17,9 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/apidiff/apiedits"
 	"github.com/docs-publish/docs-publish/internal/openapi"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
-
-// networkTests opts in to the tests that read from the package registries
-// or the module cache.
-const networkTests = "DOCS_PUBLISH_NETWORK_TESTS"
 
 // bundleFile loads, bundles and encodes the description name of fsys, as a
 // run does; nil when it is no description the run would publish.
@@ -73,29 +72,57 @@ func comparable(r *Report) []Change {
 // less than the whole.
 func samePruned(t *testing.T, name string, base, head []byte) (pruned bool) {
 	t.Helper()
+	pruned, _ = sameReport(t, name, base, head)
+	return pruned
+}
+
+// The ways Compare reads a pair, as sameReport names them beside the checks
+// that found a change.
+const (
+	readRefused = "read: both refuse"
+	readPast    = "read: pruned past what the whole refuses"
+	readPruned  = "read: pruned"
+	readWhole   = "read: whole"
+	readSame    = "read: the same"
+)
+
+// sameReport is samePruned, and what the pair exercised: the checks (change
+// IDs) that found something in the whole comparison, and how Compare read
+// it.
+func sameReport(t *testing.T, name string, base, head []byte) (pruned bool, shows []string) {
+	t.Helper()
 	whole, werr := compareWhole(base, head, nil)
 	got, err := Compare(base, head)
 	switch {
 	case werr != nil && err != nil:
-		return false
+		return false, []string{readRefused}
 	case werr != nil:
 		// Compare read less than the whole: what it could not read was in a
 		// part that is the same on both sides.
-		return true
+		return true, []string{readPast}
 	case err != nil:
 		t.Errorf("%s: %v; the whole documents compare", name, err)
-		return false
+		return false, nil
 	}
 	if d := cmp.Diff(comparable(whole), comparable(got)); d != "" {
 		t.Errorf("%s: the pruned report differs from the whole (-whole +pruned):\n%s", name, d)
 	}
+	for _, c := range whole.Changes {
+		shows = append(shows, c.ID)
+	}
 	b, errB := index(compact(base))
 	h, errH := index(compact(head))
 	if errB != nil || errH != nil {
-		return false
+		return false, append(shows, readWhole)
 	}
 	p := prune(b, h)
-	return p.same || p.keep != nil && len(closure(p.keep, b, h)) < len(b.units)+len(h.units)
+	switch {
+	case p.same:
+		return true, append(shows, readSame)
+	case p.keep != nil && len(closure(p.keep, b, h)) < len(b.units)+len(h.units):
+		return true, append(shows, readPruned)
+	}
+	return false, append(shows, readWhole)
 }
 
 // fixturePairs are the project's base and head pairs (multi-file ones
@@ -115,9 +142,9 @@ func fixturePairs(t *testing.T) map[string][2][]byte {
 	return out
 }
 
-// TestPrunedComparisonIsTheWhole: on the project's pairs, both ways, on
-// its bundling fixtures with each edit and all of them, and on a set of
-// oasdiff's own test data, the report is the whole comparison's.
+// TestPrunedComparisonIsTheWhole: on the project's pairs, both ways, and
+// on its bundling fixtures with each edit and all of them, the report is
+// the whole comparison's.
 func TestPrunedComparisonIsTheWhole(t *testing.T) {
 	t.Parallel()
 	pairs := fixturePairs(t)
@@ -165,18 +192,32 @@ func TestPrunedComparisonIsTheWhole(t *testing.T) {
 	if prunedEdits == 0 {
 		t.Error("no edit of a bundling fixture was compared pruned: the test shows nothing")
 	}
-	n, pruned := sameOnOasdiffData(t, filepath.Join("testdata", "oasdiff"), 1)
+}
+
+// TestPrunedComparisonIsTheWholeOnOasdiffCopy: the same on the copy of a
+// part of oasdiff's test data in testdata/oasdiff. Long: the sample of
+// the whole data covers its checks under -race.
+func TestPrunedComparisonIsTheWholeOnOasdiffCopy(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	n, pruned, _ := sameOnOasdiffData(t, filepath.Join("testdata", "oasdiff"), 1, nil)
 	t.Logf("oasdiff's test data (copied): %d pairs, %d pruned", n, pruned)
 	if n < 20 || pruned < n/4 {
 		t.Errorf("%d pairs, %d of them pruned: the copy of oasdiff's test data is missing", n, pruned)
 	}
 }
 
+// pairResult is what a pair of oasdiff's test data exercised, both ways.
+type pairResult struct {
+	name  string          // "folder/a.yaml → b.yaml", relative to the data's folder
+	shows map[string]bool // the checks that found a change, and how Compare read it
+}
+
 // sameOnOasdiffData checks every pair of descriptions of oasdiff's test
 // data under dir, both ways: in each folder, each file against the next
 // ones (oasdiff names its pairs alike: spec1 and spec2, base and revision),
-// and each base against its revision.
-func sameOnOasdiffData(t *testing.T, dir string, next int) (n, pruned int) {
+// and each base against its revision. With only, just the pairs it names.
+func sameOnOasdiffData(t *testing.T, dir string, next int, only map[string]bool) (n, pruned int, results []pairResult) {
 	t.Helper()
 	byDir := map[string][]string{}
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
@@ -195,6 +236,7 @@ func sameOnOasdiffData(t *testing.T, dir string, next int) (n, pruned int) {
 		slices.Sort(names)
 		fsys := os.DirFS(d)
 		docs := map[string][]byte{}
+		done := map[string]bool{} // a file's next one may be its revision too
 		load := func(name string) []byte {
 			if b, ok := docs[name]; ok {
 				return b
@@ -203,16 +245,27 @@ func sameOnOasdiffData(t *testing.T, dir string, next int) (n, pruned int) {
 			return docs[name]
 		}
 		pair := func(a, b string) {
+			rel, _ := filepath.Rel(dir, filepath.Join(d, a))
+			name := filepath.ToSlash(rel) + " → " + b
+			if done[name] || only != nil && !only[name] {
+				return
+			}
+			done[name] = true
 			x, y := load(a), load(b)
 			if x == nil || y == nil {
 				return
 			}
 			n++
-			rel, _ := filepath.Rel(dir, filepath.Join(d, a))
-			if samePruned(t, rel+" → "+b, x, y) {
+			r := pairResult{name: name, shows: map[string]bool{}}
+			p, there := sameReport(t, name, x, y)
+			if p {
 				pruned++
 			}
-			samePruned(t, rel+" ← "+b, y, x)
+			_, back := sameReport(t, filepath.ToSlash(rel)+" ← "+b, y, x)
+			for _, s := range append(there, back...) {
+				r.shows[s] = true
+			}
+			results = append(results, r)
 		}
 		for i, a := range names {
 			for j := i + 1; j < len(names) && j <= i+next; j++ {
@@ -223,24 +276,154 @@ func sameOnOasdiffData(t *testing.T, dir string, next int) (n, pruned int) {
 			}
 		}
 	}
-	return n, pruned
+	slices.SortFunc(results, func(a, b pairResult) int { return strings.Compare(a.name, b.name) })
+	return n, pruned, results
 }
 
-// TestPrunedComparisonIsTheWholeOnOasdiffData runs the check over all of
-// oasdiff's test data, read from the module cache.
-func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("reads the oasdiff module from the module cache: set %s=1 to run it", networkTests)
-	}
-	t.Parallel()
+// oasdiffData is the folder of oasdiff's test data in the module cache.
+func oasdiffData(t *testing.T) string {
+	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/oasdiff/oasdiff").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	n, pruned := sameOnOasdiffData(t, filepath.Join(strings.TrimSpace(string(out)), "data"), 2)
+	return filepath.Join(strings.TrimSpace(string(out)), "data")
+}
+
+// oasdiffSample names the pairs of oasdiff's test data that CI compares
+// under -race, each with what it shows that no pair before it does: a
+// pair for each check that finds a change anywhere in the data, and for
+// each way Compare reads a pair. The full sweep, a long test, chooses it.
+const oasdiffSample = "testdata/oasdiff-sample.txt"
+
+// chooseSample picks pairs until every thing a pair shows is shown: each
+// time the pair that adds the most, the first by name among equals.
+func chooseSample(results []pairResult) []pairResult {
+	shown := map[string]bool{}
+	var sample []pairResult
+	for {
+		best, bestAdds := -1, 0
+		for i, r := range results {
+			adds := 0
+			for s := range r.shows {
+				if !shown[s] {
+					adds++
+				}
+			}
+			if adds > bestAdds {
+				best, bestAdds = i, adds
+			}
+		}
+		if best < 0 {
+			break
+		}
+		r := pairResult{name: results[best].name, shows: map[string]bool{}}
+		for s := range results[best].shows {
+			if !shown[s] {
+				r.shows[s], shown[s] = true, true
+			}
+		}
+		sample = append(sample, r)
+	}
+	slices.SortFunc(sample, func(a, b pairResult) int { return strings.Compare(a.name, b.name) })
+	return sample
+}
+
+// writeSample is the sample file: a pair a line, a tab, and what it is in
+// the sample for.
+func writeSample(sample []pairResult, pairs int) string {
+	var b strings.Builder
+	shows := 0
+	for _, r := range sample {
+		shows += len(r.shows)
+	}
+	fmt.Fprintf(&b, "# %d of the %d pairs of oasdiff's test data (data/ in its module) that the full sweep compares, chosen so that\n", len(sample), pairs)
+	fmt.Fprintf(&b, "# each check that finds a change in any pair, and each way Compare reads a pair (%d in all), shows in one of them.\n", shows)
+	fmt.Fprintf(&b, "# The quick tests compare these, both ways, under -race; the full sweep checks that they still cover all it finds.\n")
+	fmt.Fprintf(&b, "# Written by DOCS_PUBLISH_LONG_TESTS=1 DOCS_PUBLISH_FULL_SWEEPS=1 DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/apidiff -run 'OasdiffData$' -update\n")
+	for _, r := range sample {
+		shows := slices.Sorted(maps.Keys(r.shows))
+		fmt.Fprintf(&b, "%s\t%s\n", r.name, strings.Join(shows, ", "))
+	}
+	return b.String()
+}
+
+// readSample reads the sample file: each pair and what it is there for.
+func readSample(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(oasdiffSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, shows, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("%s: %q has no tab", oasdiffSample, line)
+		}
+		out[name] = strings.Split(shows, ", ")
+	}
+	return out
+}
+
+// TestPrunedComparisonIsTheWholeOnOasdiffData runs the check over all of
+// oasdiff's test data, read from the module cache, and checks that the
+// sample CI runs still shows every check that finds a change here.
+func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
+	testenv.Long(t)
+	testenv.Sweep(t)
+	testenv.Network(t)
+	t.Parallel()
+	n, pruned, results := sameOnOasdiffData(t, oasdiffData(t), 2, nil)
 	t.Logf("oasdiff's test data: %d pairs, %d pruned", n, pruned)
 	if n < 200 {
 		t.Errorf("only %d pairs", n)
+	}
+	if *update {
+		if err := os.WriteFile(oasdiffSample, []byte(writeSample(chooseSample(results), n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	covered := map[string]bool{}
+	for _, shows := range readSample(t) {
+		for _, s := range shows {
+			covered[s] = true
+		}
+	}
+	for _, r := range results {
+		for s := range r.shows {
+			if !covered[s] {
+				t.Errorf("%s shows %q, which no pair of %s does: rerun with -update", r.name, s, oasdiffSample)
+				covered[s] = true
+			}
+		}
+	}
+}
+
+// TestPrunedComparisonIsTheWholeOnOasdiffSample: the sample of oasdiff's
+// test data, from the module cache (where building this package put it),
+// under -race; each pair still shows what it is in the sample for.
+func TestPrunedComparisonIsTheWholeOnOasdiffSample(t *testing.T) {
+	t.Parallel()
+	sample := readSample(t)
+	only := map[string]bool{}
+	for name := range sample {
+		only[name] = true
+	}
+	n, _, results := sameOnOasdiffData(t, oasdiffData(t), 2, only)
+	if n != len(sample) {
+		t.Errorf("%d pairs of the sample compared, want %d: a pair is no longer in oasdiff's data", n, len(sample))
+	}
+	for _, r := range results {
+		for _, s := range sample[r.name] {
+			if !r.shows[s] {
+				t.Errorf("%s no longer shows %q, which it is in %s for: rerun the full sweep with -update", r.name, s, oasdiffSample)
+			}
+		}
 	}
 }
 
@@ -248,9 +431,7 @@ func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
 // it, fetched from npm into the user's cache the first time.
 func githubREST(t testing.TB) []byte {
 	t.Helper()
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("fetches GitHub's REST description from npm: set %s=1 to run it", networkTests)
-	}
+	testenv.Network(t)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -275,6 +456,7 @@ func githubREST(t testing.TB) []byte {
 // TestPrunedComparisonIsTheWholeOnGitHub: each edit alone, and all of them,
 // on a large real description.
 func TestPrunedComparisonIsTheWholeOnGitHub(t *testing.T) {
+	testenv.Long(t)
 	base := githubREST(t)
 	for _, e := range apiedits.All {
 		head, ok := withEdits(t, base, e)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestTryLineFromAFreshClone starts the emulator as the README says, with
@@ -25,9 +27,7 @@ import (
 // cache), so -short skips it; it needs git and go, and no network
 // (GOPROXY=off: the modules come from the module cache).
 func TestTryLineFromAFreshClone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the program: not in -short")
-	}
+	testenv.Long(t) // builds the program
 	t.Parallel()
 	for _, tool := range []string{"git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {

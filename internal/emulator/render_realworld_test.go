@@ -10,20 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	"golang.org/x/net/html"
 )
-
-// networkTests opts in to tests that fetch from the package registries, as
-// in the other packages' tests: go test ./... stays hermetic without it.
-const networkTests = "DOCS_PUBLISH_NETWORK_TESTS"
 
 // npmFile returns a file of an npm package, fetched with npm pack into a
 // cache the first time (the same cache as the other packages' tests).
 func npmFile(t *testing.T, pkg, version, file string) string {
 	t.Helper()
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("fetches from the package registries: set %s=1 to run it", networkTests)
-	}
+	testenv.Network(t)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -57,6 +52,7 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 // operation references itself is linked from it, and every link inside the
 // site leads somewhere.
 func TestRealWorldSite(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	raw, err := os.ReadFile(npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
 	if err != nil {

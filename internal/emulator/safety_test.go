@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestTokenIsRandomByDefault: an emulator started without a token makes
@@ -148,6 +150,7 @@ func must[T any](v T, err error) T {
 // each with a line in the request log, and version numbers go on. Not
 // parallel: it measures the heap.
 func TestStoredVersionsAreCapped(t *testing.T) {
+	testenv.Long(t) // uploads many megabytes
 	const mib = 1 << 20
 	var log bytes.Buffer
 	var mu sync.Mutex

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/gitclone/gitclonetest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // outsider makes a repository outside the workspace whose only commit
@@ -155,6 +156,7 @@ func TestPackedClone(t *testing.T) {
 // may hold, or inflates past what its header claims, is refused before it
 // is read whole. Not parallel: it measures what the process allocates.
 func TestObjectBombsAreRefused(t *testing.T) {
+	testenv.Long(t) // inflates 64 MiB
 	const inflated = 64 << 20
 	cases := []struct {
 		name        string

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // The corpus: real descriptions nobody here wrote (API owners' own files,
@@ -127,7 +129,8 @@ func lastLine(s string) string {
 }
 
 func TestCorpus(t *testing.T) {
-	needNetwork(t)
+	testenv.Long(t)
+	testenv.Network(t)
 	entries := readCorpus(t)
 	if len(entries) < 100 {
 		t.Fatalf("the corpus lists %d descriptions, want at least 100", len(entries))
@@ -318,7 +321,7 @@ func fidelityReport(results []corpusResult) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Fidelity over real descriptions\n\n")
-	fmt.Fprintf(&b, "Written by `DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/openapi -run TestCorpus -update`; the test checks this file against every run, so it says what the code does now.\n\n")
+	fmt.Fprintf(&b, "Written by `DOCS_PUBLISH_LONG_TESTS=1 DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/openapi -run TestCorpus -update`; the test checks this file against every run, so it says what the code does now.\n\n")
 	fmt.Fprintf(&b, "%d real descriptions that nobody here wrote, fetched from the package registries (`testdata/corpus/corpus.tsv` names each): API owners' own files, official examples, and other tools' fixtures, Swagger 2.0 and OpenAPI 3.0 to 3.2, JSON and YAML, single and multi-file. Each is loaded, bundled, validated and encoded as a run would, then compared with its source: a single-file JSON description must come out token for token the same, key order included; any other, with every `$ref` expanded on both sides, must hold the same document: every top-level value (paths and webhooks, info, tags, `x-*` and the rest) and every component the source defines, used or not (discriminator mappings expanded too).\n\n", len(results))
 	fmt.Fprintf(&b, "| outcome | descriptions |\n|---|---|\n| exact | %d |\n| refused as invalid | %d |\n| too large to expand on both sides (not compared) | %d |\n| mismatched | %d |\n\n", count["exact"], count["refused"], count["too large"], count["mismatch"])
 	onePass := 0

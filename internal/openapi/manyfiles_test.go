@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestManySmallFilesLoadInBoundedMemory: 20,000 one-line files, each named
@@ -15,9 +17,7 @@ import (
 // loaded, bundled description holds, and all that loading it allocated,
 // are measured. Not parallel: other tests would count in the measure.
 func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads 20,000 files: not in -short")
-	}
+	testenv.Long(t) // loads 20,000 files
 	const files = 20_000
 	fsys := fstest.MapFS{}
 	var main strings.Builder

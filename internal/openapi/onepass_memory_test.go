@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestOnePassReadsInBoundedMemory: the single pass over a JSON description
@@ -15,6 +17,7 @@ import (
 // all it allocates is a small part of the file's size. Not parallel: other
 // tests would count in the measure.
 func TestOnePassReadsInBoundedMemory(t *testing.T) {
+	testenv.Long(t) // reads megabytes
 	var b strings.Builder
 	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-list":[`)
 	for i := range 1_600_000 {

@@ -16,6 +16,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // prepared is what one way of preparing a description gave.
@@ -128,6 +130,7 @@ func fieldsOf(n *Node) []Field {
 // comes out of a run as it comes out of the tree, and the single pass does
 // the work for the JSON descriptions that name no other file.
 func TestOnePassAgreesOnTestdata(t *testing.T) {
+	testenv.Long(t) // a sweep over every file under testdata
 	t.Parallel()
 	fsys := os.DirFS("../../testdata")
 	var names []string

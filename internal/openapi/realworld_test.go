@@ -8,27 +8,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
-
-// networkTests is the variable that opts in to tests that fetch from the
-// package registries: go test ./... stays hermetic without it, and CI sets
-// it.
-const networkTests = "DOCS_PUBLISH_NETWORK_TESTS"
-
-// needNetwork skips a test that fetches from a registry unless the run
-// opted in; once opted in, a fetch that fails fails the test.
-func needNetwork(t *testing.T) {
-	t.Helper()
-	if os.Getenv(networkTests) != "1" {
-		t.Skipf("fetches from the package registries: set %s=1 to run it", networkTests)
-	}
-}
 
 // npmFile returns a file of an npm package, fetched with npm pack into a
 // cache the first time.
 func npmFile(t *testing.T, pkg, version, file string) string {
 	t.Helper()
-	needNetwork(t)
+	testenv.Network(t)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -61,6 +49,7 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 // validates without errors, and bundling a single-file description changes
 // nothing, so its resolved operations are the source's.
 func TestLargeRealWorldDescriptions(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
 	fsys := os.DirFS(filepath.Dir(path))
@@ -97,6 +86,7 @@ func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst,
 // published (13 MB) and dereferenced (73 MB, no $ref at all), takes the
 // single pass, with the tree's upload and findings.
 func TestLargeRealWorldDescriptionsInOnePass(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	for _, file := range []string{"generated/api.github.com.json", "generated/api.github.com.deref.json"} {
 		path := npmFile(t, "@octokit/openapi", "23.0.2", file)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestAliasExpansionBytes: what aliases add counts toward ExpandedBytes:
@@ -25,6 +27,7 @@ func TestAliasExpansionBytes(t *testing.T) {
 // TestAliasBombRefusedByItsValues: aliases of aliases that would expand to more than a
 // million values are refused as such, before the count of all values is.
 func TestAliasBombRefusedByItsValues(t *testing.T) {
+	testenv.Long(t) // expands aliases to a million values
 	t.Parallel()
 	var b strings.Builder
 	b.WriteString("openapi: 3.0.0\nx-0: &l0 [a, a, a, a, a, a, a, a, a, a]\n")

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestYAMLErrorsPointAtTheLine: a line indented wrongly inside a block
@@ -95,9 +97,7 @@ func TestOtherYAMLErrorsKeepTheirLine(t *testing.T) {
 // checked by two parses; also past a plain scalar whose continuation lines
 // are indented unevenly, which open no level.
 func TestYAMLErrorLineInALargeFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("parses 4 MiB of YAML several times: not in -short")
-	}
+	testenv.Long(t) // parses 4 MiB of YAML several times
 	t.Parallel()
 	cases := []struct{ name, path string }{
 		{"plain levels", ""},

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // partsAgree parses YAML whole and in parts, whatever its size, and
@@ -222,9 +224,7 @@ func FuzzYAMLInParts(f *testing.F) {
 // of whole items, each parsed on its own, rather than parsed whole: nine
 // million short items parsed whole take the YAML library gigabytes.
 func TestLargeListsInPartsOfItems(t *testing.T) {
-	if testing.Short() {
-		t.Skip("parses a list of 100,000 items twice: not in -short")
-	}
+	testenv.Long(t) // parses a list of 100,000 items twice
 	t.Parallel()
 	var b strings.Builder
 	b.WriteString("openapi: 3.0.0\nx-list:\n")

@@ -1,0 +1,3 @@
+package n
+
+func TestNested(t *testing.T) { testenv.Long(t) }

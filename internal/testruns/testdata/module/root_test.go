@@ -1,0 +1,9 @@
+package m
+
+import (
+	"testing"
+
+	"example.com/m/internal/testenv"
+)
+
+func TestCorpus(t *testing.T) { testenv.Long(t) }

@@ -1,0 +1,3 @@
+package x
+
+func TestInTestdata(t *testing.T) { testenv.Long(t) }
