@@ -132,7 +132,7 @@ func TestFlowOutcomes(t *testing.T) {
 	}{
 		{name: "published and built", state: BuildReady, releases: 1,
 			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
-				if rep.outputs["docs-url"] != "https://docs.bookstore.example/" || res.DocsURL != rep.outputs["docs-url"] {
+				if rep.outputs["docs-url"] != "https://doc-17.project-4711.docs.example/" || res.DocsURL != rep.outputs["docs-url"] {
 					t.Errorf("docs-url output %q, result %q", rep.outputs["docs-url"], res.DocsURL)
 				}
 				if emu.RequestsTo("/docs.builds.download") == 0 {
