@@ -298,7 +298,7 @@ func TestActRunsTheAction(t *testing.T) {
 		sum := sha256.Sum256(builds[0].Zip)
 		want := map[string]string{
 			"build-id": builds[0].ID, "zip-path": "docs-build-" + builds[0].ID + ".zip",
-			"zip-sha256": hex.EncodeToString(sum[:]), "docs-url": "https://docs.bookstore.example/",
+			"zip-sha256": hex.EncodeToString(sum[:]), "docs-url": "https://doc-17.project-4711.docs.example/",
 		}
 		for k, v := range want {
 			if got[k] != v {

@@ -280,7 +280,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	b := builds[0]
 	want := map[string]string{
 		"build-id": "9007199254740993", "doc-id": "17", "file-name": "openapi.yml", "live": "true",
-		"zip-path": "docs-build-9007199254740993.zip", "docs-url": "https://docs.bookstore.example/",
+		"zip-path": "docs-build-9007199254740993.zip", "docs-url": "https://doc-17.project-4711.docs.example/",
 		"breaking-changes": "0", "api-changes": "0",
 	}
 	for k, v := range want {
@@ -358,7 +358,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	}
 
 	// Job summary and log groups.
-	for _, want := range []string{"API docs published", "9007199254740993", "octo/bookstore", "**Docs:** <https://docs.bookstore.example/>", "| Build outcome | built |"} {
+	for _, want := range []string{"API docs published", "9007199254740993", "octo/bookstore", "**Docs:** <https://doc-17.project-4711.docs.example/>", "| Build outcome | built |"} {
 		if !strings.Contains(run.summary, want) {
 			t.Errorf("job summary lacks %q:\n%s", want, run.summary)
 		}
@@ -622,8 +622,8 @@ func TestBadInputs(t *testing.T) {
 	}{
 		{name: "missing token", inputs: map[string]string{"token": ""}, want: []string{"input token", "secrets."}, requests: 0},
 		{name: "missing project-id", inputs: map[string]string{"project-id": ""}, want: []string{"input project-id: is required", "with:"}, requests: 0},
-		{name: "unknown project", inputs: map[string]string{"project-id": "999"}, want: []string{"list docs of project 999", "404", "error_code 1404", "tracking_id emu-", "project 999 may not exist", "check project-id"}, requests: 1, noWrites: true},
-		{name: "doc-id not in the list", inputs: map[string]string{"doc-id": "99"}, want: []string{"doc-id 99 is not a doc of this project", "set doc-id to one of: 17 (docs.bookstore.example)"}, requests: 1, noWrites: true},
+		{name: "unknown project", inputs: map[string]string{"project-id": "999"}, want: []string{"list docs of project 999", "404", "error_code 1404", "tracking_id emu-", `project "999" may not exist`, "check project-id"}, requests: 1, noWrites: true},
+		{name: "doc-id not in the list", inputs: map[string]string{"doc-id": "99"}, want: []string{"doc-id 99 is not a doc of this project", "set doc-id to one of: 17 (doc-17.project-4711.docs.example)"}, requests: 1, noWrites: true},
 		{name: "zero docs", docs: []emulator.Doc{}, want: []string{"project 4711 has no docs", "web application"}, requests: 1, noWrites: true},
 		{name: "several docs without doc-id", docs: []emulator.Doc{{ID: "17", Domain: "a.example", File: "openapi.yml", Branch: "main"}, {ID: "18", File: "openapi.yml", Branch: "main"}},
 			want: []string{"has 2 docs and doc-id is empty", "set doc-id to one of: 17 (a.example), 18"}, requests: 1, noWrites: true},
@@ -632,7 +632,7 @@ func TestBadInputs(t *testing.T) {
 		{name: "spec a plain text", files: map[string]string{"api/openapi.yaml": "hello world\n"}, want: []string{"::error col=1,file=api/openapi.yaml,line=1::", "api/openapi.yaml:1:1", "neither a YAML nor a JSON"}, requests: 0},
 		{name: "file-name with ..", inputs: map[string]string{"file-name": "../other/openapi.yml"}, want: []string{"input file-name", `".." segment`}, requests: 0},
 		{name: "bad token", inputs: map[string]string{"token": "wrong-token-value"}, want: []string{"401", "check the token secret"}, requests: 1, noWrites: true},
-		{name: "unknown branch", inputs: map[string]string{"branch": "nope"}, want: []string{"update file openapi.yml on branch nope", "404", "branch nope may not exist"}, requests: 2},
+		{name: "unknown branch", inputs: map[string]string{"branch": "nope"}, want: []string{"update file openapi.yml on branch nope", "404", `branch "nope" may not exist`}, requests: 2},
 		{name: "http to a remote host", inputs: map[string]string{"api-url": "http://docs.example.com/v1"}, want: []string{"input api-url", "use https"}, requests: 0},
 		{name: "set-live not a boolean", inputs: map[string]string{"set-live": "yes please"}, want: []string{"input set-live", "true or false"}, requests: 0},
 		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "file-name and branch must match"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,14 +17,29 @@ import (
 
 func readme(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return pages(t, "README.md")
 }
 
-// TestReadmeRecipesSetRequiredInputs: every step of a README workflow that
+// pages is the text of the README and the pages under docs/ named, one
+// after the other: the claims tested live on them.
+func pages(t *testing.T, names ...string) string {
+	t.Helper()
+	var all strings.Builder
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+		all.WriteString("\n")
+	}
+	return all.String()
+}
+
+// workflowPages are where the quick start's and the recipes' workflows are.
+var workflowPages = []string{"README.md", "docs/recipes.md"}
+
+// TestReadmeRecipesSetRequiredInputs: every step of a README or recipe workflow that
 // uses the action sets every input action.yml marks required, so a recipe
 // that works without an input (the API-changes check needs no token) and
 // action.yml cannot disagree.
@@ -34,7 +50,7 @@ func TestReadmeRecipesSetRequiredInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := 0
-	for _, b := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(readme(t), -1) {
+	for _, b := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(pages(t, workflowPages...), -1) {
 		var wf struct {
 			Name string
 			Jobs map[string]struct {
@@ -62,16 +78,16 @@ func TestReadmeRecipesSetRequiredInputs(t *testing.T) {
 		}
 	}
 	if steps < 9 {
-		t.Fatalf("found %d steps that use the action in README.md, want the quick start's and the recipes'", steps)
+		t.Fatalf("found %d steps that use the action in %v, want the quick start's and the recipes'", steps, workflowPages)
 	}
 }
 
 // TestReadmeDocumentsEveryVariant: every variant the emulator offers (and
-// lists in its --help) has a row of the README's variants table.
+// lists in its --help) has a row of the variants table of the emulator's page.
 func TestReadmeDocumentsEveryVariant(t *testing.T) {
 	t.Parallel()
 	var rows []string
-	for _, l := range strings.Split(readme(t), "\n") {
+	for _, l := range strings.Split(pages(t, "docs/emulator.md"), "\n") {
 		if name, _, ok := strings.Cut(strings.TrimPrefix(l, "| "), " | "); ok && strings.HasPrefix(l, "| `") {
 			rows = append(rows, name)
 		}
@@ -82,7 +98,7 @@ func TestReadmeDocumentsEveryVariant(t *testing.T) {
 			found = found || strings.Contains(r, "`"+v+"`")
 		}
 		if !found {
-			t.Errorf("the emulator's variant %s has no row in the README's variants table", v)
+			t.Errorf("the emulator's variant %s has no row in docs/emulator.md's variants table", v)
 		}
 	}
 }
@@ -130,4 +146,55 @@ func TestReadmeInstallCommandBuilds(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(clone, "docs-publish")); err != nil {
 		t.Errorf("the install commands left no docs-publish in the clone's root: %v", err)
 	}
+}
+
+// TestReadmeReadsInFiveMinutes: the README stays short, and every relative
+// link of the README and of the pages under docs/ names a file that exists,
+// and a heading of it when the link has an anchor.
+func TestReadmeReadsInFiveMinutes(t *testing.T) {
+	t.Parallel()
+	if n := len(readme(t)); n > 20<<10 {
+		t.Errorf("README.md is %d bytes, want at most 20 KiB: move reference material to a page under docs/", n)
+	}
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil || len(files) < 9 {
+		t.Fatalf("docs/ holds %d pages (%v), want one a topic", len(files), err)
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, file := range append([]string{"README.md"}, files...) {
+		for _, m := range link.FindAllStringSubmatch(pages(t, file), -1) {
+			target, anchor, _ := strings.Cut(m[1], "#")
+			if strings.Contains(target, "://") || strings.HasPrefix(m[1], "mailto:") {
+				continue
+			}
+			path := file
+			if target != "" {
+				path = filepath.Join(filepath.Dir(file), target)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				if _, serr := os.Stat(path); serr == nil {
+					continue // a folder, or a file that is not text
+				}
+				t.Errorf("%s links to %s, which does not exist", file, m[1])
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !slices.Contains(headingAnchors(string(b)), anchor) {
+				t.Errorf("%s links to %s: %s has no such heading", file, m[1], path)
+			}
+		}
+	}
+}
+
+// headingAnchors are the anchors GitHub gives a Markdown text's headings:
+// lower case, punctuation but hyphens dropped, spaces as hyphens.
+func headingAnchors(md string) []string {
+	var out []string
+	drop := regexp.MustCompile(`[^\p{L}\p{N}\- _]`)
+	for _, l := range strings.Split(md, "\n") {
+		if h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " "); ok && strings.HasPrefix(l, "#") {
+			out = append(out, strings.ReplaceAll(drop.ReplaceAllString(strings.ToLower(h), ""), " ", "-"))
+		}
+	}
+	return out
 }

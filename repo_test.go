@@ -131,15 +131,11 @@ func actionlint(t *testing.T) []string {
 
 const actionlintModule = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
 
-// TestReadmeWorkflowsPassActionlint: every workflow in the README is a
-// complete file that actionlint accepts.
+// TestReadmeWorkflowsPassActionlint: every workflow in the README and the
+// recipes is a complete file that actionlint accepts.
 func TestReadmeWorkflowsPassActionlint(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(pages(t, workflowPages...), -1)
 	dir := t.TempDir()
 	var files []string
 	for i, b := range blocks {
@@ -151,7 +147,7 @@ func TestReadmeWorkflowsPassActionlint(t *testing.T) {
 		files = append(files, p)
 	}
 	if len(files) < 9 {
-		t.Fatalf("found %d workflows in README.md, want the quick start and eight recipes", len(files))
+		t.Fatalf("found %d workflows in %v, want the quick start and eight recipes", len(files), workflowPages)
 	}
 	cmd := actionlint(t)
 	out, err := exec.Command(cmd[0], append(cmd[1:], files...)...).CombinedOutput()

@@ -126,6 +126,14 @@ func runHelp(ctx context.Context, env, plain Env, meta *ghaction.Metadata) error
 	return &UsageError{Msg: msg}
 }
 
+// lowerFirst is s with its first letter in lower case, to follow a colon.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
 func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help"
 }
@@ -180,7 +188,7 @@ func versionFrom(version, commit string, info *debug.BuildInfo) string {
 }
 
 func usage(w io.Writer, meta *ghaction.Metadata) {
-	fmt.Fprintf(w, `docs-publish %s
+	fmt.Fprintf(w, `docs-publish: %s
 
 Usage:
   docs-publish [flags]          publish a description (the GitHub Action's flow)
@@ -190,10 +198,15 @@ Usage:
   docs-publish help [COMMAND]   the help of a command; or the command's --help
 
 Each input is a flag, or an environment variable %sNAME (on GitHub: the
-action's with: block). Outputs are printed as name=value lines.
+action's with: block).
+
+A boolean flag takes its value after =: --set-live=false (--set-live alone
+means true). Off GitHub, --branch has no default: give the project branch.
+Give the token in %sTOKEN rather than as a flag, to keep it out of the
+shell's history; it is never printed.
 
 Flags:
-`, strings.TrimSuffix(meta.Description, "."), ghaction.EnvPrefix)
+`, lowerFirst(strings.TrimSuffix(meta.Description, ".")), ghaction.EnvPrefix, ghaction.EnvPrefix)
 	for _, in := range meta.Inputs {
 		def := ""
 		if in.HasDefault {
@@ -208,6 +221,10 @@ Flags:
 	}
 	fmt.Fprintf(w, "  --output text|json\n      How outputs are printed off GitHub (default text: name=value lines).\n")
 	fmt.Fprintf(w, "  --workspace DIR\n      The folder the description, every file its $refs name, and every path written must stay in (default: GITHUB_WORKSPACE on GitHub, else the working directory).\n")
+	fmt.Fprintf(w, "\nOutputs (name=value lines, one JSON object with --output json, or the step's outputs on GitHub):\n")
+	for _, o := range meta.Outputs {
+		fmt.Fprintf(w, "  %s\n      %s\n", o.Name, o.Description)
+	}
 	fmt.Fprintf(w, `
 Exit codes:
   %d    published (or checked, in a dry run)

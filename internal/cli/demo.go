@@ -49,6 +49,7 @@ func runDemo(ctx context.Context, env Env, log io.Writer, meta *ghaction.Metadat
 		return fmt.Errorf("demo: %w", err)
 	}
 	cfg := emulator.Default()
+	cfg.Prefix = emulator.ServicePrefix
 	emu, err := emulator.Start(cfg)
 	if err != nil {
 		return fmt.Errorf("demo: start emulator: %w", err)

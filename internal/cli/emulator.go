@@ -63,6 +63,7 @@ func runEmulator(ctx context.Context, env Env, args []string) error {
 // configuration.
 func emulatorConfig(args []string) (emulator.Config, emulatorFlags, error) {
 	cfg := emulator.Default()
+	cfg.Prefix = emulator.ServicePrefix // a seed file or --prefix may say otherwise
 	var f emulatorFlags
 	fs := flag.NewFlagSet("emulator", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -150,7 +151,7 @@ func docFlags(projects []emulator.Project, docs []string, seeded bool) ([]emulat
 		if !ok || project == "" || doc == "" {
 			return nil, fmt.Errorf("--doc %q: write PROJECT/DOC, optionally =FILE@BRANCH, such as 4711/18=openapi.yml@develop", v)
 		}
-		d := emulator.Doc{ID: doc}
+		d := emulator.Doc{ID: doc, Domain: emulator.DomainFor(project, doc)}
 		if i := strings.LastIndex(what, "@"); i >= 0 {
 			what, d.Branch = what[:i], what[i+1:]
 		}
@@ -194,7 +195,10 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 			fmt.Fprintf(w, "  (there is no %s here: give your description's path with --file)\n", file)
 		}
 	}
-	fmt.Fprintf(w, "Requests are logged on stderr. Stop with Ctrl-C.\n")
+	if !f.quiet {
+		fmt.Fprintf(w, "Requests are logged on stderr. ")
+	}
+	fmt.Fprintf(w, "Stop with Ctrl-C.\n")
 }
 
 // tryFiles are the descriptions the Try: line names, the first found in

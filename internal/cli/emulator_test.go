@@ -74,10 +74,10 @@ func TestEmulatorFlags(t *testing.T) {
 			token: "t", delay: time.Second,
 			projects: []emulator.Project{
 				{ID: "4711", Branches: []string{"main", "develop"}, Docs: []emulator.Doc{
-					{ID: "17", File: "openapi.yml", Branch: "main"},
-					{ID: "18", File: "api/openapi.yml", Branch: "develop", Fail: "the theme does not build"},
+					{ID: "17", Domain: "doc-17.project-4711.docs.example", File: "openapi.yml", Branch: "main"},
+					{ID: "18", Domain: "doc-18.project-4711.docs.example", File: "api/openapi.yml", Branch: "develop", Fail: "the theme does not build"},
 				}},
-				{ID: "4712", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "21", File: "other.yml", Branch: "main"}}},
+				{ID: "4712", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "21", Domain: "doc-21.project-4712.docs.example", File: "other.yml", Branch: "main"}}},
 			},
 		},
 		{
@@ -86,7 +86,7 @@ func TestEmulatorFlags(t *testing.T) {
 			token: "from-flag", delay: 2 * time.Second,
 			projects: []emulator.Project{
 				{ID: "1", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "10", File: "openapi.yml", Branch: "main"}}},
-				{ID: "2", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "20", File: "openapi.yml", Branch: "main"}}},
+				{ID: "2", Branches: []string{"main"}, Docs: []emulator.Doc{{ID: "20", Domain: "doc-20.project-2.docs.example", File: "openapi.yml", Branch: "main"}}},
 			},
 		},
 		{name: "a doc without project", args: []string{"--doc", "17"}, err: `--doc "17": write PROJECT/DOC`},
@@ -97,9 +97,14 @@ func TestEmulatorFlags(t *testing.T) {
 		{name: "a bad variant", args: []string{"--variant", "nope"}, err: "--variant"},
 		{name: "a negative build delay", args: []string{"--build-delay", "-1s"}, err: "--build-delay -1s: give a duration of 0 or more"},
 	}
-	for _, prefix := range []string{"v1", "/v1", "/v1/", "v1/"} {
-		if cfg, _, err := emulatorConfig([]string{"--prefix", prefix}); err != nil || cfg.Prefix != "/v1" {
-			t.Errorf("--prefix %s: %q, %v; want /v1", prefix, cfg.Prefix, err)
+	// The API is under /v1 unless told otherwise, as the service's is.
+	for args, want := range map[string]string{"v1": "/v1", "/v1": "/v1", "/v1/": "/v1", "v1/": "/v1", "": "", "-": "/v1"} {
+		flags := []string{"--prefix", args}
+		if args == "-" {
+			flags = nil
+		}
+		if cfg, _, err := emulatorConfig(flags); err != nil || cfg.Prefix != want {
+			t.Errorf("%q: prefix %q, %v; want %q", flags, cfg.Prefix, err, want)
 		}
 	}
 	for _, tc := range cases {
@@ -194,8 +199,9 @@ func waitFor(t *testing.T, out *lockedBuffer, re *regexp.Regexp) []string {
 	return nil
 }
 
-// TestEmulatorCommand runs the emulator as a person would: it prints where
-// each doc's site is, logs each request on stderr without the token, warns
+// TestEmulatorCommand runs the emulator as a person would: it serves the API
+// under /v1 as the service does, names each doc's domain after it, prints
+// where each doc's site is, logs each request on stderr without the token, warns
 // when it listens beyond loopback over plain http, and stops when
 // interrupted.
 func TestEmulatorCommand(t *testing.T) {
@@ -224,7 +230,11 @@ func TestEmulatorCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			list, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			if !strings.HasSuffix(api, "/v1") || !strings.Contains(string(list), `"doc-21.project-4712.docs.example"`) {
+				t.Errorf("api-url %s (want the path prefix /v1); docs list %s (want doc 21's own domain)", api, list)
+			}
 			resp, err = http.Get(site17)
 			if err != nil {
 				t.Fatal(err)
@@ -234,7 +244,7 @@ func TestEmulatorCommand(t *testing.T) {
 			if resp.StatusCode != 404 || !strings.Contains(string(page), "no live build yet") {
 				t.Errorf("the site of a doc without a build: %d %s", resp.StatusCode, page)
 			}
-			waitFor(t, stderr, regexp.MustCompile(`emulator: GET /docs.list\?projectId=4712 200 \S+\n`))
+			waitFor(t, stderr, regexp.MustCompile(`emulator: GET /v1/docs.list\?projectId=4712 200 \S+\n`))
 			waitFor(t, stderr, regexp.MustCompile(`emulator: GET /sites/17/ 404 \S+\n`))
 			if strings.Contains(stderr.String(), "secret-token") {
 				t.Errorf("stderr shows the token:\n%s", stderr.String())

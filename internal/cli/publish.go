@@ -97,7 +97,7 @@ func checkArgs(fs *flag.FlagSet, args []string, cmd string) error {
 		f := fs.Lookup(name)
 		if f == nil {
 			msg := fmt.Sprintf("unknown flag --%s", name)
-			if near := nearest(fs, name); near != "" {
+			if near := nearest(fs, name, cmd); near != "" {
 				msg += fmt.Sprintf(": did you mean --%s?", near)
 			}
 			return &UsageError{Msg: msg + " (see " + cmd + " --help)"}
@@ -106,8 +106,17 @@ func checkArgs(fs *flag.FlagSet, args []string, cmd string) error {
 			continue
 		}
 		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-			if i+1 < len(args) && (strings.EqualFold(args[i+1], "true") || strings.EqualFold(args[i+1], "false")) {
-				return &UsageError{Msg: fmt.Sprintf("write --%s=%s: a boolean flag takes its value after =, and --%s alone means true", name, args[i+1], name)}
+			// No command takes arguments: a word after a boolean flag is
+			// meant as its value, which goes after = (yes is not one).
+			if i+1 == len(args) {
+				continue
+			}
+			next := args[i+1]
+			if strings.EqualFold(next, "true") || strings.EqualFold(next, "false") {
+				return &UsageError{Msg: fmt.Sprintf("write --%s=%s: a boolean flag takes its value after =, and --%s alone means true", name, next, name)}
+			}
+			if next != "" && !strings.HasPrefix(next, "-") {
+				return &UsageError{Msg: fmt.Sprintf("--%s %q: a boolean flag takes true or false after =: write --%s=true or --%s=false (--%s alone means true)", name, next, name, name, name)}
 			}
 			continue
 		}
@@ -116,17 +125,23 @@ func checkArgs(fs *flag.FlagSet, args []string, cmd string) error {
 	return nil
 }
 
-// nearest is the defined flag closest to a mistyped name, or "" when none
-// is close.
-func nearest(fs *flag.FlagSet, name string) string {
+// nearest is the flag of cmd closest to a mistyped name, or "" when none
+// is close: a defined flag, --help (every command's), or --version (the
+// program's).
+func nearest(fs *flag.FlagSet, name, cmd string) string {
 	best, bestDist := "", 0
 	squash := func(s string) string { return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s)) }
-	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(squash(name), squash(f.Name))
+	consider := func(flagName string) {
+		d := editDistance(squash(name), squash(flagName))
 		if best == "" || d < bestDist {
-			best, bestDist = f.Name, d
+			best, bestDist = flagName, d
 		}
-	})
+	}
+	fs.VisitAll(func(f *flag.Flag) { consider(f.Name) })
+	consider("help")
+	if cmd == "docs-publish" {
+		consider("version")
+	}
 	if bestDist > max(2, len(name)/3) {
 		return ""
 	}

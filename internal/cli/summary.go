@@ -74,6 +74,16 @@ func (s *summary) headline() (icon, title, detail string) {
 	return "✅", "API docs published", ""
 }
 
+// rendersNote says, for a run that released a build, which file it wrote
+// and that the doc renders the file set in its publish settings: a file
+// written under another name builds green and changes nothing.
+func (s *summary) rendersNote() string {
+	if s.res.BuildID == "" || s.res.FileName == "" {
+		return ""
+	}
+	return fmt.Sprintf("This run wrote %q on branch %q. The doc renders the file set in its publish settings in the service's web application: if that is another file, this build does not show this description; set file-name to that file.", s.res.FileName, s.res.Branch)
+}
+
 // markdown renders the summary for GitHub's job summary. Everything that
 // comes from the service or the description is escaped.
 func (s *summary) markdown() string {
@@ -93,6 +103,9 @@ func (s *summary) markdown() string {
 	}
 	if len(lead) > 0 {
 		b.WriteString(strings.Join(lead, " · ") + "\n\n")
+	}
+	if note := s.rendersNote(); note != "" {
+		fmt.Fprintf(&b, "> [!IMPORTANT]\n> %s\n\n", esc(note))
 	}
 	if len(s.facts) > 0 {
 		b.WriteString("| what | value |\n|---|---|\n")
@@ -168,6 +181,9 @@ func (s *summary) text() string {
 	var b strings.Builder
 	_, title, _ := s.headline()
 	fmt.Fprintf(&b, "docs-publish: %s\n", title)
+	if note := s.rendersNote(); note != "" {
+		fmt.Fprintf(&b, "  %s\n", ghaction.OneLine(note))
+	}
 	for _, r := range s.facts {
 		fmt.Fprintf(&b, "  %-20s %s\n", r[0]+":", ghaction.OneLine(r[1]))
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
-// TestTryLineFromAFreshClone starts the emulator as the README says, with
+// TestTryLineFromAFreshClone starts the emulator as docs/emulator.md says, with
 // go run in the top folder of a clone, and runs the Try: line it prints as
 // printed, in that folder, as a newcomer pastes it: it publishes, and the
 // downloaded zip is there. The clone is the repository's tracked files as

@@ -75,8 +75,18 @@ type Doc struct {
 	Fail string
 }
 
+// ServicePrefix is the path prefix `docs-publish emulator` and the demo
+// serve the API under, as the service does: api-url ends with it.
+const ServicePrefix = "/v1"
+
+// DomainFor is a domain named after a doc and its project, for a doc
+// configured without one, so that each doc's docs-url is its own.
+func DomainFor(project, doc string) string {
+	return "doc-" + doc + ".project-" + project + ".docs.example"
+}
+
 // Default returns the seed that `docs-publish emulator` and the demo use,
-// with a random token of its own.
+// with a random token of its own. They serve it under ServicePrefix.
 func Default() Config {
 	return Config{
 		Token:      NewToken(),
@@ -84,7 +94,7 @@ func Default() Config {
 		Projects: []Project{{
 			ID:       "4711",
 			Branches: []string{"main"},
-			Docs:     []Doc{{ID: "17", Domain: "docs.bookstore.example", File: "openapi.yml", Branch: "main"}},
+			Docs:     []Doc{{ID: "17", Domain: DomainFor("4711", "17"), File: "openapi.yml", Branch: "main"}},
 		}},
 	}
 }

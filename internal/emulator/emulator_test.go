@@ -459,7 +459,7 @@ func TestVariants(t *testing.T) {
 					t.Errorf("domain %q as a string in %s", d, v.Fields)
 				}
 			case map[string]any:
-				if v.Fields != FieldsObjects || d["name"] != "docs.bookstore.example" {
+				if v.Fields != FieldsObjects || d["name"] != "doc-17.project-4711.docs.example" {
 					t.Errorf("domain %v in %s", d, v.Fields)
 				}
 			case []any:

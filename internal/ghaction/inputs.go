@@ -13,6 +13,8 @@ const EnvPrefix = "DOCS_PUBLISH_"
 // INPUT_PROJECT-ID as the runner sets it (hyphen kept), at
 // DOCS_PUBLISH_PROJECT_ID, and at action.yml's default. The runner sets every
 // declared input, to "" when the user gave nothing, so "" counts as unset.
+// Each value is trimmed of white space at both ends, a flag's as a
+// variable's: a token pasted with its line break works either way.
 type Lookuper struct {
 	Meta   *Metadata
 	Flags  map[string]string // by input name
@@ -42,14 +44,10 @@ func EnvVar(input string) string {
 func (l *Lookuper) Lookup(key string) (string, bool) {
 	name := InputName(key)
 	l.last = name
-	if v := l.Flags[name]; v != "" {
-		return v, true
-	}
-	if v := strings.TrimSpace(l.Getenv(RunnerVar(name))); v != "" {
-		return v, true
-	}
-	if v := strings.TrimSpace(l.Getenv(EnvVar(name))); v != "" {
-		return v, true
+	for _, v := range []string{l.Flags[name], l.Getenv(RunnerVar(name)), l.Getenv(EnvVar(name))} {
+		if v = strings.TrimSpace(v); v != "" {
+			return v, true
+		}
 	}
 	if in, ok := l.Meta.Input(name); ok && in.HasDefault {
 		if v := EvalDefault(in.Default, l.Getenv); v != "" {

@@ -128,7 +128,9 @@ func parseDescription(src *Source, data []byte) (*Node, error) {
 	root, err := parseAny(src, data)
 	var le *LoadError
 	if errors.Is(err, errEmpty) && errors.As(err, &le) {
-		le.Err = ErrNotDescription
+		// Placed at its first line, an empty description is a fault in
+		// what the file holds, as a syntax error is: not a wrong path.
+		le.Err, le.Pos = ErrNotDescription, Pos{Line: 1, Col: 1}
 	}
 	if err != nil {
 		return nil, err

@@ -259,7 +259,11 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 			return nil, err
 		}
 	}
-	findings := Validate(root)
+	var files fs.FS // a $ref left as written must name a file that is there
+	if !opts.Bundle {
+		files = fsys
+	}
+	findings := validate(root, files)
 	if len(broken) > 0 {
 		return nil, &Faults{Load: broken, Findings: findings}
 	}

@@ -1,8 +1,10 @@
 package openapi
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/big"
 	"mime"
 	"regexp"
@@ -36,8 +38,13 @@ func (f Finding) String() string {
 // Validate checks a (bundled) description: its version and structure, that
 // every local $ref resolves, and the shared parameters and responses the
 // service renders as components. Findings come in document order.
-func Validate(root *Node) []Finding {
-	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}}
+func Validate(root *Node) []Finding { return validate(root, nil) }
+
+// validate is Validate that, given the files the description was read from
+// (fsys), also reports a $ref to a file that is not there: one left as
+// written, which the service cannot resolve either.
+func validate(root *Node, fsys fs.FS) []Finding {
+	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, fsys: fsys}
 	v.version = versionOf(root)
 	v.fmt = formatOf(root)
 	v.structure()
@@ -66,7 +73,12 @@ func validateKept(root *Node, refs []passRef, used map[string]bool) (findings []
 		if v.version == 2 {
 			checked = r.checked2
 		}
-		if !checked || isRemote(r.text) {
+		if !checked {
+			continue
+		}
+		if isRemote(r.text) {
+			at.Scalar, at.Pos = r.text, r.pos
+			v.remote(&at)
 			continue
 		}
 		msg, done := problems[r.text]
@@ -95,6 +107,11 @@ type validator struct {
 	// kept: root is what the single pass kept; undecided: a value
 	// validation reads was not kept.
 	kept, undecided bool
+	// fsys holds the files of a description that is not bundled, to check
+	// that the files its $refs name exist; nil checks only their names.
+	fsys fs.FS
+	// remotes are the addresses $refs name that were warned of.
+	remotes map[string]bool
 }
 
 // resolve follows a local pointer. Over a kept tree, a pointer into what
@@ -138,18 +155,21 @@ func (v *validator) structure() {
 	r := v.root
 	if s := r.Get("swagger"); s != nil {
 		if s.Kind != String || s.Scalar != "2.0" {
-			v.add(Error, s, `swagger must be "2.0" (a string): this is the only Swagger version`)
+			v.add(Error, s, `swagger must be "2.0" (a string): this is the only Swagger version%s`, quoteIt(s, "2.0"))
 		}
 	} else if o := r.Get("openapi"); o.Kind != String || !versions.MatchString(o.Scalar) {
-		v.add(Error, o, "openapi must be a 3.0.x, 3.1.x or 3.2.x version string, such as \"3.0.3\"")
+		v.add(Error, o, "openapi must be a 3.0.x, 3.1.x or 3.2.x version string, such as \"3.0.3\"%s", quoteIt(o, "3.0.3"))
 	}
 	info := r.Get("info")
 	if info == nil || info.Kind != Object {
 		v.add(Error, r, "info is missing: add info with title and version")
 	} else {
 		for _, k := range []string{"title", "version"} {
-			if f := info.Get(k); f == nil || f.Kind != String {
-				v.add(Error, info, "info.%s is missing or not a string", k)
+			switch f := info.Get(k); {
+			case f == nil:
+				v.add(Error, info, "info.%s is missing: add it, as a string", k)
+			case f.Kind != String:
+				v.add(Error, f, "info.%s must be a string%s", k, quoteIt(f, ""))
 			}
 		}
 	}
@@ -179,6 +199,26 @@ func (v *validator) structure() {
 			v.add(Error, o.op, "%s has no responses: list at least one", o.where())
 		}
 	}
+}
+
+// quoteIt is the advice for a value written unquoted that YAML reads as
+// another kind than a string (version: 2.0 is a number): say what it was
+// read as, and to quote it, as in example ("" for its own text).
+func quoteIt(n *Node, example string) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case Null:
+		return ": it is empty"
+	case Number, Bool:
+		kind := map[Kind]string{Number: "a number", Bool: "a boolean"}[n.Kind]
+		return fmt.Sprintf(": %s is written without quotes, so it is read as %s; quote it, as in %q", n.Scalar, kind, cmp.Or(example, n.Scalar))
+	case Object, Array:
+		kind := map[Kind]string{Object: "a mapping", Array: "a list"}[n.Kind]
+		return fmt.Sprintf(": it is written as %s; give its text, in quotes", kind)
+	}
+	return ""
 }
 
 // operation is one method of one path.
@@ -255,7 +295,9 @@ func (v *validator) refs(n *Node, p place) {
 			v.refs(it, child(p, "", v.version == 3))
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !ref.unresolved {
+		if ref, ok := refOf(n); ok && isRemote(ref.Scalar) {
+			v.remote(ref)
+		} else if ok && !ref.unresolved {
 			v.checkRef(ref)
 		}
 		for _, f := range n.Fields {
@@ -264,6 +306,20 @@ func (v *validator) refs(n *Node, p place) {
 			}
 		}
 	}
+}
+
+// remote warns of a $ref to an address (https: and the like), once per
+// address: it is published as written, since nothing is fetched from the
+// network.
+func (v *validator) remote(ref *Node) {
+	if v.remotes[ref.Scalar] {
+		return
+	}
+	if v.remotes == nil {
+		v.remotes = map[string]bool{}
+	}
+	v.remotes[ref.Scalar] = true
+	v.add(Warning, ref, "$ref %s is an address, not a file: it is published as written, not bundled, so the docs show it only if the service can read that address; to bundle it, copy the file into the repository and refer to it by its path", ref.Scalar)
 }
 
 // checkRef reports a $ref that does not resolve, or names a file it may not.
@@ -288,8 +344,15 @@ func (v *validator) refProblem(ref, from string) string {
 		// references across the project's files itself. They are
 		// published as written, so the rules for what a $ref may
 		// name hold for them too.
-		if _, err := refFile(from, file); err != nil {
+		p, err := refFile(from, file)
+		if err != nil {
 			return fmt.Sprintf("$ref %s %v", ref, err)
+		}
+		if v.fsys == nil {
+			break
+		}
+		if _, err := fs.Stat(v.fsys, p); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Sprintf("$ref %s: %s does not exist: add the file, or fix the $ref (bundle is false, so the $ref is published as written)", ref, p)
 		}
 	default:
 		if _, err := v.resolve(ptr, false); err != nil && err != errUndecided {

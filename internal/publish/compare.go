@@ -89,18 +89,9 @@ func (f *flow) compare(ctx context.Context) error {
 	c := &Comparison{}
 	f.res.Changes = c
 	defer f.endGitHub()
-	b, skip, err := f.base(ctx)
+	b, err := f.base(ctx)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
-	}
-	if b == nil {
-		c.Skipped = skip
-		if f.cfg.CLI {
-			f.rep.Debugf("nothing compared: %s", skip)
-		} else {
-			f.rep.Infof("nothing compared: %s", skip)
-		}
-		return nil
 	}
 	c.Base = b.label
 	f.rep.Infof("comparing with %s", b.label)
@@ -224,18 +215,30 @@ func isNotRegular(err error) bool {
 	return errors.As(err, &nr)
 }
 
+// hasBase says whether the run has a base to compare with: base-file, or
+// the event's base commit. Without one there is no comparison step at all,
+// rather than one that did nothing; the log says why.
+func (f *flow) hasBase() bool {
+	if f.plan.BaseFile != "" || f.cfg.BaseSHA != "" {
+		return true
+	}
+	const why = "nothing compared: this event has no base commit (a pull request's base, or the commit before a push): set base-file to compare with a file"
+	if f.cfg.CLI {
+		f.rep.Debugf("%s", why)
+	} else {
+		f.rep.Infof("%s", why)
+	}
+	return false
+}
+
 // base works out where the base description is: base-file, or the file's
 // path at the event's base commit, from the local clone when it holds the
-// commit, else through GitHub's API. A nil base comes with why there is
-// none.
-func (f *flow) base(ctx context.Context) (*base, string, error) {
+// commit, else through GitHub's API.
+func (f *flow) base(ctx context.Context) (*base, error) {
 	if f.plan.BaseFile != "" {
-		return &base{fsys: f.ws.FS(), name: f.plan.BaseFile, label: "base-file " + f.plan.BaseFile}, "", nil
+		return &base{fsys: f.ws.FS(), name: f.plan.BaseFile, label: "base-file " + f.plan.BaseFile}, nil
 	}
 	sha := f.cfg.BaseSHA
-	if sha == "" {
-		return nil, "this event has no base commit (a pull request's base, or the commit before a push): set base-file to compare with a file", nil
-	}
 	what := "the commit before the push"
 	if f.cfg.PullRequest > 0 {
 		what = "the pull request's base commit"
@@ -245,7 +248,7 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 	files, err := gitclone.Commit(f.ws.Dir(), filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
 	if err == nil {
 		f.rep.Debugf("reading %s from the local clone", label)
-		return &base{fsys: files, name: name, label: label, dir: repoDir}, "", nil
+		return &base{fsys: files, name: name, label: label, dir: repoDir}, nil
 	}
 	switch {
 	case errors.Is(err, gitclone.ErrRefused):
@@ -258,14 +261,14 @@ func (f *flow) base(ctx context.Context) (*base, string, error) {
 		f.rep.Debugf("the local clone cannot give %s: %v", label, err)
 	}
 	if f.cfg.GitHubToken == "" || f.cfg.Repository == "" || f.cfg.GitHubAPIURL == "" {
-		return nil, "", fmt.Errorf("%s is not in the local clone, and without github-token (and GITHUB_REPOSITORY, GITHUB_API_URL) it cannot be read through GitHub's API: fetch it (actions/checkout with fetch-depth: 0), give github-token, or set base-file", label)
+		return nil, fmt.Errorf("%s is not in the local clone, and without github-token (and GITHUB_REPOSITORY, GITHUB_API_URL) it cannot be read through GitHub's API: fetch it (actions/checkout with fetch-depth: 0), give github-token, or set base-file", label)
 	}
 	gh, err := githubapi.New(f.cfg.GitHubAPIURL, f.cfg.GitHubToken, f.cfg.Repository, githubapi.Options{UserAgent: f.userAgent, FirstRetry: f.firstPoll})
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	f.rep.Debugf("reading %s through GitHub's API", label)
-	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label, dir: repoDir}, "", nil
+	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label, dir: repoDir}, nil
 }
 
 // inRepository finds the clone a workspace file is in (the workspace

@@ -135,6 +135,31 @@ func TestComparisonRules(t *testing.T) {
 			},
 		},
 		{
+			// The recipe names the file before any break is agreed.
+			name: "a breaking-ignore file not yet made ignores nothing, with a notice",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				cfg.BreakingIgnore = "api/breaking-ignore.txt"
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				if res.Changes.Breaking() != 1 || rep.count(`notice: :0:0: breaking-ignore "api/breaking-ignore.txt" does not exist, so no breaking change is ignored: create it`) != 1 {
+					t.Errorf("%d breaking; want 1 and a notice naming the file\n%s", res.Changes.Breaking(), rep.log())
+				}
+			},
+		},
+		{
+			name: "a breaking-ignore path that is a folder is refused",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				cfg.BreakingIgnore = "api"
+			},
+			errIs: func(err error) bool {
+				var ie *InputError
+				return errors.As(err, &ie) && ie.Input == "breaking-ignore"
+			},
+		},
+		{
 			name: "a breaking-ignore file that agrees to nothing found counts nothing",
 			head: breaking,
 			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {

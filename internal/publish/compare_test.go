@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -343,8 +344,12 @@ func TestComparisonOutcomes(t *testing.T) {
 			},
 			builds: 1,
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
-				if res.Changes.Report != nil || !strings.Contains(res.Changes.Skipped, "no base commit") || len(gh.Requests()) != 0 {
-					t.Errorf("%+v", res.Changes)
+				// No step that did nothing: the log says why, once.
+				if res.Changes != nil || slices.ContainsFunc(res.Steps, func(s StepTime) bool { return s.Step == StepCompare }) || len(gh.Requests()) != 0 {
+					t.Errorf("changes %+v, steps %v: want no comparison step", res.Changes, res.Steps)
+				}
+				if rep.count("nothing compared: this event has no base commit") != 1 {
+					t.Errorf("the log does not say why nothing was compared:\n%s", rep.log())
 				}
 			},
 		},

@@ -132,7 +132,7 @@ func TestFlowOutcomes(t *testing.T) {
 	}{
 		{name: "published and built", state: BuildReady, releases: 1,
 			check: func(t *testing.T, emu *emulator.Server, res *Result, rep *recorder) {
-				if rep.outputs["docs-url"] != "https://docs.bookstore.example/" || res.DocsURL != rep.outputs["docs-url"] {
+				if rep.outputs["docs-url"] != "https://doc-17.project-4711.docs.example/" || res.DocsURL != rep.outputs["docs-url"] {
 					t.Errorf("docs-url output %q, result %q", rep.outputs["docs-url"], res.DocsURL)
 				}
 				if emu.RequestsTo("/docs.builds.download") == 0 {
@@ -186,10 +186,10 @@ func TestFlowOutcomes(t *testing.T) {
 		{name: "a wrong path prefix blames api-url, not project-id", cfg: func(c *Config, emu *emulator.Server) { c.APIURL = emu.URL() + "/v2" },
 			step: StepList, msg: []string{"404", "api-url may be wrong", "path prefix"}},
 		{name: "an unknown project blames project-id", cfg: func(c *Config, _ *emulator.Server) { c.ProjectID = "999" },
-			step: StepList, msg: []string{"404", "project 999 may not exist"}},
+			step: StepList, msg: []string{"404", `project "999" may not exist`}},
 		{name: "a wrong path prefix answered in JSON names both", emu: func(c *emulator.Config) { c.Variant.UnknownRoute = emulator.RouteJSON },
 			cfg:  func(c *Config, emu *emulator.Server) { c.APIURL = emu.URL() + "/v2" },
-			step: StepList, msg: []string{"404", "project 4711 may not exist", "api-url may be wrong", "path prefix"}},
+			step: StepList, msg: []string{"404", `project "4711" may not exist`, "api-url may be wrong", "path prefix"}},
 		{name: "a build that never finishes", emu: func(c *emulator.Config) { c.BuildDelay = time.Hour },
 			cfg:  func(c *Config, _ *emulator.Server) { c.BuildTimeout = Duration(300 * time.Millisecond) },
 			step: StepWait, releases: 1, msg: []string{"not ready within build-timeout (300ms)", "last answer"}},
@@ -609,7 +609,9 @@ func TestSilentServiceSaysWhatToDo(t *testing.T) {
 
 // TestNotADescriptionSaysWhatToDo: a file input that names a file which is
 // not an API description is refused before any request, saying where to
-// point it; a file a $ref names is not held to being a description.
+// point it; a file a $ref names is not held to being a description. Each is
+// a fault in what a file holds, placed at its line: an invalid description
+// (exit 3), as a syntax error is, an empty file too.
 func TestNotADescriptionSaysWhatToDo(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -618,7 +620,7 @@ func TestNotADescriptionSaysWhatToDo(t *testing.T) {
 		want   string
 		advice bool
 	}{
-		{"empty", map[string]string{"api/openapi.yaml": "# nothing yet\n"}, "input file: api/openapi.yaml: is empty", true},
+		{"empty", map[string]string{"api/openapi.yaml": "# nothing yet\n"}, "api/openapi.yaml:1:1: is empty", true},
 		{"no openapi key", map[string]string{"api/openapi.yaml": "title: x\n"}, "api/openapi.yaml:1:1: has no swagger: or openapi: key", true},
 		{"a list", map[string]string{"api/openapi.yaml": "- a\n"}, "api/openapi.yaml:1:1: is neither a YAML nor a JSON API description", true},
 		{"an empty file a $ref names", map[string]string{
@@ -640,6 +642,9 @@ func TestNotADescriptionSaysWhatToDo(t *testing.T) {
 			var ie *InputError
 			if !errors.As(err, &ie) || ie.Input != "file" || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v: want an *InputError for file saying %q", err, tc.want)
+			}
+			if !IsInvalid(err) {
+				t.Errorf("error %v: not an invalid description", err)
 			}
 			if got := strings.Contains(err.Error(), pointAtDescription); got != tc.advice {
 				t.Errorf("error %q: says to point the file input elsewhere: %v, want %v", err, got, tc.advice)

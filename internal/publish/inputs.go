@@ -20,11 +20,15 @@ func checkSegment(input, v string) error {
 			return &InputError{Input: input, Msg: fmt.Sprintf("%q has a %q segment, which could address another resource: give the plain name", v, seg)}
 		}
 	}
-	if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+	if strings.IndexFunc(v, isControl) >= 0 {
 		return &InputError{Input: input, Msg: fmt.Sprintf("%q holds a control character", v)}
 	}
 	return nil
 }
+
+// isControl reports an ASCII control character, which no request path or
+// header may hold.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // checkAPIURL allows http only to loopback, so a token never crosses a
 // network in the clear.

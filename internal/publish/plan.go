@@ -1,7 +1,9 @@
 package publish
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"strings"
 
@@ -30,6 +32,8 @@ type Plan struct {
 	BaseFile, IgnoreFile string
 	// Warnings are things that work, but that the user likely did not mean.
 	Warnings []string
+	// Notices are things that work, which the user may want to know.
+	Notices []string
 }
 
 // Validate checks a Config as a whole and works out the Plan of its run. It
@@ -38,6 +42,13 @@ type Plan struct {
 // naming the runner's variable, and what to do.
 func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 	p := &Plan{DryRun: bool(cfg.DryRun)}
+	for _, tok := range []struct{ input, value string }{{"token", cfg.Token}, {"github-token", cfg.GitHubToken}} {
+		// Never quoted: the value is a secret. Left in, a line break
+		// makes every request fail before it is sent, until the timeout.
+		if strings.IndexFunc(tok.value, isControl) >= 0 {
+			return nil, &InputError{Input: tok.input, Msg: "holds a control character, such as a line break pasted inside it (the value is a secret, so it is not shown): give the token alone, on one line"}
+		}
+	}
 	if cfg.Token == "" && isPullRequest(cfg.EventName) && !bool(cfg.FailOnMissingToken) && !p.DryRun {
 		// Pull requests from forks get no secrets. Check the description,
 		// publish nothing, and say why instead of failing the check.
@@ -111,6 +122,12 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		// Both are read before anything is sent: say now that one is not
 		// there, whatever the event.
 		st, err := ws.Stat(rel)
+		if in.name == "breaking-ignore" && errors.Is(err, fs.ErrNotExist) {
+			// The list of agreed breaks starts empty: a workflow can
+			// name the file before the first break is agreed.
+			p.Notices = append(p.Notices, fmt.Sprintf("breaking-ignore %q does not exist, so no breaking change is ignored: create it to list agreed breaks, one a line (or check the path, relative to the workspace)", in.value))
+			continue
+		}
 		if err == nil && !st.Mode().IsRegular() {
 			err = &workspace.NotRegularError{Path: rel, Mode: st.Mode()}
 		}

@@ -93,7 +93,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	// The comparison with the base needs no docs token: it runs in a dry run
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.
-	if f.plan.Compare {
+	if f.plan.Compare && f.hasBase() {
 		if err := f.take(ctx, StepCompare, f.compare); err != nil {
 			return res, overTime(ctx, cfg, StepCompare, err)
 		}
@@ -130,6 +130,9 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	}
 	for _, w := range p.Warnings {
 		rep.Annotate(report.Warning, w, report.Where{})
+	}
+	for _, n := range p.Notices {
+		rep.Annotate(report.Notice, n, report.Where{})
 	}
 	// The upload is written to a file as it is made: to bundle-path's
 	// place when it is set, else to a scratch file no path leads to.

@@ -39,7 +39,7 @@ func (f *flow) update(ctx context.Context) error {
 	})
 	if err != nil {
 		hint := hintFor(ctx, err, f.cfg)
-		if h, ok := notFound(err, fmt.Sprintf("project %s or branch %s may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)); ok {
+		if h, ok := notFound(err, fmt.Sprintf("project %q or branch %q may not exist: check project-id (in the project settings of the web application) and that the branch exists in the project", f.cfg.ProjectID, f.cfg.Branch)); ok {
 			hint = h
 		}
 		return &StepError{Step: StepUpdate, Desc: desc, Err: err, Hint: hint}
@@ -55,7 +55,7 @@ func (f *flow) listDocs(ctx context.Context) error {
 	docs, err := f.client.ListDocs(ctx, f.cfg.ProjectID)
 	if err != nil {
 		hint := hintFor(ctx, err, f.cfg)
-		if h, ok := notFound(err, fmt.Sprintf("project %s may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)); ok {
+		if h, ok := notFound(err, fmt.Sprintf("project %q may not exist: check project-id (in the project settings of the web application)", f.cfg.ProjectID)); ok {
 			hint = h
 		}
 		return &StepError{Step: StepList, Desc: desc, Err: err, Hint: hint}
@@ -127,7 +127,7 @@ func (f *flow) release(ctx context.Context) error {
 	b, err := f.client.Release(ctx, docsapi.ID(f.res.DocID), bool(f.cfg.SetLive))
 	if err != nil {
 		hint := hintFor(ctx, err, f.cfg)
-		if h, ok := notFound(err, fmt.Sprintf("doc %s may not exist: check doc-id", f.res.DocID)); ok {
+		if h, ok := notFound(err, fmt.Sprintf("doc %q may not exist: check doc-id", f.res.DocID)); ok {
 			hint = h
 		}
 		if docsapi.IsUncertain(err) {

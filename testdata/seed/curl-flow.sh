@@ -1,6 +1,6 @@
 #!/bin/sh
 # The four requests of the service's interface (Stoplight's classic Docs API:
-# the file update, docs.list, docs.release and docs.builds.download; README.md,
+# the file update, docs.list, docs.release and docs.builds.download; docs/what-a-run-does.md,
 # "What a run does"), as curl commands.
 # Needs curl and jq (https://jqlang.github.io/jq/, Debian's jq package), and
 # BASE_URL, TOKEN, PROJECT_ID, SPEC_JSON (a JSON file) and OUT (a zip path).
