@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -78,9 +79,7 @@ func TestPartsReportAsTheWhole(t *testing.T) {
 // with the collector run often so that the heap follows what is live. Not
 // parallel: it measures the heap.
 func TestComparisonMemoryFollowsTheText(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compares 5,000 operations: not in -short")
-	}
+	testenv.Long(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	const n, most = 300, 64 << 10
 	var size [2]int
@@ -105,6 +104,7 @@ func TestComparisonMemoryFollowsTheText(t *testing.T) {
 // changes keeps the MaxKept most serious, in the report's order, and
 // counts them all; agreed changes are moved aside before any is left out.
 func TestReportKeepsTheMostSerious(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
 	base, head := operations(300, false), operations(300, true)
 	s1, err := read(base)

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // collidingRefs is a description whose n properties each refer to a schema
@@ -51,6 +52,7 @@ func TestLiftedNamesNumberPastNamesInUse(t *testing.T) {
 // text cost allocations in proportion to n (numbering each from _2 again
 // made it n²: 191 s at 40,000). Not parallel: it counts allocations.
 func TestCollidingNamesCostLinear(t *testing.T) {
+	testenv.Long(t)
 	growthtest.Linear(t, "colliding lifted names", 2000, func(n int) {
 		if _, err := loadBundle(t, collidingRefs(n), "openapi.yaml", DefaultLimits); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // random is n bytes that do not compress.
@@ -122,6 +123,7 @@ func TestDirectoryRefusedBeforeParsing(t *testing.T) {
 // costs the same at n and 4n: what the limits allow, not what it holds.
 // Not parallel: it counts allocations.
 func TestDirectoryCostBoundedByTheLimits(t *testing.T) {
+	testenv.Long(t)
 	lim := Limits{MaxEntries: 100, MaxBytes: 1 << 20}
 	zips := map[int][]byte{}
 	for _, n := range []int{5000, 5000 * growthtest.Factor} {
