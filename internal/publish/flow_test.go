@@ -99,7 +99,7 @@ func flowConfig(t *testing.T, apiURL string) Config {
 	return Config{
 		Token: testToken, APIURL: apiURL, ProjectID: "4711", File: "api/openapi.yaml",
 		Bundle: true, Branch: "main", SetLive: true, WaitForBuild: true,
-		Timeout: Duration(time.Minute), RequestTimeout: Duration(5 * time.Second), BuildTimeout: Duration(20 * time.Second),
+		Timeout: Duration(time.Minute), RequestTimeout: Duration(30 * time.Second), BuildTimeout: Duration(20 * time.Second),
 		MaxDownload: 1 << 30, Workspace: ws,
 	}
 }
