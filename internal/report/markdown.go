@@ -69,7 +69,7 @@ func unlinkReferences(s string) string {
 		for j < len(s) && isWordByte(s[j]) {
 			j++
 		}
-		if n := j - i; minSHA <= n && n <= maxSHA && allHex(s[i:j]) {
+		if j-i <= maxSHA && allHex(s[i:j]) { // shorter than 7: no space
 			for at := i + 6; at < j; at += 6 {
 				insert(at)
 			}
@@ -86,8 +86,9 @@ func unlinkReferences(s string) string {
 	return b.String()
 }
 
-// The lengths of a commit SHA GitHub links.
-const minSHA, maxSHA = 7, 40
+// maxSHA is the length of the longest commit SHA GitHub links; the
+// shortest it links is 7.
+const maxSHA = 40
 
 // escapeControls writes the controls of s but line breaks and tabs as
 // escapes (\u202E).

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -291,4 +292,31 @@ func randomText(rng *rand.Rand, alphabet string, n int) string {
 		b.WriteRune(r[rng.IntN(len(r))])
 	}
 	return b.String()
+}
+
+// BenchmarkUnlinkReferences: the time per byte stays flat as the text
+// grows, for each shape a description could choose (go test -bench
+// UnlinkReferences ./internal/report, and compare ns/op at the two sizes).
+func BenchmarkUnlinkReferences(b *testing.B) {
+	shapes := map[string]string{
+		"hex run":     "a",
+		"hex words":   "a5c3785 ",
+		"issues":      "#1",
+		"hashes":      "#",
+		"gh":          "gh-1 ",
+		"long number": "1",
+		"controls":    "\u202e1",
+		"prose":       "1 breaking change in v2alpha1, ",
+	}
+	for name, unit := range shapes {
+		for _, size := range []int{1 << 16, 1 << 20} {
+			s := strings.Repeat(unit, size/len(unit))
+			b.Run(fmt.Sprintf("%s/%d", name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					unlinkReferences(s)
+				}
+			})
+		}
+	}
 }
