@@ -34,24 +34,25 @@ const zwsp = "\u200b"
 
 // unlinkReferences writes the controls of s as escapes (\u202E), and puts
 // a zero-width space inside each reference GitHub would link, as its
-// patterns find them in the text it shows: an issue or pull request
+// patterns find them in the text it shows. An issue or pull request
 // (#12, owner/repo#12: # and digits that end a word; GH-12, in either
 // case, where gh starts a word) gets one between the # or - and the
-// number; a commit SHA (a word of 7 to 40 hex digits, as in a5c3785,
+// number. A commit SHA (a word of 7 to 40 hex digits, as in a5c3785,
 // user@a5c3785, owner/repo@a5c3785) gets one after every 6th digit, so
-// that no piece is long enough to link. Everything else is left as it is:
-// a word with a letter past f, or shorter than 7 or longer than 40
-// characters (a sha256 value), a number after # that goes on as a word.
-// A word is a run of ASCII letters, digits and _, as it is to GitHub: a
-// zero-width space is not part of one. The scrub of secrets looks past
-// the spaces wherever they stand.
+// that no piece is long enough to link; after # or GH-, one before it
+// too, or its first piece would read as a number (#123456a7). Everything
+// else is left as it is: a word with a letter past f, or shorter than 7
+// or longer than 40 characters (a sha256 value), a number after # that
+// goes on as a word. A word is a run of ASCII letters, digits and _, as
+// it is to GitHub: a zero-width space is not part of one. The scrub of
+// secrets looks past the spaces wherever they stand.
 func unlinkReferences(s string) string {
 	s = escapeControls(s)
 	var b strings.Builder
 	last := 0
 	insert := func(at int) {
 		if b.Len() == 0 {
-			b.Grow(len(s) + 3*8)
+			b.Grow(len(s) + len(s)/4)
 		}
 		b.WriteString(s[last:at])
 		b.WriteString(zwsp)
@@ -59,22 +60,19 @@ func unlinkReferences(s string) string {
 	}
 	for i := 0; i < len(s); {
 		if !isWordByte(s[i]) {
-			if s[i] == '#' && numberEndsWord(s, i+1) {
+			if s[i] == '#' && numberAt(s, i+1) {
 				insert(i + 1)
 			}
 			i++
 			continue
 		}
-		j := i // a word: s[i:j]
-		for j < len(s) && isWordByte(s[j]) {
-			j++
-		}
-		if j-i <= maxSHA && allHex(s[i:j]) { // shorter than 7: no space
+		j := wordEnd(s, i)
+		if isSHA(s[i:j]) {
 			for at := i + 6; at < j; at += 6 {
 				insert(at)
 			}
 		}
-		if strings.EqualFold(s[i:j], "gh") && j < len(s) && s[j] == '-' && numberEndsWord(s, j+1) {
+		if strings.EqualFold(s[i:j], "gh") && j < len(s) && s[j] == '-' && numberAt(s, j+1) {
 			insert(j + 1)
 		}
 		i = j
@@ -85,10 +83,6 @@ func unlinkReferences(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
-
-// maxSHA is the length of the longest commit SHA GitHub links; the
-// shortest it links is 7.
-const maxSHA = 40
 
 // escapeControls writes the controls of s but line breaks and tabs as
 // escapes (\u202E).
@@ -114,26 +108,41 @@ func isEscapedControl(r rune) bool {
 	return namerule.Control(r) && r != '\n' && r != '\r' && r != '\t'
 }
 
-// numberEndsWord reports whether s[i:] starts with digits that end a word.
-func numberEndsWord(s string, i int) bool {
+// numberAt reports whether s[i:] starts with a number GitHub would read
+// after # or GH-: digits that end a word, or that start a commit SHA, as
+// the spaces put inside the SHA would cut it into such digits (#123456a7).
+func numberAt(s string, i int) bool {
 	j := i
 	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
 		j++
 	}
-	return j > i && (j == len(s) || !isWordByte(s[j]))
+	return j > i && (j == len(s) || !isWordByte(s[j]) || isSHA(s[i:wordEnd(s, j)]))
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
+// wordEnd is the end of the word s[i:] starts with (i for none).
+func wordEnd(s string, i int) int {
+	for i < len(s) && isWordByte(s[i]) {
+		i++
+	}
+	return i
 }
 
-func allHex(w string) bool {
+// isSHA reports whether the word w is one GitHub reads as a commit SHA:
+// 7 to 40 hex digits, in either case.
+func isSHA(w string) bool {
+	if len(w) < 7 || len(w) > 40 {
+		return false
+	}
 	for i := 0; i < len(w); i++ {
 		if c := w[i] | 0x20; !('0' <= w[i] && w[i] <= '9' || 'a' <= c && c <= 'f') {
 			return false
 		}
 	}
 	return true
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // CutMark ends text that was cut short.

@@ -274,6 +274,8 @@ func TestReferenceBreaks(t *testing.T) {
 		"octo@a5c3785ed8d6,": "octo@a5c378" + z + "5ed8d6,",
 		"a5c3785...b0e1c2d":  "a5c378" + z + "5...b0e1c2" + z + "d",
 		"é1234567":           "é123456" + z + "7",
+		"#0000000A":          "#" + z + "000000" + z + "0A",
+		"gh-123456ab":        "gh-" + z + "123456" + z + "ab",
 		"a5c3785ed8d6a35868bc169f07e40e889087fd2e": "a5c378" + z + "5ed8d6" + z + "a35868" + z + "bc169f" + z + "07e40e" + z + "889087" + z + "fd2e",
 		"x\u202e#1": "x\\u202E#" + z + "1",
 	}
@@ -319,4 +321,24 @@ func BenchmarkUnlinkReferences(b *testing.B) {
 			})
 		}
 	}
+}
+
+// FuzzUnlinkReferences: whatever the text, unlinkReferences only adds
+// zero-width spaces to it (its controls written as escapes), and leaves
+// nothing GitHub's patterns would link.
+func FuzzUnlinkReferences(f *testing.F) {
+	for _, s := range []string{"fixes #12", "GH-12 gh-7", "a5c3785ed8d6a35868bc169f07e40e889087fd2e", "octo@a5c3785", "v2alpha1 00ff", "\u202e#1", "é1234567", "#12abc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := unlinkReferences(s)
+		if strings.ReplaceAll(got, zwsp, "") != strings.ReplaceAll(escapeControls(s), zwsp, "") {
+			t.Fatalf("unlinkReferences(%q) = %q: more than zero-width spaces added", s, got)
+		}
+		for _, re := range linkedByGitHub {
+			if m := re.FindString(got); m != "" {
+				t.Fatalf("unlinkReferences(%q) = %q: GitHub would link %q", s, got, m)
+			}
+		}
+	})
 }
