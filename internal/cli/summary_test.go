@@ -115,7 +115,7 @@ func TestSummaryLeadsWithTheOutcome(t *testing.T) {
 		{"invalid", "### ❌ The description is invalid: nothing was sent",
 			[]string{"[api/openapi.yaml:12:9](https://github.com/octo/bookstore/blob/abcdef1234567890abcdef1234567890abcdef12/api/openapi.yaml#L12)", "&lt;b&gt;\\*x\\*&lt;/b&gt;"},
 			[]string{"check inputs\n", "<b>", "](javascript", "failed at"}},
-		{"failed-step", "### ❌ Publishing failed at: update file", []string{"service answered &#8203;404 Not Found"}, nil},
+		{"failed-step", "### ❌ Publishing failed at: update file", []string{"service answered 404 Not Found"}, nil},
 		{"breaking", "### ❌ Breaking API changes: nothing was published", []string{"| ❌ | DELETE /books/{bookId} | api removed without deprecation |"}, nil},
 		{"fork-check", "### 🔍 Checked only: nothing was published", []string{"pull request from a fork"}, nil},
 	}

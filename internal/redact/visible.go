@@ -6,9 +6,9 @@ import "unicode/utf8"
 // the like, written raw or as an HTML character reference), and for each
 // byte of it, and for its end, the position in s it comes from; at is nil
 // when s holds none. Reports put such characters where GitHub would link a
-// reference, even inside an escape (%5<U+200B>f, &#<U+200B>115;): a reader
-// copying the text leaves them out, and so does the match, wherever they
-// stand.
+// reference, even inside an escape (&#<U+200B>115;, whose #115 reads as
+// an issue): a reader copying the text leaves them out, and so does the
+// match, wherever they stand.
 func visible(s string) (view string, at []int) {
 	var b []byte
 	for i := 0; i < len(s); {

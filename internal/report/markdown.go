@@ -33,82 +33,117 @@ var markdownText = strings.NewReplacer(
 const zwsp = "\u200b"
 
 // unlinkReferences writes the controls of s as escapes (\u202E), and puts
-// a zero-width space where GitHub would read a reference: between # and a
-// digit (#12, owner/repo#12), between - and a digit (GH-12, gh-12), and
-// between a hex digit and a hex letter next to it, either way round, so
-// that a commit SHA (7 to 40 hex digits, as a5c3785) falls apart into
-// pieces too short to link (a run of digits alone, or of the letters a to
-// f alone, stays whole: GitHub links one only when the repository has a
-// commit that starts so). Each rule looks at two neighbouring characters
-// only (blanks and line breaks between them aside): the escape of a text
-// holds the escape of each part of it, which the scrub of secrets, looking
-// for a secret's escape, relies on.
+// a zero-width space inside each reference GitHub would link, as its
+// patterns find them in the text it shows. An issue or pull request
+// (#12, owner/repo#12: # and digits that end a word; GH-12, in either
+// case, where gh starts a word) gets one between the # or - and the
+// number. A commit SHA (a word of 7 to 40 hex digits, as in a5c3785,
+// user@a5c3785, owner/repo@a5c3785) gets one after every 6th digit, so
+// that no piece is long enough to link; after # or GH-, one before it
+// too, or its first piece would read as a number (#123456a7). Everything
+// else is left as it is: a word with a letter past f, or shorter than 7
+// or longer than 40 characters (a sha256 value), a number after # that
+// goes on as a word. A word is a run of ASCII letters, digits and _, as
+// it is to GitHub: a zero-width space is not part of one. The scrub of
+// secrets looks past the spaces wherever they stand.
 func unlinkReferences(s string) string {
+	s = escapeControls(s)
 	var b strings.Builder
-	b.Grow(len(s))
-	var prev rune
+	last := 0
+	insert := func(at int) {
+		if b.Len() == 0 {
+			b.Grow(len(s) + len(s)/4)
+		}
+		b.WriteString(s[last:at])
+		b.WriteString(zwsp)
+		last = at
+	}
 	for i := 0; i < len(s); {
-		if sep := escapedBreak(s[i:]); sep != "" {
-			b.WriteString(sep) // looked past, and kept whole
-			i += len(sep)
+		if !isWordByte(s[i]) {
+			if s[i] == '#' && numberAt(s, i+1) {
+				insert(i + 1)
+			}
+			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case namerule.Control(r) && r != '\n' && r != '\r' && r != '\t':
-			fmt.Fprintf(&b, "\\u%04X", r)
-			r = 0
-		case breaksReference(prev, r):
-			b.WriteString(zwsp)
-			fallthrough
-		default:
-			b.WriteString(s[i : i+size]) // as it is: bytes that are not UTF-8 too
+		j := wordEnd(s, i)
+		if isSHA(s[i:j]) {
+			for at := i + 6; at < j; at += 6 {
+				insert(at)
+			}
 		}
-		if !strings.ContainsRune(seeThrough, r) {
-			prev = r
+		if strings.EqualFold(s[i:j], "gh") && j < len(s) && s[j] == '-' && numberAt(s, j+1) {
+			insert(j + 1)
 		}
-		i += size
+		i = j
 	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
 	return b.String()
 }
 
-// seeThrough are the characters the rules look past (escaped line breaks
-// too), as the scrub of secrets does when it finds a secret split by a line
-// break or a blank: the escape of a secret so split then holds its
-// zero-width spaces where the escape of the whole secret does.
-const seeThrough = "\r\n \t\\"
-
-// escapedBreaks are line breaks as URLs, workflow commands and JSON
-// escape them, which the scrub of secrets also looks past.
-var escapedBreaks = []string{"%250D", "%250A", "%250d", "%250a", "%0D", "%0A", "%0d", "%0a", `\r`, `\n`}
-
-// escapedBreak is the escaped line break s starts with, or "".
-func escapedBreak(s string) string {
-	if s == "" || s[0] != '%' && s[0] != '\\' {
-		return ""
+// escapeControls writes the controls of s but line breaks and tabs as
+// escapes (\u202E).
+func escapeControls(s string) string {
+	i := strings.IndexFunc(s, isEscapedControl)
+	if i < 0 {
+		return s
 	}
-	for _, e := range escapedBreaks {
-		if strings.HasPrefix(s, e) {
-			return e
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i >= 0 {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[:i]) // as it is: bytes that are not UTF-8 too
+		fmt.Fprintf(&b, "\\u%04X", r)
+		s = s[i+size:]
+		i = strings.IndexFunc(s, isEscapedControl)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+func isEscapedControl(r rune) bool {
+	return namerule.Control(r) && r != '\n' && r != '\r' && r != '\t'
+}
+
+// numberAt reports whether s[i:] starts with a number GitHub would read
+// after # or GH-: digits that end a word, or that start a commit SHA, as
+// the spaces put inside the SHA would cut it into such digits (#123456a7).
+func numberAt(s string, i int) bool {
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	return j > i && (j == len(s) || !isWordByte(s[j]) || isSHA(s[i:wordEnd(s, j)]))
+}
+
+// wordEnd is the end of the word s[i:] starts with (i for none).
+func wordEnd(s string, i int) int {
+	for i < len(s) && isWordByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+// isSHA reports whether the word w is one GitHub reads as a commit SHA:
+// 7 to 40 hex digits, in either case.
+func isSHA(w string) bool {
+	if len(w) < 7 || len(w) > 40 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; !('0' <= w[i] && w[i] <= '9' || 'a' <= c && c <= 'f') {
+			return false
 		}
 	}
-	return ""
+	return true
 }
 
-// breaksReference reports whether GitHub could read a reference across the
-// characters a and b.
-func breaksReference(a, b rune) bool {
-	switch {
-	case !isDigit(b) && !isHexLetter(b):
-		return false
-	case a == '#' || a == '-':
-		return isDigit(b)
-	}
-	return isDigit(a) && isHexLetter(b) || isHexLetter(a) && isDigit(b)
+func isWordByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
-
-func isDigit(r rune) bool     { return '0' <= r && r <= '9' }
-func isHexLetter(r rune) bool { return 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F' }
 
 // CutMark ends text that was cut short.
 const CutMark = "…"

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -191,6 +192,11 @@ func TestReferencesDoNotLink(t *testing.T) {
 		{text: "upper A5C3785ED8D6"},
 		{text: "octo@a5c3785 and octo/books@a5c3785ed8d6a35868bc169f07e40e889087fd2e"},
 		{text: "#12\n#13"},
+		{text: "1234567 and deadbeefcafe"},
+		{text: "(#12), [GH-3]: gh-4; x/y#5."},
+		{text: "range a5c3785...b0e1c2d, 13 digits 1234567890abc"},
+		{text: "é1234567 after a letter GitHub counts as no word character"},
+		{text: "\u202e1234567\u202e", shown: `\u202E1234567\u202E`},
 		{text: "a\u202eb", shown: `a\u202Eb`},
 		{text: "gnp.\u202eexe", shown: `gnp.\u202Eexe`},
 		{text: "\u202a\u202b\u202c\u202d", shown: `\u202A\u202B\u202C\u202D`},
@@ -228,55 +234,54 @@ func TestReferencesDoNotLink(t *testing.T) {
 	}
 }
 
-// TestReferenceRuleLeavesWordsAlone: text that is no reference keeps its
-// characters as they are, with no zero-width space; a run of digits alone
-// (or of the letters a to f alone) is kept whole, by choice: the rule
-// looks at two neighbouring characters only. (It looks past blanks, so
-// "code 200" gets one, invisible, before the 2.)
-func TestReferenceRuleLeavesWordsAlone(t *testing.T) {
+// TestOrdinaryTextIsLeftAlone: text that GitHub does not read as a
+// reference comes out of unlinkReferences byte for byte as it went in: a
+// word with a letter past f, a hex word shorter than 7 or longer than 40
+// characters, or one inside a longer word, a number after # or GH- that
+// goes on as a word, dates, versions and counts.
+func TestOrdinaryTextIsLeftAlone(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"GET /books/{bookId}", "api-path-removed-without-deprecation", "x-request-id", "1234567", "deadbeefcafe", "item 2 in 10 rows", "C# and F#"} {
-		if got := EscapeMarkdown(s); strings.Contains(got, "&#8203;") {
-			t.Errorf("EscapeMarkdown(%q) = %q, want no zero-width space", s, got)
+	for _, s := range []string{
+		"v2alpha1", "00ff", "color #00ff00", "abc123",
+		"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		"a5c3785ed8d6a35868bc169f07e40e889087fd2e0", // 41
+		"1 breaking change", "1 error and 1 warning", "service answered 404 Not Found: project 4711",
+		"deadbee5ing", "xdeadbee5", "deadbee5_x", "_deadbee5", "0x1234567", "id_a5c3785ed8d6",
+		"2026-11-27", "2026-11-27T01:39:58Z", "v1.2.3", "1.10.0-rc.1", "go1.24.5",
+		"GET /books/{bookId}", "api-path-removed-without-deprecation", "x-request-id",
+		"item 2 in 10 rows", "C# and F#", "#define", "#12abc", "#12_3", "gh-12a", "xgh-12", "ugh-12", "gh-", "gh-x1",
+		"tab\tkept", "ünïcödé 12345 text",
+	} {
+		if got := unlinkReferences(s); got != s {
+			t.Errorf("unlinkReferences(%q) = %q, want it unchanged", s, got)
 		}
 	}
 }
 
-// TestEscapeHoldsEachPart: the escape of a text holds the escape of every
-// part of it that does not start or end with a blank or a line break, so
-// that the scrub, looking for the escape of a secret, finds it in the
-// escape of any text that holds the secret, whatever stands around it.
-func TestEscapeHoldsEachPart(t *testing.T) {
+// TestReferenceBreaks: the zero-width spaces go where they are needed and
+// nowhere else: one between # or GH- and the number, and in a commit SHA
+// one after every 6th digit.
+func TestReferenceBreaks(t *testing.T) {
 	t.Parallel()
-	const alphabet = "#-0123456789abcdefABCDEFxyz@_ \n\t\\\u202e"
-	rng := rand.New(rand.NewPCG(34, 6))
-	word := func(n int) string { return randomText(rng, alphabet, n) }
-	for range 20000 {
-		before, part, after := word(rng.IntN(4)), strings.Trim(word(1+rng.IntN(12)), " \n\t\\"), word(rng.IntN(4))
-		if part == "" {
-			continue
-		}
-		if whole, esc := EscapeMarkdown(before+part+after), EscapeMarkdown(part); !strings.Contains(whole, esc) {
-			t.Fatalf("EscapeMarkdown(%q) = %q does not hold EscapeMarkdown(%q) = %q", before+part+after, whole, part, esc)
-		}
+	const z = zwsp
+	cases := map[string]string{
+		"fixes #12.":         "fixes #" + z + "12.",
+		"octo/books#4039":    "octo/books#" + z + "4039",
+		"(GH-7) and gh-12":   "(GH-" + z + "7) and gh-" + z + "12",
+		"a5c3785":            "a5c378" + z + "5",
+		"1234567":            "123456" + z + "7",
+		"DEADBEEFCAFE1":      "DEADBE" + z + "EFCAFE" + z + "1",
+		"octo@a5c3785ed8d6,": "octo@a5c378" + z + "5ed8d6,",
+		"a5c3785...b0e1c2d":  "a5c378" + z + "5...b0e1c2" + z + "d",
+		"é1234567":           "é123456" + z + "7",
+		"#0000000A":          "#" + z + "000000" + z + "0A",
+		"gh-123456ab":        "gh-" + z + "123456" + z + "ab",
+		"a5c3785ed8d6a35868bc169f07e40e889087fd2e": "a5c378" + z + "5ed8d6" + z + "a35868" + z + "bc169f" + z + "07e40e" + z + "889087" + z + "fd2e",
+		"x\u202e#1": "x\\u202E#" + z + "1",
 	}
-}
-
-// TestEscapeOfASplitText: text split by a line break or a blank, escaped,
-// holds the escape of the text whole once the separators are taken out,
-// as the scrub of secrets takes them out to find a secret so split.
-func TestEscapeOfASplitText(t *testing.T) {
-	t.Parallel()
-	const alphabet = "#-0123456789abcdefABCDEFxyz@_"
-	squeeze := strings.NewReplacer("<br>", "", " ", "", "\t", "", `\`, "")
-	rng := rand.New(rand.NewPCG(34, 7))
-	for range 20000 {
-		part := randomText(rng, alphabet, 2+rng.IntN(12))
-		at := 1 + rng.IntN(len(part)-1)
-		sep := []string{"\n", " ", "\t", "\r\n"}[rng.IntN(4)]
-		split := "x" + part[:at] + sep + part[at:] + "y"
-		if got, want := squeeze.Replace(EscapeMarkdown(split)), squeeze.Replace(EscapeMarkdown(part)); !strings.Contains(got, want) {
-			t.Fatalf("EscapeMarkdown(%q) = %q; without separators it does not hold %q", split, got, want)
+	for in, want := range cases {
+		if got := unlinkReferences(in); got != want {
+			t.Errorf("unlinkReferences(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -289,4 +294,51 @@ func randomText(rng *rand.Rand, alphabet string, n int) string {
 		b.WriteRune(r[rng.IntN(len(r))])
 	}
 	return b.String()
+}
+
+// BenchmarkUnlinkReferences: the time per byte stays flat as the text
+// grows, for each shape a description could choose (go test -bench
+// UnlinkReferences ./internal/report, and compare ns/op at the two sizes).
+func BenchmarkUnlinkReferences(b *testing.B) {
+	shapes := map[string]string{
+		"hex run":     "a",
+		"hex words":   "a5c3785 ",
+		"issues":      "#1",
+		"hashes":      "#",
+		"gh":          "gh-1 ",
+		"long number": "1",
+		"controls":    "\u202e1",
+		"prose":       "1 breaking change in v2alpha1, ",
+	}
+	for name, unit := range shapes {
+		for _, size := range []int{1 << 16, 1 << 20} {
+			s := strings.Repeat(unit, size/len(unit))
+			b.Run(fmt.Sprintf("%s/%d", name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					unlinkReferences(s)
+				}
+			})
+		}
+	}
+}
+
+// FuzzUnlinkReferences: whatever the text, unlinkReferences only adds
+// zero-width spaces to it (its controls written as escapes), and leaves
+// nothing GitHub's patterns would link.
+func FuzzUnlinkReferences(f *testing.F) {
+	for _, s := range []string{"fixes #12", "GH-12 gh-7", "a5c3785ed8d6a35868bc169f07e40e889087fd2e", "octo@a5c3785", "v2alpha1 00ff", "\u202e#1", "é1234567", "#12abc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := unlinkReferences(s)
+		if strings.ReplaceAll(got, zwsp, "") != strings.ReplaceAll(escapeControls(s), zwsp, "") {
+			t.Fatalf("unlinkReferences(%q) = %q: more than zero-width spaces added", s, got)
+		}
+		for _, re := range linkedByGitHub {
+			if m := re.FindString(got); m != "" {
+				t.Fatalf("unlinkReferences(%q) = %q: GitHub would link %q", s, got, m)
+			}
+		}
+	})
 }
