@@ -41,9 +41,9 @@ const zwsp = "\u200b"
 // user@a5c3785, owner/repo@a5c3785) gets one after every 6th digit, so
 // that no piece is long enough to link; after # or GH-, one before it
 // too, or its first piece would read as a number (#123456a7). Everything
-// else is left as it is: a word with a letter past f, or shorter than 7
-// or longer than 40 characters (a sha256 value), a number after # that
-// goes on as a word. A word is a run of ASCII letters, digits and _, as
+// else is left as it is: a word with a letter past f, or of digits only
+// (an id), or shorter than 7 or longer than 40 characters (a sha256
+// value), a number after # that goes on as a word. A word is a run of ASCII letters, digits and _, as
 // it is to GitHub: a zero-width space is not part of one. The scrub of
 // secrets looks past the spaces wherever they stand.
 func unlinkReferences(s string) string {
@@ -128,17 +128,26 @@ func wordEnd(s string, i int) int {
 }
 
 // isSHA reports whether the word w is one GitHub reads as a commit SHA:
-// 7 to 40 hex digits, in either case.
+// 7 to 40 hex digits, in either case, a letter among them. A word of
+// digits only is left whole: it is a build id, a date or a count far more
+// often than a commit (GitHub links one only where a commit of the
+// repository starts so), and a reader copies ids from the summary.
 func isSHA(w string) bool {
 	if len(w) < 7 || len(w) > 40 {
 		return false
 	}
+	letter := false
 	for i := 0; i < len(w); i++ {
-		if c := w[i] | 0x20; !('0' <= w[i] && w[i] <= '9' || 'a' <= c && c <= 'f') {
+		c := w[i] | 0x20
+		switch {
+		case 'a' <= c && c <= 'f':
+			letter = true
+		case '0' <= w[i] && w[i] <= '9':
+		default:
 			return false
 		}
 	}
-	return true
+	return letter
 }
 
 func isWordByte(c byte) bool {

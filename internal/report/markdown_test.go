@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/namerule"
@@ -167,11 +168,33 @@ func TestPlural(t *testing.T) {
 // summary, in the text it shows (after Markdown): an issue or pull request
 // (#12, owner/repo#12, GH-12, either case) and a commit's SHA (7 to 40
 // hex digits, a word of its own; \w is ASCII here, as a zero-width space
-// is not a word character to GitHub either).
+// is not a word character to GitHub either). A word of digits only is
+// left out: GitHub links one only where a commit starts so, and the
+// reports leave ids and numbers whole.
 var linkedByGitHub = []*regexp.Regexp{
 	regexp.MustCompile(`#[0-9]+\b`),
 	regexp.MustCompile(`(?i)\bgh-[0-9]+\b`),
-	regexp.MustCompile(`(?i)(^|[^\w])[0-9a-f]{7,40}($|[^\w])`),
+}
+
+// shaWord is a word GitHub would read as a commit's SHA.
+var shaWord = regexp.MustCompile(`(?i)^[0-9a-f]{7,40}$`)
+
+// linkedIn is the first reference GitHub would link in text, "" for none.
+func linkedIn(text string) string {
+	for _, re := range linkedByGitHub {
+		if m := re.FindString(text); m != "" {
+			return m
+		}
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'))
+	})
+	for _, w := range words {
+		if shaWord.MatchString(w) && strings.ContainsAny(strings.ToLower(w), "abcdef") {
+			return w
+		}
+	}
+	return ""
 }
 
 // TestReferencesDoNotLink: an issue, pull request or commit reference,
@@ -192,11 +215,12 @@ func TestReferencesDoNotLink(t *testing.T) {
 		{text: "upper A5C3785ED8D6"},
 		{text: "octo@a5c3785 and octo/books@a5c3785ed8d6a35868bc169f07e40e889087fd2e"},
 		{text: "#12\n#13"},
-		{text: "1234567 and deadbeefcafe"},
+		{text: "1234567a and deadbeefcafe"},
 		{text: "(#12), [GH-3]: gh-4; x/y#5."},
 		{text: "range a5c3785...b0e1c2d, 13 digits 1234567890abc"},
-		{text: "é1234567 after a letter GitHub counts as no word character"},
+		{text: "é123456a after a letter GitHub counts as no word character"},
 		{text: "\u202e1234567\u202e", shown: `\u202E1234567\u202E`},
+		{text: "build 9007199254740993, commit 9864129"},
 		{text: "a\u202eb", shown: `a\u202Eb`},
 		{text: "gnp.\u202eexe", shown: `gnp.\u202Eexe`},
 		{text: "\u202a\u202b\u202c\u202d", shown: `\u202A\u202B\u202C\u202D`},
@@ -222,10 +246,8 @@ func TestReferencesDoNotLink(t *testing.T) {
 			if shown := strings.ReplaceAll(text, "\u200b", ""); !strings.Contains(shown, want) {
 				t.Errorf("%s %q: shows %q, want %q", place, tc.text, shown, want)
 			}
-			for _, re := range linkedByGitHub {
-				if m := re.FindString(text); m != "" {
-					t.Errorf("%s %q: GitHub would link %q in %q", place, tc.text, m, text)
-				}
+			if m := linkedIn(text); m != "" {
+				t.Errorf("%s %q: GitHub would link %q in %q", place, tc.text, m, text)
 			}
 			if i := strings.IndexFunc(text, func(r rune) bool { return namerule.Control(r) && r != '\n' && r != '\t' }); i >= 0 {
 				t.Errorf("%s %q: shows the control %U", place, tc.text, []rune(text[i:])[0])
@@ -251,6 +273,7 @@ func TestOrdinaryTextIsLeftAlone(t *testing.T) {
 		"GET /books/{bookId}", "api-path-removed-without-deprecation", "x-request-id",
 		"item 2 in 10 rows", "C# and F#", "#define", "#12abc", "#12_3", "gh-12a", "xgh-12", "ugh-12", "gh-", "gh-x1",
 		"tab\tkept", "ünïcödé 12345 text",
+		"1234567", "build 9007199254740993", "docs-build-9007199254740993.zip", "20261127",
 	} {
 		if got := unlinkReferences(s); got != s {
 			t.Errorf("unlinkReferences(%q) = %q, want it unchanged", s, got)
@@ -269,11 +292,11 @@ func TestReferenceBreaks(t *testing.T) {
 		"octo/books#4039":    "octo/books#" + z + "4039",
 		"(GH-7) and gh-12":   "(GH-" + z + "7) and gh-" + z + "12",
 		"a5c3785":            "a5c378" + z + "5",
-		"1234567":            "123456" + z + "7",
+		"123456a":            "123456" + z + "a",
 		"DEADBEEFCAFE1":      "DEADBE" + z + "EFCAFE" + z + "1",
 		"octo@a5c3785ed8d6,": "octo@a5c378" + z + "5ed8d6,",
 		"a5c3785...b0e1c2d":  "a5c378" + z + "5...b0e1c2" + z + "d",
-		"é1234567":           "é123456" + z + "7",
+		"é123456a":           "é123456" + z + "a",
 		"#0000000A":          "#" + z + "000000" + z + "0A",
 		"gh-123456ab":        "gh-" + z + "123456" + z + "ab",
 		"a5c3785ed8d6a35868bc169f07e40e889087fd2e": "a5c378" + z + "5ed8d6" + z + "a35868" + z + "bc169f" + z + "07e40e" + z + "889087" + z + "fd2e",
@@ -335,10 +358,8 @@ func FuzzUnlinkReferences(f *testing.F) {
 		if strings.ReplaceAll(got, zwsp, "") != strings.ReplaceAll(escapeControls(s), zwsp, "") {
 			t.Fatalf("unlinkReferences(%q) = %q: more than zero-width spaces added", s, got)
 		}
-		for _, re := range linkedByGitHub {
-			if m := re.FindString(got); m != "" {
-				t.Fatalf("unlinkReferences(%q) = %q: GitHub would link %q", s, got, m)
-			}
+		if m := linkedIn(got); m != "" {
+			t.Fatalf("unlinkReferences(%q) = %q: GitHub would link %q", s, got, m)
 		}
 	})
 }
