@@ -3,6 +3,7 @@ package ghaction
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html"
 	"math/rand/v2"
@@ -177,5 +178,27 @@ func TestPrintedJSONKeepsItsShape(t *testing.T) {
 		if got := strings.TrimSuffix(out.String(), "\n"); got != tc.want {
 			t.Errorf("secret %q:\n got %s\nwant %s", tc.secret, got, tc.want)
 		}
+	}
+}
+
+// A server's message in --output json cannot issue an Azure Pipelines or
+// runner command (##vso[, ##[), and decodes to the text the server sent.
+func TestPrintedJSONHasNoCommand(t *testing.T) {
+	t.Parallel()
+	doc := `{"error":{"message":"##vso[task.setvariable variable=x]1 and ###[error]2 and ##VSO[x]"}}`
+	var out bytes.Buffer
+	r := NewReporter(func(string) string { return "" }, &out, &bytes.Buffer{})
+	r.PrintJSON(doc + "\n")
+	got := out.String()
+	if strings.Contains(got, "##[") || strings.Contains(strings.ToLower(got), "##vso[") {
+		t.Errorf("a command is left in %s", got)
+	}
+	var v, want map[string]map[string]string
+	if err := json.Unmarshal([]byte(got), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, got)
+	}
+	json.Unmarshal([]byte(doc), &want)
+	if v["error"]["message"] != want["error"]["message"] {
+		t.Errorf("the message decodes to %q, want %q", v["error"]["message"], want["error"]["message"])
 	}
 }

@@ -14,8 +14,8 @@ import (
 // object names and the syntax are as they were; each string value is
 // scrubbed as written (escaped), and one that a mask would leave invalid
 // (a mask inside an escape) becomes the mask alone; a number or a literal
-// that holds a secret becomes null. Text that is not JSON is scrubbed as
-// text.
+// that holds a secret becomes null; ##[ and ##vso[ in a string are broken
+// by an escape. Text that is not JSON is scrubbed and defused as a line.
 func scrubJSON(text string, secrets *redact.Redactor) string {
 	dec := jsontext.NewDecoder(strings.NewReader(text))
 	var out bytes.Buffer
@@ -23,13 +23,15 @@ func scrubJSON(text string, secrets *redact.Redactor) string {
 	for {
 		v, err := dec.ReadValue()
 		if errors.Is(err, io.EOF) {
-			return out.String()
+			// Outside a string JSON holds no #: a ##[ or ##vso[ is in one,
+			// where an escape breaks it and decodes to the same text.
+			return defuseJSON(out.String())
 		}
 		if err == nil {
 			err = enc.WriteValue(scrubValue(v, secrets))
 		}
 		if err != nil {
-			return secrets.Redact(text)
+			return defuse(secrets.Redact(text))
 		}
 	}
 }

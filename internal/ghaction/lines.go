@@ -68,11 +68,36 @@ func defuse(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		b.WriteByte(s[i])
-		if i > 0 && s[i] == '#' && s[i-1] == '#' {
-			if rest := s[i+1:]; strings.HasPrefix(rest, "[") || len(rest) >= 4 && strings.EqualFold(rest[:4], "vso[") {
-				b.WriteByte(' ')
-			}
+		if commandAt(s, i) {
+			b.WriteByte(' ')
 		}
 	}
 	return b.String()
+}
+
+// defuseJSON breaks ##[ and ##vso[ inside the text of a JSON string as
+// defuse does in a line, with an escape that decodes to the same text
+// (#\u0023[), so that the value a reader decodes is unchanged.
+func defuseJSON(s string) string {
+	if !strings.Contains(s, "##") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if commandAt(s, i) {
+			b.WriteString(`\u0023`)
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// commandAt reports whether s[i] is the second # of a ##[ or ##vso[.
+func commandAt(s string, i int) bool {
+	if i == 0 || s[i] != '#' || s[i-1] != '#' {
+		return false
+	}
+	rest := s[i+1:]
+	return strings.HasPrefix(rest, "[") || len(rest) >= 4 && strings.EqualFold(rest[:4], "vso[")
 }
