@@ -3,6 +3,7 @@ package publish
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,19 @@ func TestComparisonRules(t *testing.T) {
 				var ie *InputError
 				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && errors.Is(err, openapi.ErrNotAllowed) &&
 					strings.Contains(err.Error(), "leads through a symbolic link to .env, a hidden file") && strings.Contains(err.Error(), "give breaking-ignore the file itself")
+			},
+		},
+		{
+			name: "a breaking-ignore that is a link to a missing file is refused, not taken for a list not yet made",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				linkIgnore(t, cfg, "agreed.txt")
+				os.Remove(filepath.Join(cfg.Workspace, "agreed.txt"))
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			errIs: func(err error) bool {
+				var ie *InputError
+				return errors.As(err, &ie) && ie.Input == "breaking-ignore" && errors.Is(err, fs.ErrNotExist)
 			},
 		},
 		{

@@ -122,7 +122,7 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		// Both are read before anything is sent: say now that one is not
 		// there, whatever the event.
 		st, err := ws.Stat(rel)
-		if in.name == "breaking-ignore" && errors.Is(err, fs.ErrNotExist) {
+		if in.name == "breaking-ignore" && errors.Is(err, fs.ErrNotExist) && !isLink(ws, rel) {
 			// The list of agreed breaks starts empty: a workflow can
 			// name the file before the first break is agreed.
 			p.Notices = append(p.Notices, fmt.Sprintf("breaking-ignore %q does not exist, so no breaking change is ignored: create it to list agreed breaks, one a line (or check the path, relative to the workspace)", in.value))
@@ -247,4 +247,11 @@ func envVar(input string) string {
 // must fail rather than pass green with nothing published.
 func isPullRequest(event string) bool {
 	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
+}
+
+// isLink reports whether name is a link, as one whose target is missing:
+// such a breaking-ignore is a mistake to name, not a list not yet made.
+func isLink(ws *workspace.Workspace, name string) bool {
+	st, err := ws.Lstat(name)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }

@@ -186,6 +186,13 @@ func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 	return st, w.explain(name, err)
 }
 
+// Lstat describes name in the workspace without following a link at its
+// end: a link whose target is missing is there.
+func (w *Workspace) Lstat(name string) (fs.FileInfo, error) {
+	st, err := w.root.Lstat(name)
+	return st, w.explain(name, err)
+}
+
 // Open opens a file of the workspace for reading (a regular file only).
 func (w *Workspace) Open(name string) (*os.File, error) {
 	f, err := regularFS{w}.Open(name)
