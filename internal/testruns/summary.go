@@ -197,11 +197,17 @@ func (s *streams) write(w io.Writer, top int, requireAll bool, expected *regexp.
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
+	// The closing count, in the plain form CI systems read: every test and
+	// subtest, a test that ran in any stream counted once.
+	passed := len(s.results(true, func(r *result) bool { return r.ran && !r.failed }))
+	failedTests := len(s.results(true, func(r *result) bool { return r.failed }))
+	skipped := len(s.results(true, func(r *result) bool { return r.skipped && !r.ran }))
+	fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", passed, failedTests, skipped)
 	switch {
 	case len(failed) > 0:
 		return fmt.Errorf("%d packages and tests failed", len(failed))
 	case requireAll && len(notRun) > 0:
-		return fmt.Errorf("%d tests did not run, and every test must run here: give each what it needs (the README's development section says what)", len(notRun))
+		return fmt.Errorf("%d tests did not run, and every test must run here: give each what it needs (docs/development.md says what)", len(notRun))
 	}
 	return nil
 }
