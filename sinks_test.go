@@ -9,14 +9,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +22,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/cli"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
 	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
@@ -163,25 +162,11 @@ func bareRefs(s string) string {
 	return b.String()
 }
 
-var (
-	jsonEscapes    = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
-	htmlNoSemi     = regexp.MustCompile(`&#(x[0-9a-fA-F]+|[0-9]+);?`)
-	percentEscapes = regexp.MustCompile(`%([0-9a-fA-F]{2})`)
-)
-
-// decoded undoes, with the standard library and a few layers deep, the
-// escapes a reader could undo: JSON's, HTML's, a URL's.
+// decoded undoes, a few layers deep, the escapes a reader could undo:
+// JSON's, HTML's, a URL's.
 func decoded(s string) string {
 	for range 3 {
-		s = html.UnescapeString(htmlNoSemi.ReplaceAllString(s, "&#$1;"))
-		s = jsonEscapes.ReplaceAllStringFunc(s, func(m string) string {
-			v, _ := strconv.ParseUint(m[2:], 16, 32)
-			return string(rune(v))
-		})
-		s = percentEscapes.ReplaceAllStringFunc(s, func(m string) string {
-			v, _ := strconv.ParseUint(m[1:], 16, 8)
-			return string([]byte{byte(v)})
-		})
+		s = ghactiontest.Unescape(s)
 	}
 	return s
 }

@@ -8,11 +8,10 @@ import (
 	"html"
 	"math/rand/v2"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
 
@@ -59,25 +58,11 @@ func eachChar(s string, enc func(c byte) string) string {
 	return b.String()
 }
 
-var (
-	jsonEscapes    = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
-	percentEscapes = regexp.MustCompile(`%([0-9a-fA-F]{2})`)
-)
-
-// decodeAll undoes, with the standard library and a few layers deep, every
-// escape a reader could undo, and leaves out backslashes.
+// decodeAll undoes, a few layers deep, every escape a reader could undo,
+// and leaves out backslashes.
 func decodeAll(s string) string {
 	for range 3 {
-		s = html.UnescapeString(s)
-		s = jsonEscapes.ReplaceAllStringFunc(s, func(m string) string {
-			v, _ := strconv.ParseUint(m[2:], 16, 32)
-			return string(rune(v))
-		})
-		s = percentEscapes.ReplaceAllStringFunc(s, func(m string) string {
-			v, _ := strconv.ParseUint(m[1:], 16, 8)
-			return string([]byte{byte(v)})
-		})
-		s = strings.ReplaceAll(s, `\`, "")
+		s = strings.ReplaceAll(ghactiontest.Unescape(s), `\`, "")
 	}
 	return s
 }
