@@ -52,6 +52,9 @@ func CheckNames(check func(name string) error) Option {
 	return func(o *options) { o.names = append(o.names, check) }
 }
 
+// nothingExtracted ends a refusal of the whole zip with what to do.
+const nothingExtracted = "nothing was extracted: the zip is kept as downloaded, check what the docs service built before using it"
+
 // Extract unpacks the zip of size bytes read from r into dst. The caller
 // makes dst appear atomically (workspace.Dir) and gives its entries their
 // final modes.
@@ -62,14 +65,14 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 		opt(&o)
 	}
 	if err := checkDirectory(r, size, lim); err != nil {
-		return st, err
+		return st, fmt.Errorf("%w; %s", err, nothingExtracted)
 	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return st, fmt.Errorf("open zip: %w", err)
 	}
 	tooMany := func() error {
-		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb", lim.MaxEntries)
+		return fmt.Errorf("zip holds more than %d entries (files and folders, those its paths imply included): refused as a possible zip bomb; %s", lim.MaxEntries, nothingExtracted)
 	}
 	if len(zr.File) > lim.MaxEntries {
 		return st, tooMany()
@@ -85,7 +88,7 @@ func Extract(r io.ReaderAt, size int64, dst *os.Root, lim Limits, opts ...Option
 			}
 		}
 		if names[i], err = safeName(f.Name); err != nil {
-			return st, fmt.Errorf("zip entry %d of %d %w; nothing was extracted: the zip is kept as downloaded, check what the docs service built before using it", i+1, len(zr.File), err)
+			return st, fmt.Errorf("zip entry %d of %d %w; %s", i+1, len(zr.File), err, nothingExtracted)
 		}
 	}
 	// Every folder counts, also one an entry's path makes without an entry
