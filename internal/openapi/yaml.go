@@ -20,6 +20,10 @@ const maxExpandedNodes = 1_000_000
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data, shifts := unescapeSlashes(data)
+	plain := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
+	if root, ok, err := plain.readPlainYAML(data); ok {
+		return root, err
+	}
 	parts := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
 	if root, ok, err := parts.parseInParts(data, partsFrom, bigEntry); ok {
 		return root, err

@@ -1,0 +1,824 @@
+package openapi
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The YAML library holds a whole document as its own nodes, about 150
+// bytes each, before a node of ours is made: a flow list of a million
+// ones, `[1,1,…]`, took 117 bytes of memory a byte of input. Most
+// descriptions are written in a plain part of YAML: block mappings and
+// sequences, flow collections on one line, scalars on one line (plain,
+// or quoted). That part is read here straight into our nodes, in one
+// pass, a long list of plain scalars packed as it is read. Anything else
+// (anchors, aliases, tags, block scalars, a scalar or a flow collection
+// over several lines, a key twice, an error) and the document is given to
+// the YAML library as before, which reads all of YAML and words its
+// errors; both give the same tree, which a test checks.
+
+// errUnread is YAML outside the part read here.
+var errUnread = errors.New("outside the YAML read without the library")
+
+// maxSimpleKey is the longest implicit key read here: the YAML library
+// takes no implicit key of more than 1024 characters.
+const maxSimpleKey = 1000
+
+// yamlReader reads the plain part of YAML into nodes.
+type yamlReader struct {
+	c *yamlConverter
+	d []byte
+	i int // the next byte to read
+	// line is the 1-based line of i, which starts at ls.
+	line, ls int
+	// indent is the indentation of the line next reads, eof whether
+	// there is none.
+	indent int
+	eof    bool
+	// The column of offset cOff, on the line at ls, is cCol: columns
+	// count characters, as the YAML library counts them.
+	cOff, cCol int
+	// err is the first value refused (over a limit, a number JSON cannot
+	// hold). The library refuses what it cannot parse before it converts
+	// anything: the rest is read for that, nothing more is kept, and err
+	// is returned only when the whole document is read.
+	err     error
+	scratch Node // what is read once err is set
+}
+
+// readPlainYAML reads data when it is written in the part of YAML read
+// here (ok), into the tree convert would make of it, counting the same
+// values against the limits. When it is not, nothing of the budget is
+// spent.
+func (c *yamlConverter) readPlainYAML(data []byte) (root *Node, ok bool, err error) {
+	if !readable(data) {
+		return nil, false, nil
+	}
+	before := *c.bud
+	r := &yamlReader{c: c, d: data, line: 1, cCol: 1}
+	root, err = r.document()
+	if err == nil && r.err != nil {
+		root, err = nil, r.err
+	}
+	if errors.Is(err, errUnread) {
+		*c.bud = before
+		return nil, false, nil
+	}
+	return root, true, err
+}
+
+// readable says whether data holds only what the reader reads: UTF-8,
+// lines broken by \n, no tab, no control character, no byte-order mark.
+func readable(data []byte) bool {
+	for i := 0; i < len(data); {
+		b := data[i]
+		if b < utf8.RuneSelf {
+			if b < ' ' && b != '\n' || b == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError || r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+			return false
+		}
+		i += w
+	}
+	return true
+}
+
+func (r *yamlReader) document() (*Node, error) {
+	if err := r.skipBlank(); err != nil {
+		return nil, err
+	}
+	if r.eof {
+		return nil, errUnread
+	}
+	// The document node counts as a value, as convert counts it.
+	if err := r.c.bud.value(); err != nil {
+		return nil, errUnread
+	}
+	root, err := r.node(2, -1)
+	if err != nil {
+		return nil, err
+	}
+	if !r.eof {
+		return nil, errUnread
+	}
+	return root, nil
+}
+
+// col is the 1-based column of offset off, on the current line.
+func (r *yamlReader) col(off int) int {
+	if r.cOff < r.ls || off < r.cOff {
+		r.cOff, r.cCol = r.ls, 1
+	}
+	for _, b := range r.d[r.cOff:off] {
+		if b&0xc0 != 0x80 {
+			r.cCol++
+		}
+	}
+	r.cOff = off
+	return r.cCol
+}
+
+// pos is where offset off of the current line was written.
+func (r *yamlReader) pos(off int) Pos {
+	return Pos{Line: int32(r.line), Col: int32(writtenCol(r.c.shifts, r.line, r.col(off)))}
+}
+
+// at is the byte at i, or 0 past the end.
+func (r *yamlReader) at(i int) byte {
+	if i < len(r.d) {
+		return r.d[i]
+	}
+	return 0
+}
+
+// blank says whether b ends a token: a space, a line break, the end.
+func blank(b byte) bool { return b == ' ' || b == '\n' || b == 0 }
+
+// skipBlank moves from the start of a line to the first line that says
+// something, and to its first character; eof when there is none.
+func (r *yamlReader) skipBlank() error {
+	for {
+		if r.i >= len(r.d) {
+			r.eof = true
+			return nil
+		}
+		j := r.i
+		for j < len(r.d) && r.d[j] == ' ' {
+			j++
+		}
+		if j < len(r.d) && r.d[j] != '\n' && r.d[j] != '#' {
+			if j == r.i && (bytes.HasPrefix(r.d[j:], []byte("---")) || bytes.HasPrefix(r.d[j:], []byte("..."))) {
+				return errUnread // a document's start or end
+			}
+			r.indent, r.i = j-r.i, j
+			return nil
+		}
+		k := bytes.IndexByte(r.d[j:], '\n')
+		if k < 0 {
+			r.i, r.eof = len(r.d), true
+			return nil
+		}
+		r.i = j + k + 1
+		r.line, r.ls = r.line+1, r.i
+	}
+}
+
+// endLine checks that the rest of the line is blank or a comment, and
+// moves to the next line that says something.
+func (r *yamlReader) endLine() error {
+	j := r.i
+	for j < len(r.d) && r.d[j] == ' ' {
+		j++
+	}
+	if j < len(r.d) && r.d[j] != '\n' && (r.d[j] != '#' || r.d[j-1] != ' ') {
+		return errUnread
+	}
+	k := bytes.IndexByte(r.d[j:], '\n')
+	if k < 0 {
+		r.i, r.eof = len(r.d), true
+		return nil
+	}
+	r.i = j + k + 1
+	r.line, r.ls = r.line+1, r.i
+	return r.skipBlank()
+}
+
+// value counts a value at offset off against the limits, as convert
+// counts it.
+func (r *yamlReader) value(off int) error {
+	if r.err != nil {
+		return nil
+	}
+	if err := r.c.bud.value(); err != nil {
+		if errors.Is(err, ErrLimit) {
+			r.err = &LoadError{File: r.c.name, Pos: r.pos(off), Msg: err.Error(), Err: ErrLimit}
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// refuse records a value at offset off that JSON cannot hold.
+func (r *yamlReader) refuse(off int, err error) {
+	if r.err == nil {
+		r.err = &LoadError{File: r.c.name, Pos: r.pos(off), Msg: err.Error()}
+	}
+}
+
+// newNode is a node of kind k written at offset off.
+func (r *yamlReader) newNode(k Kind, off int) *Node {
+	if r.err != nil {
+		r.scratch = Node{}
+		return &r.scratch
+	}
+	n := r.c.nodes.node()
+	n.Kind, n.Pos, n.Src = k, r.pos(off), r.c.src
+	return n
+}
+
+// node reads the block node at r.i, at the depth convert counts, whose
+// lines end where a line is indented parent or less.
+func (r *yamlReader) node(depth, parent int) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	if r.at(r.i) == '-' && blank(r.at(r.i+1)) {
+		return r.sequence(depth, r.col(r.i)-1)
+	}
+	if _, _, _, ok := r.key(r.i, false); ok {
+		return r.mapping(depth, r.col(r.i)-1)
+	}
+	n, err := r.inline(depth, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.endLine(); err != nil {
+		return nil, err
+	}
+	if !r.eof && r.indent > parent {
+		return nil, errUnread // a scalar over several lines, or worse
+	}
+	return n, nil
+}
+
+// mapping reads a block mapping whose keys are at column indent (0-based),
+// the first at r.i.
+func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	if err := r.value(r.i); err != nil {
+		return nil, err
+	}
+	n := r.newNode(Object, r.i)
+	for {
+		if r.col(r.i)-1 != indent {
+			return nil, errUnread
+		}
+		text, plain, end, ok := r.key(r.i, false)
+		if !ok {
+			return nil, errUnread
+		}
+		key := text
+		if plain {
+			key = plainKey(text)
+		}
+		if err := r.value(r.i); err != nil {
+			return nil, err
+		}
+		if smallDuplicate(n.Fields, key) {
+			return nil, errUnread // the library words the error
+		}
+		f := Field{Key: key, KeyPos: r.pos(r.i)}
+		r.i = end
+		for r.at(r.i) == ' ' {
+			r.i++
+		}
+		var err error
+		if b := r.at(r.i); b == '\n' || b == 0 || b == '#' {
+			// The value starts on a line of its own: deeper, or a list
+			// at the key's indentation.
+			if err := r.endLine(); err != nil {
+				return nil, err
+			}
+			switch {
+			case r.eof || r.indent < indent:
+				return nil, errUnread // an empty value
+			case r.indent == indent && r.d[r.i] == '-' && blank(r.at(r.i+1)):
+				f.Value, err = r.sequence(depth+1, indent)
+			case r.indent > indent:
+				f.Value, err = r.node(depth+1, indent)
+			default:
+				return nil, errUnread
+			}
+		} else {
+			f.Value, err = r.inline(depth+1, false)
+			if err == nil {
+				err = r.endLine()
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.err == nil {
+			n.Fields = append(n.Fields, f)
+		}
+		if r.eof || r.indent < indent {
+			break
+		}
+		if r.indent > indent {
+			return nil, errUnread
+		}
+	}
+	if hasDuplicate(n.Fields) {
+		return nil, errUnread // the library words the error
+	}
+	return n, nil
+}
+
+// sequence reads a block sequence whose dashes are at column indent
+// (0-based), the first at r.i.
+func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	if err := r.value(r.i); err != nil {
+		return nil, err
+	}
+	n := r.newNode(Array, r.i)
+	var l list
+	for {
+		r.i++ // the dash
+		for r.at(r.i) == ' ' {
+			r.i++
+		}
+		var err error
+		switch b := r.at(r.i); {
+		case b == '\n' || b == 0 || b == '#':
+			if err := r.endLine(); err != nil {
+				return nil, err
+			}
+			if r.eof || r.indent <= indent {
+				return nil, errUnread // an empty item
+			}
+			err = r.item(&l, depth+1, indent, false)
+		case b == '-' && blank(r.at(r.i+1)):
+			// A list in a list, its first item on the dash's line.
+			var m *Node
+			if m, err = r.sequence(depth+1, r.col(r.i)-1); err == nil {
+				err = l.add(r, m)
+			}
+		default:
+			if _, _, _, ok := r.key(r.i, false); ok {
+				var m *Node
+				if m, err = r.mapping(depth+1, r.col(r.i)-1); err == nil {
+					err = l.add(r, m)
+				}
+			} else {
+				err = r.item(&l, depth+1, indent, true)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.eof || r.indent < indent || r.d[r.i] != '-' || !blank(r.at(r.i+1)) {
+			break
+		}
+		if r.indent > indent {
+			return nil, errUnread
+		}
+	}
+	if r.indent > indent && !r.eof {
+		return nil, errUnread
+	}
+	l.done(n)
+	return n, nil
+}
+
+// item reads an item of a block sequence at r.i into l: a node, on lines
+// of its own, or a value on the dash's line (inline).
+func (r *yamlReader) item(l *list, depth, indent int, inline bool) error {
+	if !inline {
+		m, err := r.node(depth, indent)
+		if err != nil {
+			return err
+		}
+		return l.add(r, m)
+	}
+	if r.c.tooDeep(depth) {
+		return errUnread
+	}
+	if err := r.listItem(l, depth, false); err != nil {
+		return err
+	}
+	if err := r.endLine(); err != nil {
+		return err
+	}
+	if !r.eof && r.indent > indent {
+		return errUnread
+	}
+	return nil
+}
+
+// listItem reads a value at r.i into l, packed when it is a plain scalar
+// and l is packing.
+func (r *yamlReader) listItem(l *list, depth int, flow bool) error {
+	if r.c.tooDeep(depth) {
+		return errUnread
+	}
+	if l.packing() && isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
+		off := r.i
+		text, ok := r.plain(flow)
+		if !ok {
+			return errUnread
+		}
+		if err := r.value(off); err != nil {
+			return err
+		}
+		if err := r.value(off); err != nil {
+			return err
+		}
+		kind, lit, err := plainScalar(text)
+		if err != nil {
+			r.refuse(off, err)
+		}
+		if r.err == nil {
+			l.p.add(kind, lit, r.pos(off))
+			l.count++
+		}
+		return nil
+	}
+	m, err := r.inline(depth, flow)
+	if err != nil {
+		return err
+	}
+	return l.add(r, m)
+}
+
+// list gathers a sequence's items: packed while they are plain scalars,
+// as convert packs a long list of them.
+type list struct {
+	p      packer
+	count  int // items packed
+	items  []*Node
+	unpack bool // an item was not a plain scalar
+}
+
+func (l *list) packing() bool { return !l.unpack }
+
+// add adds a value that is not a plain scalar: the items packed so far
+// become nodes.
+func (l *list) add(r *yamlReader, m *Node) error {
+	if !l.unpack {
+		l.unpack = true
+		if l.count > 0 {
+			var tmp Node
+			tmp.Src = r.c.src
+			l.p.done(&tmp)
+			tmp.unpack()
+			l.items = tmp.Items
+		}
+	}
+	if r.err == nil {
+		l.items = append(l.items, m)
+	}
+	return nil
+}
+
+// done gives n the items: packed when there are packFrom of them or more,
+// all plain scalars.
+func (l *list) done(n *Node) {
+	if l.unpack {
+		n.Items = l.items
+		return
+	}
+	l.p.done(n)
+	if l.count < packFrom {
+		n.unpack()
+		if len(n.Items) == 0 {
+			n.Items = nil
+		}
+	}
+}
+
+// inline reads a value written on one line: a flow collection, a quoted
+// scalar or a plain one.
+func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	off := r.i
+	switch b := r.at(r.i); b {
+	case '[', '{':
+		return r.flow(depth)
+	case '"', '\'':
+		text, ok := r.quoted()
+		if !ok {
+			return nil, errUnread
+		}
+		if err := r.value(off); err != nil {
+			return nil, err
+		}
+		if err := r.value(off); err != nil {
+			return nil, err
+		}
+		n := r.newNode(String, off)
+		n.Scalar = text
+		return n, nil
+	}
+	if !isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
+		return nil, errUnread
+	}
+	text, ok := r.plain(flow)
+	if !ok {
+		return nil, errUnread
+	}
+	if err := r.value(off); err != nil {
+		return nil, err
+	}
+	if err := r.value(off); err != nil {
+		return nil, err
+	}
+	kind, lit, err := plainScalar(text)
+	if err != nil {
+		r.refuse(off, err)
+	}
+	n := r.newNode(kind, off)
+	n.Scalar = lit
+	return n, nil
+}
+
+// isPlainStart says whether b, followed by next, may start a plain scalar
+// read here.
+func isPlainStart(b, next byte, flow bool) bool {
+	switch b {
+	case '-':
+		return !blank(next) && !(flow && isFlowIndicator(next))
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n', 0:
+		return false
+	}
+	return true
+}
+
+func isFlowIndicator(b byte) bool {
+	return b == ',' || b == '[' || b == ']' || b == '{' || b == '}'
+}
+
+// plain reads a plain scalar on one line from r.i. In a block, it ends at
+// a comment or the line's end, and holds no ": "; in a flow collection,
+// at a flow indicator, and holds no colon and no comment.
+func (r *yamlReader) plain(flow bool) (string, bool) {
+	start, end := r.i, r.i
+	i := r.i
+	for ; i < len(r.d); i++ {
+		b := r.d[i]
+		if b == '\n' {
+			break
+		}
+		if b == ':' && (flow || blank(r.at(i+1))) {
+			return "", false
+		}
+		if b == '#' && r.d[i-1] == ' ' {
+			if flow {
+				return "", false
+			}
+			break
+		}
+		if flow && isFlowIndicator(b) {
+			break
+		}
+		if b != ' ' {
+			end = i + 1
+		}
+	}
+	r.i = end
+	return string(r.d[start:end]), true
+}
+
+// key reads the implicit key of a block mapping (or, flow, of a flow
+// mapping) at i: its text, whether it is plain, and where what follows
+// its colon starts.
+func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok bool) {
+	save := r.i
+	defer func() { r.i = save }()
+	r.i = i
+	switch b := r.at(i); {
+	case b == '"' || b == '\'':
+		text, ok = r.quoted()
+		if !ok {
+			return "", false, 0, false
+		}
+	case isPlainStart(b, r.at(i+1), flow):
+		j := i
+		for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
+			c := r.d[j]
+			if c == '\n' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
+				return "", false, 0, false
+			}
+			if c == ':' && blank(r.at(j+1)) {
+				break
+			}
+			if c == ':' && flow {
+				return "", false, 0, false
+			}
+		}
+		if r.at(j) != ':' || j-i > maxSimpleKey {
+			return "", false, 0, false
+		}
+		text = string(bytes.TrimRight(r.d[i:j], " "))
+		if text == "<<" {
+			return "", false, 0, false // a merge key
+		}
+		return text, true, j + 1, true
+	default:
+		return "", false, 0, false
+	}
+	if r.i-i > maxSimpleKey {
+		return "", false, 0, false
+	}
+	for r.at(r.i) == ' ' {
+		r.i++
+	}
+	if r.at(r.i) != ':' || !blank(r.at(r.i+1)) {
+		return "", false, 0, false
+	}
+	return text, false, r.i + 1, true
+}
+
+// quoted reads a quoted scalar on one line from r.i, with the escapes the
+// reader knows.
+func (r *yamlReader) quoted() (string, bool) {
+	q := r.d[r.i]
+	i := r.i + 1
+	var b []byte // the text, once it differs from what is written
+	start := i
+	for ; i < len(r.d); i++ {
+		c := r.d[i]
+		switch {
+		case c == '\n':
+			return "", false
+		case c == q && q == '\'' && r.at(i+1) == '\'':
+			b = append(append(b, r.d[start:i]...), '\'')
+			i++
+			start = i + 1
+		case c == q:
+			b = append(b, r.d[start:i]...)
+			r.i = i + 1
+			return string(b), true
+		case c == '\\' && q == '"':
+			b = append(b, r.d[start:i]...)
+			var w int
+			var ok bool
+			if b, w, ok = unescapeAt(b, r.d[i+1:]); !ok {
+				return "", false
+			}
+			i += w
+			start = i + 1
+		}
+	}
+	return "", false
+}
+
+// unescapeAt appends what the escape whose letter starts s stands for,
+// and says how many bytes of s it took.
+func unescapeAt(b, s []byte) ([]byte, int, bool) {
+	if len(s) == 0 {
+		return b, 0, false
+	}
+	switch s[0] {
+	case '\\', '"':
+		// Not \/: the escapes of slashes are undone before (see
+		// unescapeSlashes), and where that does not see one the library
+		// refuses it.
+		return append(b, s[0]), 1, true
+	case 'n':
+		return append(b, '\n'), 1, true
+	case 't':
+		return append(b, '\t'), 1, true
+	case 'r':
+		return append(b, '\r'), 1, true
+	case 'b':
+		return append(b, '\b'), 1, true
+	case 'f':
+		return append(b, '\f'), 1, true
+	case 'u', 'U':
+		w := 4
+		if s[0] == 'U' {
+			w = 8
+		}
+		if len(s) < 1+w {
+			return b, 0, false
+		}
+		v, err := strconv.ParseUint(string(s[1:1+w]), 16, 32)
+		if err != nil || v >= 0xd800 && v <= 0xdfff || v > utf8.MaxRune {
+			return b, 0, false
+		}
+		return utf8.AppendRune(b, rune(v)), 1 + w, true
+	}
+	return b, 0, false
+}
+
+// flow reads a flow collection that ends on its line.
+func (r *yamlReader) flow(depth int) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	if err := r.value(r.i); err != nil {
+		return nil, err
+	}
+	seq := r.d[r.i] == '['
+	kind, closing := Object, byte('}')
+	if seq {
+		kind, closing = Array, ']'
+	}
+	n := r.newNode(kind, r.i)
+	r.i++
+	r.spaces()
+	if r.at(r.i) == closing {
+		r.i++
+		return n, nil
+	}
+	var l list
+	for {
+		if seq {
+			if err := r.listItem(&l, depth+1, true); err != nil {
+				return nil, err
+			}
+		} else {
+			text, plain, end, ok := r.key(r.i, true)
+			if !ok {
+				return nil, errUnread
+			}
+			key := text
+			if plain {
+				key = plainKey(text)
+			}
+			if err := r.value(r.i); err != nil {
+				return nil, err
+			}
+			if smallDuplicate(n.Fields, key) {
+				return nil, errUnread
+			}
+			f := Field{Key: key, KeyPos: r.pos(r.i)}
+			r.i = end
+			r.spaces()
+			v, err := r.inline(depth+1, true)
+			if err != nil {
+				return nil, err
+			}
+			f.Value = v
+			if r.err == nil {
+				n.Fields = append(n.Fields, f)
+			}
+		}
+		r.spaces()
+		switch r.at(r.i) {
+		case ',':
+			r.i++
+			r.spaces()
+			if r.at(r.i) == closing {
+				return nil, errUnread // a trailing comma
+			}
+			continue
+		case closing:
+			r.i++
+		default:
+			return nil, errUnread
+		}
+		break
+	}
+	if seq {
+		l.done(n)
+	} else if hasDuplicate(n.Fields) {
+		return nil, errUnread
+	}
+	return n, nil
+}
+
+// spaces skips spaces, on the line.
+func (r *yamlReader) spaces() {
+	for r.at(r.i) == ' ' {
+		r.i++
+	}
+}
+
+// smallDuplicate says whether key is among fs while they are few: a key
+// twice is found where the library finds it, before what follows it is
+// read.
+func smallDuplicate(fs []Field, key string) bool {
+	return len(fs) <= smallMapping && slices.ContainsFunc(fs, func(f Field) bool { return f.Key == key })
+}
+
+// smallMapping is how many members a mapping has for its keys to be
+// looked through as they are read.
+const smallMapping = 16
+
+// hasDuplicate says whether two of fs have one key, once they are many:
+// sorted indices, four bytes a member where a set of the keys would take
+// ten times that.
+func hasDuplicate(fs []Field) bool {
+	if len(fs) <= smallMapping {
+		return false
+	}
+	idx := make([]int32, len(fs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return strings.Compare(fs[a].Key, fs[b].Key) })
+	for i := 1; i < len(idx); i++ {
+		if fs[idx[i]].Key == fs[idx[i-1]].Key {
+			return true
+		}
+	}
+	return false
+}

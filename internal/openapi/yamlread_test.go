@@ -1,0 +1,350 @@
+package openapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// readAgrees reads YAML with the reader and with the YAML library, and
+// reports any difference: in the tree (kinds, text, keys and their order,
+// places), in the values counted against lim, or in the error. It returns
+// whether the reader read it; when it does not, it must have spent
+// nothing of the budget.
+func readAgrees(t *testing.T, name string, data []byte, lim Limits) bool {
+	t.Helper()
+	lim = lim.withDefaults()
+	data, shifts := unescapeSlashes(data)
+	conv := func() *yamlConverter {
+		c := &yamlConverter{name: name, src: &Source{Name: name, budget: newBudget(context.Background(), lim)}, lim: lim, shifts: shifts}
+		c.bud = c.src.budget
+		return c
+	}
+	lib, own := conv(), conv()
+	got, ok, err := own.readPlainYAML(data)
+	if !ok {
+		if own.bud.values != 0 {
+			t.Errorf("%s: the reader gave up after counting %d values", name, own.bud.values)
+		}
+		return false
+	}
+	_, doc, extra, lerr := decodeYAML(append([]byte(nil), data...))
+	if lerr != nil || extra != nil {
+		t.Errorf("%s: the library refuses it (%v, another document: %v), the reader gives %v, %v", name, lerr, extra != nil, got, err)
+		return true
+	}
+	want, werr := lib.convert(doc)
+	switch {
+	case werr != nil || err != nil:
+		var we, ge *LoadError
+		if !errors.As(werr, &we) || !errors.As(err, &ge) || *we != *ge {
+			t.Errorf("%s: the library: %v; the reader: %v", name, werr, err)
+		}
+	default:
+		if d := treeDiff(want, got, "#"); d != "" {
+			t.Errorf("%s: read without the library, %s", name, d)
+		}
+	}
+	if werr == nil && lib.bud.values != own.bud.values {
+		t.Errorf("%s: %d values counted by the library, %d by the reader", name, lib.bud.values, own.bud.values)
+	}
+	return true
+}
+
+// TestYAMLReadAgrees: what the reader reads it reads as the YAML library
+// does, and what it does not read it leaves alone: every YAML file under
+// testdata/, and the edges of what it reads.
+func TestYAMLReadAgrees(t *testing.T) {
+	t.Parallel()
+	fsys := os.DirFS("../../testdata")
+	read := 0
+	iofs.WalkDir(fsys, ".", func(p string, d iofs.DirEntry, err error) error {
+		if ext := path.Ext(p); ext == ".yaml" || ext == ".yml" {
+			data, err := iofs.ReadFile(fsys, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if readAgrees(t, p, data, Limits{}) {
+				read++
+			}
+		}
+		return err
+	})
+	t.Logf("read without the library: %d files", read)
+	long := strings.Repeat("  - 1\n", packFrom-1)
+	cases := []struct {
+		name, data string
+		read       bool
+	}{
+		{"block mappings and comments", "# top\nopenapi: 3.0.0\n\n# paths\npaths:\n  # first\n  /a:\n    get: {}\n\n  /b:   # b\n    put:\n      x: 1\n  '/c':\n    x: 1\n  \"/d\": 2\ninfo: {title: t}\n", true},
+		{"no line end at the end", "a: 1\nb:\n  c: d", true},
+		{"scalars of every kind", "a: 1\nb: -2.5e3\nc: true\nd: null\ne: ~\nf: 0x1F\ng: 0o17\nh: 01234\ni: 1_000\nj: text with spaces  \nk: yes\nl: .5\nm: a#b\nn: x # comment\no: 'it''s'\np: \"q\\\"\\\\\\n\\t\\u00e9\\U0001F600\\/\"\nq: -x\nr: a:b\ns: [a b, 'c', \"d\"]\n", true},
+		{"keys that read as numbers and quoted keys", "200: a\n0x1F: b\n'300': c\n\"4\" : d\ntrue: e\n1.50: f\n", true},
+		{"flow collections", "a: [1, [2, [3]], {b: [4, {c: d}]}, []]\nb: {}\nc: {x: 'y', \"z\": [w]}\nd: [ 1 , 2 ]\n", true},
+		{"a list of plain scalars short of packFrom", "x:\n" + long, true},
+		{"a list of packFrom plain scalars", "x:\n" + long + "  - 2\n", true},
+		{"a packed list, then an item that is not plain", "x:\n" + long + "  - 2\n  - 'q'\n  - 3\n", true},
+		{"a flow list of packFrom plain scalars", "x: [" + strings.Repeat("1,", packFrom) + "z]\n", true},
+		{"a list at its key's indentation", "a:\n- 1\n- b: 2\n  c: 3\nd: 4\n", true},
+		{"lists of collections", "a:\n  - [1]\n  - {}\n  - b: 1\n    c: [2]\n  -\n    d: 1\n  - e\n", true},
+		{"a value on the next line", "a:\n  b\nc:\n  [1]\n", true},
+		{"a root list", "- 1\n- a: b\n", true},
+		{"lists in lists", "a:\n  - - 1\n    - - 2\n      - 3\n  - - b: 1\n      c: 2\n", true},
+		{"a root scalar", "just text\n", true},
+		{"an indented root", "  a: 1\n  b: 2\n", true},
+		{"text beyond ASCII", "\u00e9t\u00e9: [\u00e0 la, \u00e9, {\u00e8: \u00ea}]\nx: {a: \u4e16\u754c, b: 1}\n", true},
+		{"slash escapes", "a: \"x\\/y\"\nb: [\"\\/\", 1]\n", true},
+		{"a number JSON cannot hold", "a: 1\nb: .inf\n", true},
+		{"a number JSON cannot hold in a packed list", "x:\n" + long + "  - 1\n  - .nan\n", true},
+		{"a key twice", "a: 1\na: 2\n", false},
+		{"keys that read alike", "1: a\n+1: b\n", false},
+		{"a key twice among many", "x:\n" + strings.Repeat("  k: 1\n", 1) + func() string {
+			var b strings.Builder
+			for i := range 40 {
+				fmt.Fprintf(&b, "  k%d: 1\n", i)
+			}
+			return b.String()
+		}() + "  k: 2\n", false},
+		{"a key twice in a flow mapping", "a: {b: 1, b: 2}\n", false},
+		{"an empty value", "a:\nb: 1\n", false},
+		{"an empty item", "a:\n- \n- 1\n", false},
+		{"an anchor and an alias", "a: &x 1\nb: *x\n", false},
+		{"a tag", "a: !!str 1\n", false},
+		{"a block scalar", "a: |\n  text\n", false},
+		{"a plain scalar over lines", "a: one\n  two\n", false},
+		{"a plain item over lines", "- one\n  two\n", false},
+		{"a quoted scalar over lines", "a: \"one\n  two\"\n", false},
+		{"a flow collection over lines", "a: [1,\n  2]\n", false},
+		{"a comment in a flow collection", "a: [1, # c\n  2]\n", false},
+		{"a trailing comma", "a: [1, 2,]\n", false},
+		{"a flow mapping entry without a value", "a: {b}\n", false},
+		{"a colon in a flow scalar", "a: [b:c]\n", false},
+		{"a single pair in a flow list", "a: [b: c]\n", false},
+		{"a merge key", "a: {b: 1}\nc:\n  <<: {d: 1}\n", false},
+		{"an explicit key", "? a\n: 1\n", false},
+		{"a document marker", "---\na: 1\n", false},
+		{"two documents", "a: 1\n---\nb: 2\n", false},
+		{"a directive", "%YAML 1.2\n---\na: 1\n", false},
+		{"a tab", "a:\t1\n", false},
+		{"CR LF line ends", "a: 1\r\nb: 2\r\n", false},
+		{"a byte-order mark", "\ufeffa: 1\n", false},
+		{"an error: mapping values in a value", "a: b: c\n", false},
+		{"an error: a key indented more", "a: 1\n  b: 2\n", false},
+		{"an error: a list after a value", "a: x\n- b\n", false},
+		{"an error: an unclosed flow list", "a: [1, 2\n", false},
+		{"an error: an unclosed quote", "a: 'b\n", false},
+		{"an unknown escape", "a: \"\\q\"\n", false},
+		{"an escaped surrogate", "a: \"\\ud800\"\n", false},
+		{"a key of 1,001 bytes", strings.Repeat("k", 1001) + ": 1\n", false},
+		{"a key of 1,000 bytes", strings.Repeat("k", 1000) + ": 1\n", true},
+		{"empty", "", false},
+		{"only comments", "# a\n\n# b\n", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := readAgrees(t, tc.name, []byte(tc.data), Limits{}); got != tc.read {
+				t.Errorf("read without the library: %v, want %v", got, tc.read)
+			}
+		})
+	}
+}
+
+// TestLargeYAMLReadAgrees: GitHub's description written as YAML is read
+// without the library, into the library's tree.
+func TestLargeYAMLReadAgrees(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	clearFlowStyle(&doc)
+	var b stringsBuilder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	if !readAgrees(t, "github.yaml", b.data, Limits{}) {
+		t.Error("not read without the library")
+	}
+}
+
+// clearFlowStyle writes JSON's flow collections in YAML's block style.
+func clearFlowStyle(n *yaml.Node) {
+	if n.Kind != yaml.ScalarNode {
+		n.Style = 0
+	}
+	for _, c := range n.Content {
+		clearFlowStyle(c)
+	}
+}
+
+// TestYAMLReadLimits: at every bound on the values, the reader refuses
+// what the library's tree is refused for, at the same place, and counts
+// what it counts; one level past Depth it leaves the document to the
+// library.
+func TestYAMLReadLimits(t *testing.T) {
+	t.Parallel()
+	doc := "a: 1\nb:\n  - x\n  - [1, {c: 'd'}]\n  - e: f\nh: {i: [j]}\nk: .inf\n"
+	for values := int64(1); values <= 40; values++ {
+		if !readAgrees(t, fmt.Sprintf("values %d", values), []byte(doc), Limits{Values: values}) {
+			t.Errorf("values %d: not read", values)
+		}
+	}
+	list := "x:\n" + strings.Repeat("  - 1\n", packFrom+10)
+	for _, values := range []int64{3, 100, 2 * packFrom, 2*packFrom + 30} {
+		readAgrees(t, fmt.Sprintf("a packed list, values %d", values), []byte(list), Limits{Values: values})
+	}
+	for _, depth := range []int{4, 5, 6} {
+		got := readAgrees(t, fmt.Sprintf("depth %d", depth), []byte("a: [[[[1]]]]\n"), Limits{Depth: depth})
+		if want := depth >= 5; got != want {
+			t.Errorf("Depth %d: read %v, want %v", depth, got, want)
+		}
+	}
+}
+
+// FuzzReadPlainYAML: on any input, what the reader reads it reads as the
+// YAML library does.
+func FuzzReadPlainYAML(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/specs/*.yaml")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte("a: [1, [2, {b: c}]]\nd:\n- e: 'f'\n  g: \"h\\u00e9\"\n- [1]\n- {}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readAgrees(t, "f.yaml", data, Limits{Values: 200, Depth: 8})
+	})
+}
+
+// TestYAMLReadAgreesOnGeneratedDocuments: documents written at random from
+// the part of YAML the reader reads, and near it (a character changed
+// here and there), read as the YAML library reads them; most of them are
+// read without it.
+func TestYAMLReadAgreesOnGeneratedDocuments(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(36, 1))
+	read := 0
+	const docs = 3000
+	for i := range docs {
+		doc := genYAML(rng)
+		if rng.IntN(4) == 0 {
+			// A byte changed: the reader must still agree, or leave it.
+			b := []byte(doc)
+			b[rng.IntN(len(b))] = " :-#[]{},'\"\na1\u00e9"[rng.IntN(16)]
+			doc = string(b)
+		}
+		if readAgrees(t, fmt.Sprintf("doc %d", i), []byte(doc), Limits{Depth: 9}) {
+			read++
+		}
+		if t.Failed() {
+			t.Logf("doc %d:\n%s", i, doc)
+			return
+		}
+	}
+	t.Logf("%d of %d documents read without the library", read, docs)
+	if read < docs/2 {
+		t.Errorf("%d of %d documents read without the library, want most", read, docs)
+	}
+}
+
+// genYAML writes a block mapping at random, of the kinds of values the
+// reader reads.
+func genYAML(rng *rand.Rand) string {
+	var b strings.Builder
+	genMapping(rng, &b, 0, 0, false)
+	return b.String()
+}
+
+var (
+	genKeys    = []string{"a", "b", "k1", "200", "0x1F", "true", "null", "'q'", "\"d\\u00e9\"", "a b", "x#y", "\u00e9t\u00e9", "-k", "1.50", "+1", "/p/{id}", "'it''s'", "\"\\/s\""}
+	genScalars = []string{"1", "-2.5e3", "true", "~", "null", "0o17", "01234", "1_000", "text with spaces", "a#b", "x # c", "'s''q'", "\"e\\n\\t\\\"\\U0001F600\"", "-x", "a:b", ".5", "\u4e16\u754c", "yes", "'#'", "\"\\/\"", "1e400", "0x", "[]", "{}"}
+)
+
+func genMapping(rng *rand.Rand, b *strings.Builder, indent, depth int, inItem bool) {
+	n := 1 + rng.IntN(4)
+	keys := rng.Perm(len(genKeys)) // a key twice is left to the library
+	for i := range n {
+		if i > 0 || !inItem {
+			b.WriteString(strings.Repeat(" ", indent))
+		}
+		fmt.Fprintf(b, "%s:", genKeys[keys[i]])
+		genValue(rng, b, indent, depth)
+		if rng.IntN(6) == 0 {
+			b.WriteString(strings.Repeat(" ", rng.IntN(6)) + "# note\n\n")
+		}
+	}
+}
+
+func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
+	step := 2 + 2*rng.IntN(2)
+	switch k := rng.IntN(10); {
+	case depth < 4 && k < 3:
+		b.WriteString("\n")
+		genMapping(rng, b, indent+step, depth+1, false)
+	case depth < 4 && k < 5:
+		b.WriteString("\n")
+		at := indent + step
+		if rng.IntN(3) == 0 {
+			at = indent // a list at its key's indentation
+		}
+		for range 1 + rng.IntN(3) {
+			b.WriteString(strings.Repeat(" ", at) + "- ")
+			switch rng.IntN(4) {
+			case 0:
+				genMapping(rng, b, at+2, depth+1, true)
+			case 2:
+				s := genScalars[rng.IntN(len(genScalars))]
+				fmt.Fprintf(b, "- %s\n%s- %s\n", s, strings.Repeat(" ", at+2), s)
+			case 1:
+				b.WriteString(genFlow(rng, depth+1) + "\n")
+			default:
+				b.WriteString(genScalars[rng.IntN(len(genScalars))] + "\n")
+			}
+		}
+	case k < 8:
+		b.WriteString(" " + genFlow(rng, depth) + "\n")
+	default:
+		b.WriteString(" " + genScalars[rng.IntN(len(genScalars))] + strings.Repeat(" ", rng.IntN(2)) + "\n")
+	}
+}
+
+func genFlow(rng *rand.Rand, depth int) string {
+	if depth > 4 || rng.IntN(3) == 0 {
+		s := genScalars[rng.IntN(len(genScalars))]
+		if strings.ContainsAny(s, ":#") {
+			return "1"
+		}
+		return s
+	}
+	var parts []string
+	seq := rng.IntN(2) == 0
+	keys := rng.Perm(len(genKeys))
+	for i := range rng.IntN(4) {
+		v := genFlow(rng, depth+1)
+		if !seq {
+			v = genKeys[keys[i]] + ": " + v
+		}
+		parts = append(parts, v)
+	}
+	sep := []string{",", ", ", " , "}[rng.IntN(3)]
+	if seq {
+		return "[" + strings.Join(parts, sep) + "]"
+	}
+	return "{" + strings.Join(parts, sep) + "}"
+}
