@@ -20,20 +20,27 @@ const packFrom = 256
 
 // packer builds the packed form of a sequence's items.
 type packer struct {
-	b    strings.Builder
-	line int32 // the previous item's line
+	b         strings.Builder
+	line, col int32 // the previous item's place
 }
 
-// add appends an item: its kind, its JSON literal and where it was written.
+// add appends an item: its kind, its JSON literal and where it was written:
+// its line after the previous item's, and its column, after the previous
+// item's on the same line (a flow list of a million items on one line
+// takes a byte a column, not four).
 func (p *packer) add(k Kind, lit string, pos Pos) {
 	var tmp [3 * binary.MaxVarintLen64]byte
 	b := binary.AppendUvarint(tmp[:0], uint64(len(lit))<<3|uint64(k))
 	p.b.Write(b)
 	p.b.WriteString(lit)
+	col := int64(pos.Col)
+	if pos.Line == p.line {
+		col -= int64(p.col)
+	}
 	b = binary.AppendVarint(tmp[:0], int64(pos.Line)-int64(p.line))
-	b = binary.AppendVarint(b, int64(pos.Col))
+	b = binary.AppendVarint(b, col)
 	p.b.Write(b)
-	p.line = pos.Line
+	p.line, p.col = pos.Line, pos.Col
 }
 
 // done makes n, an Array without items, hold p's items packed.
@@ -45,7 +52,7 @@ func (p *packer) done(n *Node) {
 // packedItems calls f with each item of a packed Array, in order, until f
 // returns false.
 func (n *Node) packedItems(f func(k Kind, lit string, pos Pos) bool) {
-	s, line := n.Scalar, int32(0)
+	s, line, prev := n.Scalar, int32(0), int32(0)
 	for len(s) > 0 {
 		h, w := uvarint(s)
 		s = s[w:]
@@ -57,6 +64,10 @@ func (n *Node) packedItems(f func(k Kind, lit string, pos Pos) bool) {
 		col, w := varint(s)
 		s = s[w:]
 		line += int32(dl)
+		if dl == 0 {
+			col += int64(prev)
+		}
+		prev = int32(col)
 		if !f(Kind(h&7), lit, Pos{Line: line, Col: int32(col)}) {
 			return
 		}

@@ -172,3 +172,27 @@ func TestPackedListsResolved(t *testing.T) {
 		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar, got.Pos)
 	}
 }
+
+// TestPackedPlaces: items packed keep their places, on one line (where a
+// column is kept after the previous item's) and over lines, columns large
+// and small.
+func TestPackedPlaces(t *testing.T) {
+	t.Parallel()
+	places := []Pos{{1, 1}, {1, 3}, {1, 4_000_000}, {1, 4_000_002}, {2, 7}, {2, 2}, {9, 1}, {9, 1 << 30}, {10, 5}, {10, 5}}
+	var p packer
+	for i, at := range places {
+		p.add(Number, fmt.Sprint(i), at)
+	}
+	var n Node
+	n.Kind = Array
+	p.done(&n)
+	items := n.Elems()
+	if len(items) != len(places) {
+		t.Fatalf("%d items, want %d", len(items), len(places))
+	}
+	for i, it := range items {
+		if it.Pos != places[i] || it.Scalar != fmt.Sprint(i) {
+			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar, it.Pos, i, places[i])
+		}
+	}
+}

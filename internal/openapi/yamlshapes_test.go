@@ -1,0 +1,100 @@
+package openapi
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
+)
+
+// yamlShapes are the shapes of YAML a pull request can write many times
+// over, as the benchmarks write them (BENCHMARKS.md, growth by shape): a
+// description's top, head, n items, tail. peak is the most memory the
+// prepared tree may hold a byte of input, measured as the live heap
+// between n and 4n items (the figure the shape reaches, rounded up: the
+// target is 10 where a node of 88 bytes does not stand for fewer bytes
+// of input).
+var yamlShapes = []struct {
+	name       string
+	head, tail string
+	item       func(i int) string
+	n          int
+	peak       float64
+}{
+	{name: "flow list [1,1,…]", head: "x-list: [1", item: func(int) string { return ",1" }, tail: "]\n", n: 100_000, peak: 10},
+	{name: "flow mapping {k0: 1, …}", head: "x-map: {k", item: func(i int) string { return fmt.Sprintf("%d: 1, k", i) }, tail: "end: 1}\n", n: 25_000, peak: 20},
+	{name: "nested flow collections [[1,[1,{a: 1}]],…]", head: "x-nest: [[0]", item: func(int) string { return ",[1,[1,{a: 1}]]" }, tail: "]\n", n: 10_000, peak: 52},
+	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 25_000, peak: 17},
+	{name: "lines of - [1]", head: "x-list:\n", item: func(int) string { return "- [1]\n" }, n: 25_000, peak: 43},
+	{name: "lines of - {}", head: "x-list:\n", item: func(int) string { return "- {}\n" }, n: 25_000, peak: 26},
+}
+
+// yamlShape writes shape s with n items.
+func yamlShape(head, tail string, item func(int) string, n int) fstest.MapFS {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\n" + head)
+	for i := range n {
+		b.WriteString(item(i))
+	}
+	b.WriteString(tail)
+	return fstest.MapFS{"a.yaml": {Data: []byte(b.String())}}
+}
+
+// prepareYAML prepares a.yaml from fsys, bundled, into a temporary file.
+func prepareYAML(t *testing.T, fsys fstest.MapFS) *Prepared {
+	t.Helper()
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	p, err := Prepare(context.Background(), fsys, "a.yaml", PrepareOptions{Bundle: true}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestYAMLShapesGrowLinearly: preparing each shape at n and 4n items
+// allocates about four times as much, in allocations and in bytes. Not
+// parallel: it counts the heap.
+func TestYAMLShapesGrowLinearly(t *testing.T) {
+	testenv.Long(t) // prepares megabytes of YAML
+	for _, s := range yamlShapes {
+		growthtest.Linear(t, "YAML "+s.name, s.n, func(n int) {
+			prepareYAML(t, yamlShape(s.head, s.tail, s.item, n))
+		})
+	}
+}
+
+// TestYAMLShapesInBoundedMemory: the tree prepared from each shape holds
+// at most its bound of live heap per byte of input more, between n and
+// 4n items (the YAML library's own tree took 30 to 125). Not parallel:
+// it measures the heap.
+func TestYAMLShapesInBoundedMemory(t *testing.T) {
+	testenv.Long(t) // prepares megabytes of YAML
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	for _, s := range yamlShapes {
+		var size [2]int
+		var peak [2]uint64
+		for i, n := range []int{s.n, s.n * growthtest.Factor} {
+			fsys := yamlShape(s.head, s.tail, s.item, n)
+			size[i] = len(fsys["a.yaml"].Data)
+			peak[i] = growthtest.Peak(func() {
+				runtime.KeepAlive(prepareYAML(t, fsys))
+			})
+		}
+		perByte := float64(peak[1]-peak[0]) / float64(size[1]-size[0])
+		t.Logf("%s: %d KB: peak %d KB; %d KB: peak %d KB; %.1f bytes a byte between", s.name, size[0]>>10, peak[0]>>10, size[1]>>10, peak[1]>>10, perByte)
+		if perByte > s.peak {
+			t.Errorf("%s: %.1f bytes of memory a byte of input, want at most %.0f", s.name, perByte, s.peak)
+		}
+	}
+}
