@@ -2,11 +2,14 @@ package openapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The YAML library holds a whole document as its own nodes, about 150
@@ -265,47 +268,12 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 		if r.col(r.i)-1 != indent {
 			return nil, errUnread
 		}
-		text, plain, end, ok := r.key(r.i, false)
-		if !ok {
-			return nil, errUnread
-		}
-		key := text
-		if plain {
-			key = plainKey(text)
-		}
-		if err := r.value(r.i); err != nil {
-			return nil, err
-		}
-		if smallDuplicate(n.Fields, key) {
-			return nil, errUnread // the library words the error
-		}
-		f := Field{Key: key, KeyPos: r.pos(r.i)}
-		r.i = end
-		for r.at(r.i) == ' ' {
-			r.i++
-		}
-		var err error
-		if b := r.at(r.i); b == '\n' || b == 0 || b == '#' {
-			// The value starts on a line of its own: deeper, or a list
-			// at the key's indentation.
-			if err := r.endLine(); err != nil {
-				return nil, err
-			}
-			switch {
-			case r.eof || r.indent < indent:
-				return nil, errUnread // an empty value
-			case r.indent == indent && r.d[r.i] == '-' && blank(r.at(r.i+1)):
-				f.Value, err = r.sequence(depth+1, indent)
-			case r.indent > indent:
-				f.Value, err = r.node(depth+1, indent)
-			default:
-				return nil, errUnread
-			}
-		} else {
-			f.Value, err = r.inline(depth+1, false)
-			if err == nil {
-				err = r.endLine()
-			}
+		m := r.mark()
+		f, err := r.entry(n, depth, indent)
+		if errors.Is(err, errUnread) && m.first(indent) {
+			// The YAML library reads the entry, its lines on their own.
+			r.reset(m)
+			f, err = r.libraryEntry(n, depth, indent)
 		}
 		if err != nil {
 			return nil, err
@@ -326,6 +294,51 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 	return n, nil
 }
 
+// entry reads an entry of the block mapping n, at r.i.
+func (r *yamlReader) entry(n *Node, depth, indent int) (Field, error) {
+	text, plain, end, ok := r.key(r.i, false)
+	if !ok {
+		return Field{}, errUnread
+	}
+	key := text
+	if plain {
+		key = plainKey(text)
+	}
+	if err := r.value(r.i); err != nil {
+		return Field{}, err
+	}
+	if smallDuplicate(n.Fields, key) {
+		return Field{}, errUnread // the library words the error
+	}
+	f := Field{Key: key, KeyPos: r.pos(r.i)}
+	r.i = end
+	r.spaces()
+	var err error
+	if b := r.at(r.i); b == '\n' || b == 0 || b == '#' {
+		// The value starts on a line of its own: deeper, or a list at
+		// the key's indentation.
+		if err := r.endLine(); err != nil {
+			return Field{}, err
+		}
+		switch {
+		case r.eof || r.indent < indent:
+			return Field{}, errUnread // an empty value
+		case r.indent == indent && r.d[r.i] == '-' && blank(r.at(r.i+1)):
+			f.Value, err = r.sequence(depth+1, indent)
+		case r.indent > indent:
+			f.Value, err = r.node(depth+1, indent)
+		default:
+			return Field{}, errUnread
+		}
+	} else {
+		f.Value, err = r.inline(depth+1, false)
+		if err == nil {
+			err = r.endLine()
+		}
+	}
+	return f, err
+}
+
 // sequence reads a block sequence whose dashes are at column indent
 // (0-based), the first at r.i.
 func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
@@ -338,39 +351,16 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	n := r.newNode(Array, r.i)
 	var l list
 	for {
-		r.i++ // the dash
-		for r.at(r.i) == ' ' {
-			r.i++
-		}
-		var err error
-		switch b := r.at(r.i); {
-		case b == '\n' || b == 0 || b == '#':
-			if err := r.endLine(); err != nil {
-				return nil, err
-			}
-			if r.eof || r.indent <= indent {
-				return nil, errUnread // an empty item
-			}
-			err = r.item(&l, depth+1, indent, false)
-		case b == '-' && blank(r.at(r.i+1)):
-			// A list in a list, its first item on the dash's line.
-			var m *Node
-			if m, err = r.sequence(depth+1, r.col(r.i)-1); err == nil {
-				err = l.add(r, m)
-			}
-		default:
-			if _, _, _, ok := r.key(r.i, false); ok {
-				var m *Node
-				if m, err = r.mapping(depth+1, r.col(r.i)-1); err == nil {
-					err = l.add(r, m)
-				}
-			} else {
-				err = r.item(&l, depth+1, indent, true)
-			}
+		m := r.mark()
+		it, err := r.item(depth, indent)
+		if errors.Is(err, errUnread) && m.first(indent) {
+			r.reset(m)
+			it, err = r.libraryItem(&l, depth, indent)
 		}
 		if err != nil {
 			return nil, err
 		}
+		l.put(r, it)
 		if r.eof || r.indent < indent || r.d[r.i] != '-' || !blank(r.at(r.i+1)) {
 			break
 		}
@@ -385,64 +375,81 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	return n, nil
 }
 
-// item reads an item of a block sequence at r.i into l: a node, on lines
-// of its own, or a value on the dash's line (inline).
-func (r *yamlReader) item(l *list, depth, indent int, inline bool) error {
-	if !inline {
-		m, err := r.node(depth, indent)
-		if err != nil {
-			return err
+// item reads the item of a block sequence whose dash is at r.i. Nothing
+// of the list is changed before the whole item is read.
+func (r *yamlReader) item(depth, indent int) (pending, error) {
+	r.i++ // the dash
+	r.spaces()
+	var m *Node
+	var err error
+	switch b := r.at(r.i); {
+	case b == '\n' || b == 0 || b == '#':
+		// On lines of its own.
+		if err := r.endLine(); err != nil {
+			return pending{}, err
 		}
-		return l.add(r, m)
+		if r.eof || r.indent <= indent {
+			return pending{}, errUnread // an empty item
+		}
+		m, err = r.node(depth+1, indent)
+	case b == '-' && blank(r.at(r.i+1)):
+		// A list in a list, its first item on the dash's line.
+		m, err = r.sequence(depth+1, r.col(r.i)-1)
+	default:
+		if _, _, _, ok := r.key(r.i, false); ok {
+			m, err = r.mapping(depth+1, r.col(r.i)-1)
+			break
+		}
+		// A value on the dash's line.
+		var it pending
+		if it, err = r.listItem(depth+1, false); err != nil {
+			return pending{}, err
+		}
+		if err := r.endLine(); err != nil {
+			return pending{}, err
+		}
+		if !r.eof && r.indent > indent {
+			return pending{}, errUnread // a scalar over several lines
+		}
+		return it, nil
 	}
-	if r.c.tooDeep(depth) {
-		return errUnread
-	}
-	if err := r.listItem(l, depth, false); err != nil {
-		return err
-	}
-	if err := r.endLine(); err != nil {
-		return err
-	}
-	if !r.eof && r.indent > indent {
-		return errUnread
-	}
-	return nil
+	return pending{node: m}, err
 }
 
-// listItem reads a value at r.i into l, packed when it is a plain scalar
-// and l is packing.
-func (r *yamlReader) listItem(l *list, depth int, flow bool) error {
+// pending is a list's item read: a node, or a plain scalar's kind, JSON
+// literal and place, to be packed if the list is.
+type pending struct {
+	node *Node
+	kind Kind
+	lit  string
+	pos  Pos
+}
+
+// listItem reads a value at r.i, a plain scalar as such.
+func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 	if r.c.tooDeep(depth) {
-		return errUnread
+		return pending{}, errUnread
 	}
-	if l.packing() && isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
+	if isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
 		off := r.i
 		text, ok := r.plain(flow)
 		if !ok {
-			return errUnread
+			return pending{}, errUnread
 		}
 		if err := r.value(off); err != nil {
-			return err
+			return pending{}, err
 		}
 		if err := r.value(off); err != nil {
-			return err
+			return pending{}, err
 		}
 		kind, lit, err := plainScalar(text)
 		if err != nil {
 			r.refuse(off, err)
 		}
-		if r.err == nil {
-			l.p.add(kind, lit, r.pos(off))
-			l.count++
-		}
-		return nil
+		return pending{kind: kind, lit: lit, pos: r.pos(off)}, nil
 	}
 	m, err := r.inline(depth, flow)
-	if err != nil {
-		return err
-	}
-	return l.add(r, m)
+	return pending{node: m}, err
 }
 
 // list gathers a sequence's items: packed while they are plain scalars,
@@ -454,25 +461,31 @@ type list struct {
 	unpack bool // an item was not a plain scalar
 }
 
-func (l *list) packing() bool { return !l.unpack }
-
-// add adds a value that is not a plain scalar: the items packed so far
-// become nodes.
-func (l *list) add(r *yamlReader, m *Node) error {
+// put adds an item read.
+func (l *list) put(r *yamlReader, it pending) {
+	if r.err != nil {
+		return // nothing more is kept
+	}
+	if it.node == nil {
+		if !l.unpack {
+			l.p.add(it.kind, it.lit, it.pos)
+			l.count++
+			return
+		}
+		it.node = r.c.nodes.node()
+		it.node.Kind, it.node.Scalar, it.node.Pos, it.node.Src = it.kind, it.lit, it.pos, r.c.src
+	}
 	if !l.unpack {
+		// The items packed so far become nodes.
 		l.unpack = true
 		if l.count > 0 {
-			var tmp Node
-			tmp.Src = r.c.src
+			tmp := Node{Src: r.c.src}
 			l.p.done(&tmp)
 			tmp.unpack()
 			l.items = tmp.Items
 		}
 	}
-	if r.err == nil {
-		l.items = append(l.items, m)
-	}
-	return nil
+	l.items = append(l.items, it.node)
 }
 
 // done gives n the items: packed when there are packFrom of them or more,
@@ -731,9 +744,11 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 	var l list
 	for {
 		if seq {
-			if err := r.listItem(&l, depth+1, true); err != nil {
+			it, err := r.listItem(depth+1, true)
+			if err != nil {
 				return nil, err
 			}
+			l.put(r, it)
 		} else {
 			text, plain, end, ok := r.key(r.i, true)
 			if !ok {
@@ -821,4 +836,155 @@ func hasDuplicate(fs []Field) bool {
 		}
 	}
 	return false
+}
+
+// mark is where the reader is, to read again from there.
+type mark struct {
+	i, line, ls, indent int
+	eof                 bool
+	err                 error
+	bud                 budget
+}
+
+func (r *yamlReader) mark() mark {
+	return mark{r.i, r.line, r.ls, r.indent, r.eof, r.err, *r.c.bud}
+}
+
+// reset goes back to m, as if nothing since had been read.
+func (r *yamlReader) reset(m mark) {
+	r.i, r.line, r.ls, r.indent, r.eof, r.err = m.i, m.line, m.ls, m.indent, m.eof, m.err
+	*r.c.bud = m.bud
+}
+
+// first says whether m is at the first character of its line, which is
+// indented indent: where an entry or an item that starts there can be cut
+// from the lines around it.
+func (m mark) first(indent int) bool { return m.i == m.ls+indent && m.indent == indent }
+
+// cut is the lines from r.ls to the first line after it that says
+// something indented indent or less: an entry of a block mapping whose
+// keys are at indent, or an item of a block sequence whose dashes are.
+// Whatever the whole document makes of those lines, they say the same on
+// their own, or the library refuses them.
+func (r *yamlReader) cut(indent int) []byte {
+	end := len(r.d)
+	if k := bytes.IndexByte(r.d[r.ls:], '\n'); k >= 0 {
+		end = r.ls + k + 1
+	}
+	for end < len(r.d) {
+		j := end
+		for j < len(r.d) && r.d[j] == ' ' {
+			j++
+		}
+		if j < len(r.d) && r.d[j] != '\n' && j-end <= indent {
+			break
+		}
+		k := bytes.IndexByte(r.d[j:], '\n')
+		if k < 0 {
+			end = len(r.d)
+			break
+		}
+		end = j + k + 1
+	}
+	return r.d[r.ls:end]
+}
+
+// library parses the lines cut from r.ls with the YAML library, which must
+// find one collection of kind k with one member, and moves past them.
+func (r *yamlReader) library(indent int, k yaml.Kind) (*yaml.Node, error) {
+	text := r.cut(indent)
+	doc, err := parsePart(text)
+	if err != nil {
+		return nil, errUnread // the library words the error, on the whole
+	}
+	if len(doc.Content) != 1 {
+		return nil, errUnread
+	}
+	// A block collection of one member, whose first character is the
+	// first of the lines on their own, where the reader stands.
+	top := doc.Content[0]
+	if top.Kind != k || top.Style&yaml.FlowStyle != 0 || top.Anchor != "" || top.Line != 1 || top.Column != indent+1 ||
+		k == yaml.MappingNode && (len(top.Content) != 2 || top.Tag != "!!map") ||
+		k == yaml.SequenceNode && (len(top.Content) != 1 || top.Tag != "!!seq") {
+		return nil, errUnread
+	}
+	r.c.lineOffset = r.line - 1
+	r.i, r.ls = r.ls+len(text), r.ls+len(text)
+	r.line += bytes.Count(text, []byte("\n"))
+	r.eof = false
+	return top, r.skipBlank()
+}
+
+// keep records err, an error of the library's conversion, unless it is the
+// context's.
+func (r *yamlReader) keep(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if r.err == nil {
+		r.err = err
+	}
+	return nil
+}
+
+// libraryEntry reads the entry of mapping n at r.i with the library, and
+// converts it as convert would.
+func (r *yamlReader) libraryEntry(n *Node, depth, indent int) (Field, error) {
+	top, err := r.library(indent, yaml.MappingNode)
+	if err != nil {
+		return Field{}, err
+	}
+	k, v := top.Content[0], top.Content[1]
+	if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+		return Field{}, errUnread // it merges into n
+	}
+	c := r.c
+	key, err := c.key(k)
+	if err != nil {
+		return Field{}, r.keep(err)
+	}
+	if smallDuplicate(n.Fields, key) {
+		return Field{}, errUnread
+	}
+	if r.err != nil {
+		return Field{}, nil
+	}
+	if err := c.grow(k, key); err != nil {
+		return Field{}, r.keep(err)
+	}
+	c.depth = depth
+	val, err := c.convert(v)
+	if err != nil {
+		return Field{}, r.keep(err)
+	}
+	return Field{Key: key, KeyPos: c.pos(k), Value: val}, nil
+}
+
+// libraryItem reads the item of a block sequence at r.i with the library,
+// and converts it as convert would: a plain scalar to be packed, if l is.
+func (r *yamlReader) libraryItem(l *list, depth, indent int) (pending, error) {
+	top, err := r.library(indent, yaml.SequenceNode)
+	if err != nil || r.err != nil {
+		return pending{}, err
+	}
+	c := r.c
+	c.depth = depth
+	if y := top.Content[0]; !l.unpack && c.packable(top.Content) {
+		if err := c.grow(y, ""); err != nil {
+			return pending{}, r.keep(err)
+		}
+		if err := c.grow(y, y.Value); err != nil {
+			return pending{}, r.keep(err)
+		}
+		kind, lit, err := plainScalar(y.Value)
+		if err != nil {
+			return pending{}, r.keep(c.fail(y, "%v", err))
+		}
+		return pending{kind: kind, lit: lit, pos: c.pos(y)}, nil
+	}
+	m, err := c.convert(top.Content[0])
+	if err != nil {
+		return pending{}, r.keep(err)
+	}
+	return pending{node: m}, nil
 }
