@@ -75,12 +75,13 @@ func (c *yamlConverter) readPlainYAML(data []byte) (root *Node, ok bool, err err
 }
 
 // readable says whether data holds only what the reader reads: UTF-8,
-// lines broken by \n, no tab, no control character, no byte-order mark.
+// lines broken by \n, no control character, no byte-order mark. A tab is
+// read in a comment only: an entry with one elsewhere is the library's.
 func readable(data []byte) bool {
 	for i := 0; i < len(data); {
 		b := data[i]
 		if b < utf8.RuneSelf {
-			if b < ' ' && b != '\n' || b == 0x7f {
+			if b < ' ' && b != '\n' && b != '\t' || b == 0x7f {
 				return false
 			}
 			i++
@@ -557,7 +558,7 @@ func isPlainStart(b, next byte, flow bool) bool {
 	switch b {
 	case '-':
 		return !blank(next) && !(flow && isFlowIndicator(next))
-	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n', 0:
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n', '\t', 0:
 		return false
 	}
 	return true
@@ -578,7 +579,7 @@ func (r *yamlReader) plain(flow bool) (string, bool) {
 		if b == '\n' {
 			break
 		}
-		if b == ':' && (flow || blank(r.at(i+1))) {
+		if b == '\t' || b == ':' && (flow || blank(r.at(i+1))) {
 			return "", false
 		}
 		if b == '#' && r.d[i-1] == ' ' {
@@ -615,7 +616,7 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 		j := i
 		for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
 			c := r.d[j]
-			if c == '\n' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
+			if c == '\n' || c == '\t' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
 				return "", false, 0, false
 			}
 			if c == ':' && blank(r.at(j+1)) {
@@ -658,7 +659,7 @@ func (r *yamlReader) quoted() (string, bool) {
 	for ; i < len(r.d); i++ {
 		c := r.d[i]
 		switch {
-		case c == '\n':
+		case c == '\n' || c == '\t':
 			return "", false
 		case c == q && q == '\'' && r.at(i+1) == '\'':
 			b = append(append(b, r.d[start:i]...), '\'')

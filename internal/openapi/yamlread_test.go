@@ -134,7 +134,10 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"a document marker", "---\na: 1\n", false},
 		{"two documents", "a: 1\n---\nb: 2\n", false},
 		{"a directive", "%YAML 1.2\n---\na: 1\n", false},
-		{"a tab", "a:\t1\n", false},
+		{"a tab after the first key", "a:\t1\n", false},
+		{"a tab after a later key", "x: 1\na:\t1\n", true},
+		{"tabs in comments and a block scalar", "a: 1 #\tc\nb: |\n  x\ty\n#\t\nc: 2\n", true},
+		{"a tab in a flow collection", "a: [1,\t2]\nb: 3\n", true},
 		{"CR LF line ends", "a: 1\r\nb: 2\r\n", false},
 		{"a byte-order mark", "\ufeffa: 1\n", false},
 		{"an error: mapping values in a value", "a: b: c\n", false},
@@ -246,7 +249,7 @@ func TestYAMLReadAgreesOnGeneratedDocuments(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			// A byte changed: the reader must still agree, or leave it.
 			b := []byte(doc)
-			b[rng.IntN(len(b))] = " :-#[]{},'\"\na1\u00e9"[rng.IntN(16)]
+			b[rng.IntN(len(b))] = " :-#[]{},'\"\na1\t\u00e9"[rng.IntN(17)]
 			doc = string(b)
 		}
 		if readAgrees(t, fmt.Sprintf("doc %d", i), []byte(doc), Limits{Depth: 9}) {
