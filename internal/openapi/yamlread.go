@@ -354,14 +354,18 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	for {
 		m := r.mark()
 		it, err := r.item(depth, indent)
-		if errors.Is(err, errUnread) && m.first(indent) {
+		switch {
+		case errors.Is(err, errUnread) && m.first(indent):
+			// The YAML library reads the item, with those that follow
+			// it up to a part's size: one part each would cost more.
 			r.reset(m)
-			it, err = r.libraryItem(&l, depth, indent)
+			err = r.libraryItems(&l, depth, indent)
+		case err == nil:
+			l.put(r, it)
 		}
 		if err != nil {
 			return nil, err
 		}
-		l.put(r, it)
 		if r.eof || r.indent < indent || r.d[r.i] != '-' || !blank(r.at(r.i+1)) {
 			break
 		}
@@ -862,12 +866,13 @@ func (r *yamlReader) reset(m mark) {
 // from the lines around it.
 func (m mark) first(indent int) bool { return m.i == m.ls+indent && m.indent == indent }
 
-// cut is the lines from r.ls to the first line after it that says
-// something indented indent or less: an entry of a block mapping whose
-// keys are at indent, or an item of a block sequence whose dashes are.
-// Whatever the whole document makes of those lines, they say the same on
-// their own, or the library refuses them.
-func (r *yamlReader) cut(indent int) []byte {
+// cutEnd is where the lines from r.ls end that are cut from the rest: at
+// the first line after r.ls's that says something indented indent or
+// less. They are an entry of a block mapping whose keys are at indent,
+// or an item of a block sequence whose dashes are. Whatever the whole
+// document makes of those lines, they say the same on their own, or the
+// library refuses them.
+func (r *yamlReader) cutEnd(indent int) int {
 	end := len(r.d)
 	if k := bytes.IndexByte(r.d[r.ls:], '\n'); k >= 0 {
 		end = r.ls + k + 1
@@ -887,13 +892,18 @@ func (r *yamlReader) cut(indent int) []byte {
 		}
 		end = j + k + 1
 	}
-	return r.d[r.ls:end]
+	return end
 }
 
 // library parses the lines cut from r.ls with the YAML library, which must
-// find one collection of kind k with one member, and moves past them.
+// find a block collection of kind k, and moves past them.
 func (r *yamlReader) library(indent int, k yaml.Kind) (*yaml.Node, error) {
-	text := r.cut(indent)
+	return r.libraryPart(r.d[r.ls:r.cutEnd(indent)], indent, k)
+}
+
+// libraryPart parses text, the lines from r.ls, with the YAML library,
+// which must find a block collection of kind k, and moves past them.
+func (r *yamlReader) libraryPart(text []byte, indent int, k yaml.Kind) (*yaml.Node, error) {
 	doc, err := parsePart(text)
 	if err != nil {
 		return nil, errUnread // the library words the error, on the whole
@@ -901,12 +911,13 @@ func (r *yamlReader) library(indent int, k yaml.Kind) (*yaml.Node, error) {
 	if len(doc.Content) != 1 {
 		return nil, errUnread
 	}
-	// A block collection of one member, whose first character is the
-	// first of the lines on their own, where the reader stands.
+	// A block collection, whose first character is the first of the
+	// lines on their own, where the reader stands: a mapping of one
+	// entry, or a sequence.
 	top := doc.Content[0]
 	if top.Kind != k || top.Style&yaml.FlowStyle != 0 || top.Anchor != "" || top.Line != 1 || top.Column != indent+1 ||
 		k == yaml.MappingNode && (len(top.Content) != 2 || top.Tag != "!!map") ||
-		k == yaml.SequenceNode && (len(top.Content) != 1 || top.Tag != "!!seq") {
+		k == yaml.SequenceNode && (len(top.Content) == 0 || top.Tag != "!!seq") {
 		return nil, errUnread
 	}
 	r.c.lineOffset = r.line - 1
@@ -961,31 +972,54 @@ func (r *yamlReader) libraryEntry(n *Node, depth, indent int) (Field, error) {
 	return Field{Key: key, KeyPos: c.pos(k), Value: val}, nil
 }
 
-// libraryItem reads the item of a block sequence at r.i with the library,
-// and converts it as convert would: a plain scalar to be packed, if l is.
-func (r *yamlReader) libraryItem(l *list, depth, indent int) (pending, error) {
-	top, err := r.library(indent, yaml.SequenceNode)
+// libraryItems reads the item of a block sequence at r.i with the
+// library, and the items after it up to itemsPart bytes, and converts
+// them as convert would: a plain scalar as one to be packed, if l is.
+func (r *yamlReader) libraryItems(l *list, depth, indent int) error {
+	end := r.cutEnd(indent)
+	for end-r.ls < itemsPart(bigEntry) && end < len(r.d) && r.atIndent(end, indent) && r.d[end+indent] == '-' && blank(r.at(end+indent+1)) {
+		save := r.ls
+		r.ls = end
+		end = r.cutEnd(indent)
+		r.ls = save
+	}
+	top, err := r.libraryPart(r.d[r.ls:end], indent, yaml.SequenceNode)
 	if err != nil || r.err != nil {
-		return pending{}, err
+		return err
 	}
 	c := r.c
-	c.depth = depth
-	if y := top.Content[0]; !l.unpack && c.packable(top.Content) {
-		if err := c.grow(y, ""); err != nil {
-			return pending{}, r.keep(err)
+	for i, y := range top.Content {
+		c.depth = depth
+		if c.packable(top.Content[i : i+1]) {
+			if err := c.grow(y, ""); err != nil {
+				return r.keep(err)
+			}
+			if err := c.grow(y, y.Value); err != nil {
+				return r.keep(err)
+			}
+			kind, lit, err := plainScalar(y.Value)
+			if err != nil {
+				return r.keep(c.fail(y, "%v", err))
+			}
+			l.put(r, pending{kind: kind, lit: lit, pos: c.pos(y)})
+			continue
 		}
-		if err := c.grow(y, y.Value); err != nil {
-			return pending{}, r.keep(err)
-		}
-		kind, lit, err := plainScalar(y.Value)
+		m, err := c.convert(y)
 		if err != nil {
-			return pending{}, r.keep(c.fail(y, "%v", err))
+			return r.keep(err)
 		}
-		return pending{kind: kind, lit: lit, pos: c.pos(y)}, nil
+		l.put(r, pending{node: m})
+		top.Content[i] = nil
 	}
-	m, err := c.convert(top.Content[0])
-	if err != nil {
-		return pending{}, r.keep(err)
+	return nil
+}
+
+// atIndent says whether the line that starts at off says something at
+// indent exactly.
+func (r *yamlReader) atIndent(off, indent int) bool {
+	j := off
+	for j < len(r.d) && r.d[j] == ' ' {
+		j++
 	}
-	return pending{node: m}, nil
+	return j-off == indent && j < len(r.d) && r.d[j] != '\n'
 }

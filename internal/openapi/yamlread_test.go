@@ -98,6 +98,9 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"lists of collections", "a:\n  - [1]\n  - {}\n  - b: 1\n    c: [2]\n  -\n    d: 1\n  - e\n", true},
 		{"a value on the next line", "a:\n  b\nc:\n  [1]\n", true},
 		{"a root list", "- 1\n- a: b\n", true},
+		{"many tagged items, in parts of items", "x:\n" + strings.Repeat("  - !!str 1\n  - 2\n", 8000) + "  - 3\ny: 1\n", true},
+		{"many items over lines, in parts of items", "x:\n" + strings.Repeat("- 1\n  2\n- 3\n", 8000) + "y: 1\n", true},
+		{"many anchored items, the last aliased", "x:\n" + strings.Repeat("  - &a 1\n", 9000) + "  - *a\n", true},
 		{"lists in lists", "a:\n  - - 1\n    - - 2\n      - 3\n  - - b: 1\n      c: 2\n", true},
 		{"a root scalar", "just text\n", true},
 		{"an indented root", "  a: 1\n  b: 2\n", true},
@@ -308,7 +311,10 @@ func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
 		}
 		for range 1 + rng.IntN(3) {
 			b.WriteString(strings.Repeat(" ", at) + "- ")
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
+			case 4:
+				// What the library reads for the reader.
+				b.WriteString([]string{"&i1 7\n", "!!str 8\n", "|\n" + strings.Repeat(" ", at+2) + "block\n", "plain\n" + strings.Repeat(" ", at+2) + "continued\n", "*i1\n", "\n"}[rng.IntN(6)])
 			case 0:
 				genMapping(rng, b, at+2, depth+1, true)
 			case 2:
