@@ -18,11 +18,17 @@ import (
 // descriptions are written in a plain part of YAML: block mappings and
 // sequences, flow collections on one line, scalars on one line (plain,
 // or quoted). That part is read here straight into our nodes, in one
-// pass, a long list of plain scalars packed as it is read. Anything else
-// (anchors, aliases, tags, block scalars, a scalar or a flow collection
-// over several lines, a key twice, an error) and the document is given to
-// the YAML library as before, which reads all of YAML and words its
-// errors; both give the same tree, which a test checks.
+// pass, a long list of plain scalars packed as it is read. An entry of a
+// block mapping, or an item of a block sequence, written otherwise (an
+// anchor, an alias, a tag, a block scalar, a scalar or a flow collection
+// over several lines, an empty value, a key twice inside it) is given to
+// the library on its own lines, which start where the entry's key or the
+// item's dash starts its line: the library's tree is then that entry's,
+// or a part of items', not the document's. What cannot be cut so (an
+// alias to an anchor in another entry, a merge key, a document marker, a
+// line broken otherwise than by \n, what the library refuses) and the
+// whole document is given to the library as before, which reads all of
+// YAML and words its errors. Both give the same tree, which tests check.
 
 // errUnread is YAML outside the part read here.
 var errUnread = errors.New("outside the YAML read without the library")
@@ -53,10 +59,10 @@ type yamlReader struct {
 	scratch Node // what is read once err is set
 }
 
-// readPlainYAML reads data when it is written in the part of YAML read
-// here (ok), into the tree convert would make of it, counting the same
-// values against the limits. When it is not, nothing of the budget is
-// spent.
+// readPlainYAML reads data, the library reading the entries and items
+// the reader does not (ok), into the tree convert would make of it,
+// counting the same values against the limits and refusing what it
+// refuses. When it cannot, nothing of the budget is spent.
 func (c *yamlConverter) readPlainYAML(data []byte) (root *Node, ok bool, err error) {
 	if !readable(data) {
 		return nil, false, nil
