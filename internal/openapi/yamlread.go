@@ -580,7 +580,8 @@ func isFlowIndicator(b byte) bool {
 
 // plain reads a plain scalar on one line from r.i. In a block, it ends at
 // a comment or the line's end, and holds no ": "; in a flow collection,
-// at a flow indicator, and holds no colon and no comment.
+// at a flow indicator, and holds no colon, no question mark and no
+// comment.
 func (r *yamlReader) plain(flow bool) (string, bool) {
 	start, end := r.i, r.i
 	i := r.i
@@ -589,7 +590,9 @@ func (r *yamlReader) plain(flow bool) (string, bool) {
 		if b == '\n' {
 			break
 		}
-		if b == '\t' || b == ':' && (flow || blank(r.at(i+1))) {
+		// In a flow collection the library ends a plain scalar at a ?
+		// too.
+		if b == '\t' || b == ':' && (flow || blank(r.at(i+1))) || b == '?' && flow {
 			return "", false
 		}
 		if b == '#' && r.d[i-1] == ' ' {
@@ -632,7 +635,7 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 			if c == ':' && blank(r.at(j+1)) {
 				break
 			}
-			if c == ':' && flow {
+			if (c == ':' || c == '?') && flow {
 				return "", false, 0, false
 			}
 		}

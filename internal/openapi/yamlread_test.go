@@ -131,6 +131,8 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"a trailing comma", "a: [1, 2,]\n", true},
 		{"a flow mapping entry without a value", "a: {b}\n", true},
 		{"a colon in a flow scalar", "a: [b:c]\n", true},
+		{"a question mark in a flow scalar, which the library refuses", "a: [0?]\n", false},
+		{"a question mark in a block scalar", "d: x?\ne: a?b\n", true},
 		{"a single pair in a flow list", "a: [b: c]\n", true},
 		{"a merge key", "a: {b: 1}\nc:\n  <<: {d: 1}\n", true},
 		{"an explicit key", "? a\n: 1\n", false},

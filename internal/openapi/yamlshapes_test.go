@@ -16,11 +16,12 @@ import (
 
 // yamlShapes are the shapes of YAML a pull request can write many times
 // over, as the benchmarks write them (BENCHMARKS.md, growth by shape): a
-// description's top, head, n items, tail. peak is the most memory the
-// prepared tree may hold a byte of input, measured as the live heap
-// between n and 4n items (the figure the shape reaches, rounded up: the
-// target is 10 where a node of 88 bytes does not stand for fewer bytes
-// of input).
+// description's top, head, n items, tail. peak bounds the live heap the
+// prepared tree takes per byte of input more, between n and 4n items: the
+// target, 10, where the shape reaches it; elsewhere the figure measured,
+// with some room, over the target because each value is a node of 88
+// bytes where the input spends a few bytes on it (the YAML library's tree
+// took 38 to 90 here).
 var yamlShapes = []struct {
 	name       string
 	head, tail string
