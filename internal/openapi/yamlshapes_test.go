@@ -32,9 +32,9 @@ var yamlShapes = []struct {
 	{name: "flow list [1,1,…]", head: "x-list: [1", item: func(int) string { return ",1" }, tail: "]\n", n: 100_000, peak: 10},
 	{name: "flow mapping {k0: 1, …}", head: "x-map: {k", item: func(i int) string { return fmt.Sprintf("%d: 1, k", i) }, tail: "end: 1}\n", n: 25_000, peak: 20},
 	{name: "nested flow collections [[1,[1,{a: 1}]],…]", head: "x-nest: [[0]", item: func(int) string { return ",[1,[1,{a: 1}]]" }, tail: "]\n", n: 10_000, peak: 52},
-	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 25_000, peak: 17},
+	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 25_000, peak: 18},
 	{name: "lines of - [1]", head: "x-list:\n", item: func(int) string { return "- [1]\n" }, n: 25_000, peak: 43},
-	{name: "lines of - {}", head: "x-list:\n", item: func(int) string { return "- {}\n" }, n: 25_000, peak: 26},
+	{name: "lines of - {}", head: "x-list:\n", item: func(int) string { return "- {}\n" }, n: 25_000, peak: 28},
 }
 
 // yamlShape writes shape s with n items.
