@@ -112,6 +112,11 @@ type validator struct {
 	fsys fs.FS
 	// remotes are the addresses $refs name that were warned of.
 	remotes map[string]bool
+	// ops are the operations, listed once for every check that reads them.
+	ops []operation
+	// derefs are the values local $refs lead to, by their text: a
+	// description refers to one shared component from thousands of places.
+	derefs map[string]*Node
 }
 
 // resolve follows a local pointer. Over a kept tree, a pointer into what
@@ -232,11 +237,18 @@ func (o operation) where() string { return strings.ToUpper(o.method) + " " + o.p
 // operations lists the operations of the description in document order,
 // with their path items resolved.
 func (v *validator) operations() []operation {
+	if v.ops == nil {
+		v.ops = v.listOperations()
+	}
+	return v.ops
+}
+
+func (v *validator) listOperations() []operation {
 	paths := v.root.Get("paths")
 	if paths == nil || paths.Kind != Object {
-		return nil
+		return []operation{}
 	}
-	var ops []operation
+	ops := []operation{}
 	for _, pf := range paths.Fields {
 		item := v.deref(pf.Value)
 		if strings.HasPrefix(pf.Key, "x-") || item == nil || item.Kind != Object {
@@ -273,17 +285,33 @@ func (v *validator) deref(n *Node) *Node {
 		if !strings.HasPrefix(ref.Scalar, "#") || ref.unresolved {
 			return nil
 		}
-		_, ptr, err := splitRef(ref.Scalar)
-		if err != nil {
-			return nil
+		t, ok := v.derefs[ref.Scalar]
+		if !ok {
+			t = v.follow(ref.Scalar)
+			if v.derefs == nil {
+				v.derefs = map[string]*Node{}
+			}
+			v.derefs[ref.Scalar] = t
 		}
-		t, err := v.resolve(ptr, true)
-		if err != nil {
+		if t == nil {
 			return nil
 		}
 		n = t
 	}
 	return nil
+}
+
+// follow is the value the local $ref ref leads to, one hop, or nil.
+func (v *validator) follow(ref string) *Node {
+	_, ptr, err := splitRef(ref)
+	if err != nil {
+		return nil
+	}
+	t, err := v.resolve(ptr, true)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // refs reports every local reference that does not resolve.
@@ -670,7 +698,7 @@ func fitsType(n *Node, typ string) bool {
 
 // responses checks shared responses and those of every operation.
 func (v *validator) responses() {
-	check := func(r *Node, what string) {
+	check := func(r *Node, what responseName) {
 		r = v.deref(r)
 		if r == nil || r.Kind != Object || v.checked[r] {
 			return
@@ -704,18 +732,33 @@ func (v *validator) responses() {
 	}
 	if shared := v.sharedSection(sResponse); shared != nil {
 		for _, f := range shared.Fields {
-			check(f.Value, "shared response "+f.Key)
+			check(f.Value, responseName{key: f.Key})
 		}
 	}
 	for _, o := range v.operations() {
 		if rs := o.op.Get("responses"); rs != nil && rs.Kind == Object {
 			for _, rf := range rs.Fields {
 				if !strings.HasPrefix(rf.Key, "x-") {
-					check(rf.Value, fmt.Sprintf("response %s of %s", rf.Key, o.where()))
+					check(rf.Value, responseName{key: rf.Key, op: o})
 				}
 			}
 		}
 	}
+}
+
+// responseName names a response in a finding: a shared one (op.method
+// empty) or one of an operation's. It is written out only for a finding:
+// most responses have none.
+type responseName struct {
+	key string
+	op  operation
+}
+
+func (r responseName) String() string {
+	if r.op.method == "" {
+		return "shared response " + r.key
+	}
+	return fmt.Sprintf("response %s of %s", r.key, r.op.where())
 }
 
 // usedRefs is the text of every $ref in a tree.
