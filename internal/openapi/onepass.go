@@ -610,14 +610,15 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 		return nil, err
 	}
 	p.size += int64(len(s)) + 2
-	if !isRemote(s) {
-		if file, _, err := splitRef(s); err != nil || file != "" {
-			return nil, gaveWay("$ref %q names a file, or cannot be read", s)
-		}
-	}
-	// One string for every $ref that says the same.
+	// One string for every $ref that says the same, read once: a text
+	// seen before was let through.
 	text, seen := p.texts[s]
 	if !seen {
+		if !isRemote(s) {
+			if file, _, err := splitRef(s); err != nil || file != "" {
+				return nil, gaveWay("$ref %q names a file, or cannot be read", s)
+			}
+		}
 		text = keep(s, copied)
 		p.texts[text] = text
 	}
