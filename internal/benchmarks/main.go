@@ -26,6 +26,7 @@
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
 //	go -C internal/benchmarks run . -yaml      # only section 6, printed
 //	go -C internal/benchmarks run . -shapes    # only section 8, printed
+//	go -C internal/benchmarks run . -shapes -shape allOf  # the shapes named so
 //	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 package main
 
@@ -44,8 +45,9 @@ import (
 
 type options struct {
 	smoke   bool
-	yaml    bool // only the YAML memory section, printed
-	shapes  bool // only the growth by shape, printed
+	yaml    bool   // only the YAML memory section, printed
+	shapes  bool   // only the growth by shape, printed
+	shape   string // with shapes: only the shapes whose name holds it
 	out     string
 	plot    string
 	runs    int
@@ -63,6 +65,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
 	flag.BoolVar(&o.shapes, "shapes", false, "only the growth by shape, printed: no report is written")
+	flag.StringVar(&o.shape, "shape", "", "with -shapes: only the shapes whose name holds this text")
 	flag.StringVar(&o.only, "only", "", "compare: measure the API comparison alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
