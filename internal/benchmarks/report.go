@@ -146,7 +146,7 @@ func (r *report) markdown(o *options) string {
 	}
 
 	w("## 2. Spec preparation\n\n")
-	w("Load, validate, bundle and write JSON. docs-publish: `docs-publish --dry-run --file IN --bundle-path OUT`; peers: `redocly bundle IN --ext json -o OUT` (`REDOCLY_TELEMETRY=off`) and `swagger-cli bundle -t json -o OUT IN`, installed from the npm registry into a temporary directory. Three runs each.\n\n")
+	w("Load, validate, bundle and write JSON. docs-publish: `docs-publish --dry-run --file IN --bundle-path OUT`; peers: `redocly bundle IN --ext json -o OUT` (`REDOCLY_TELEMETRY=off`) and `swagger-cli bundle -t json -o OUT IN`, installed from the npm registry into a temporary directory. %d runs each, in rounds: each tool once in turn, so that a machine others share slows them alike.\n\n", o.prepRuns)
 	for _, n := range r.prepNotes {
 		w("_%s._\n\n", n)
 	}
