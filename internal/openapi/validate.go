@@ -433,13 +433,16 @@ func (v *validator) parameters() {
 			seen[k] = f.Key
 		}
 	}
+	// One set of each for all the operations, emptied for each.
+	listed, effective := map[key]bool{}, map[key]*Node{}
+	var order []key
 	for _, o := range v.operations() {
 		if o.op.Kind != Object {
 			continue
 		}
-		listed := map[key]bool{}
-		effective := map[key]*Node{}
-		var order []key
+		clear(listed)
+		clear(effective)
+		order = order[:0]
 		own := o.op.Get("parameters")
 		for _, list := range []*Node{o.item.Get("parameters"), own} {
 			if list == nil || list.Kind != Array {
