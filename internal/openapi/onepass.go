@@ -335,11 +335,7 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
 		return nil, gaveWay("not a description")
 	}
-	used := make(map[string]bool, len(p.texts))
-	for t := range p.texts {
-		used[t] = true
-	}
-	findings, ok := validateKept(root, p.refs, used)
+	findings, ok := validateKept(root, p.refs, p.texts)
 	if !ok {
 		return nil, gaveWay("a $ref leads where the pass kept nothing")
 	}

@@ -57,9 +57,10 @@ func validate(root *Node, fsys fs.FS) []Finding {
 }
 
 // validateKept is Validate over what the single pass kept, with the $refs
-// it met (refs) and the text of every $ref (used). ok is false when a
-// value validation reads was not kept: then only the tree can tell.
-func validateKept(root *Node, refs []passRef, used map[string]bool) (findings []Finding, ok bool) {
+// it met (refs) and the text of every $ref (used, as its keys: the pass's
+// own set of them). ok is false when a value validation reads was not
+// kept: then only the tree can tell.
+func validateKept(root *Node, refs []passRef, used map[string]string) (findings []Finding, ok bool) {
 	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, kept: true}
 	v.version = versionOf(root)
 	v.fmt = formatOf(root)
@@ -765,12 +766,12 @@ func (r responseName) String() string {
 }
 
 // usedRefs is the text of every $ref in a tree.
-func usedRefs(root *Node) map[string]bool {
-	used := map[string]bool{}
+func usedRefs(root *Node) map[string]string {
+	used := map[string]string{}
 	var collect func(n *Node)
 	collect = func(n *Node) {
 		if r, ok := refOf(n); ok {
-			used[r.Scalar] = true
+			used[r.Scalar] = r.Scalar
 		}
 		for _, f := range n.Fields {
 			collect(f.Value)
@@ -784,8 +785,8 @@ func usedRefs(root *Node) map[string]bool {
 }
 
 // unused warns of shared parameters and responses no endpoint refers to
-// (used holds the text of every $ref).
-func (v *validator) unused(used map[string]bool) {
+// (used holds the text of every $ref, as its keys).
+func (v *validator) unused(used map[string]string) {
 	for _, s := range []slot{sParam, sResponse} {
 		shared := v.sharedSection(s)
 		if shared == nil {
@@ -794,7 +795,7 @@ func (v *validator) unused(used map[string]bool) {
 		prefix := "#/" + strings.Join(section(s, v.fmt), "/") + "/"
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
 		for _, f := range shared.Fields {
-			if !used[prefix+escapeToken(f.Key)] {
+			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
 				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}
 		}
