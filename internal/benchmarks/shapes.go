@@ -231,6 +231,9 @@ var shapes = []shape{
 	{name: "YAML deep allOf chain", write: lines("components:\n  schemas:\n    S0: {type: object}\n", func(i int) string {
 		return fmt.Sprintf("    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}]}\n", i+1, i)
 	}, "")},
+	{name: "JSON deep allOf chain (the single pass)", write: jsonItems(`"components":{"schemas":{"S0":{"type":"object"},`, func(i int) string {
+		return fmt.Sprintf(`"S%d":{"allOf":[{"$ref":"#/components/schemas/S%d"}]}`, i+1, i)
+	}, "}}}")},
 	{name: "YAML integer of n digits (refused as too large)", refused: true, write: lines("x-n: 1", func(int) string { return "7777777777" }, "\n")},
 	{name: "JSON long string with escapes", write: func(dir string, size int) ([]string, int64, error) {
 		n, err := writeFile(filepath.Join(dir, "in.json"), func(w io.Writer) {
@@ -242,6 +245,10 @@ var shapes = []shape{
 		})
 		return []string{"--file", "in.json"}, n, err
 	}},
+	{name: "JSON long keys (1,000 bytes)", write: jsonItems(`"x-map":{`, func(i int) string { return fmt.Sprintf(`"%0990d%08d":1`, 0, i) }, "}}")},
+	{name: "JSON many `$ref`s to one component", write: jsonItems(`"components":{"schemas":{"T":{"type":"string"},"S":{"type":"object","properties":{`, func(i int) string {
+		return fmt.Sprintf(`"p%d":{"$ref":"#/components/schemas/T"}`, i)
+	}, "}}}}}")},
 	{name: "JSON with one `$ref` to another file (the tree)", write: func(dir string, size int) ([]string, int64, error) {
 		if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte(`{"type":"string"}`), 0o644); err != nil {
 			return nil, 0, err
@@ -259,13 +266,6 @@ var shapes = []shape{
 	{name: "JSON `$ref`s whose lifted names clean alike", write: collidingNames(true)},
 	{name: "many small files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(false)},
 	{name: "many small JSON files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(true)},
-	{name: "JSON deep allOf chain (the single pass)", write: jsonItems(`"components":{"schemas":{"S0":{"type":"object"},`, func(i int) string {
-		return fmt.Sprintf(`"S%d":{"allOf":[{"$ref":"#/components/schemas/S%d"}]}`, i+1, i)
-	}, "}}}")},
-	{name: "JSON long keys (1,000 bytes)", write: jsonItems(`"x-map":{`, func(i int) string { return fmt.Sprintf(`"%0990d%08d":1`, 0, i) }, "}}")},
-	{name: "JSON many `$ref`s to one component", write: jsonItems(`"components":{"schemas":{"T":{"type":"string"},"S":{"type":"object","properties":{`, func(i int) string {
-		return fmt.Sprintf(`"p%d":{"$ref":"#/components/schemas/T"}`, i)
-	}, "}}}}}")},
 	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
 		ops := size / 2 / 560
 		base, head := operationsJSON(ops, false), operationsJSON(ops, true)
