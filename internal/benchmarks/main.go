@@ -26,7 +26,9 @@
 //	go -C internal/benchmarks run . -smoke     # one quick pass, writes nothing
 //	go -C internal/benchmarks run . -yaml      # only section 6, printed
 //	go -C internal/benchmarks run . -shapes    # only section 8, printed
+//	go -C internal/benchmarks run . -shapes -shape allOf  # the shapes named so
 //	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
+//	go -C internal/benchmarks run . -only prep -prep-runs 7  # section 2 alone, rewrites it
 package main
 
 import (
@@ -43,16 +45,18 @@ import (
 )
 
 type options struct {
-	smoke   bool
-	yaml    bool // only the YAML memory section, printed
-	shapes  bool // only the growth by shape, printed
-	out     string
-	plot    string
-	runs    int
-	only    string // "compare": measure the comparison only
-	work    string // temporary directory
-	binary  string // docs-publish, built for this run
-	peerDir string // node_modules of the peers
+	smoke    bool
+	yaml     bool   // only the YAML memory section, printed
+	shapes   bool   // only the growth by shape, printed
+	shape    string // with shapes: only the shapes whose name holds it
+	out      string
+	plot     string
+	runs     int
+	prepRuns int    // runs of each tool on each description (section 2)
+	only     string // "compare": measure the comparison only
+	work     string // temporary directory
+	binary   string // docs-publish, built for this run
+	peerDir  string // node_modules of the peers
 }
 
 func main() {
@@ -61,9 +65,11 @@ func main() {
 	flag.StringVar(&o.out, "out", "BENCHMARKS.md", "report to write")
 	flag.StringVar(&o.plot, "plot", "testdata/benchmarks/growth.png", "plot to write, relative to the repository's root")
 	flag.IntVar(&o.runs, "runs", 20, "end-to-end runs of each flow")
+	flag.IntVar(&o.prepRuns, "prep-runs", 3, "runs of each tool on each description in spec preparation, in rounds")
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
 	flag.BoolVar(&o.shapes, "shapes", false, "only the growth by shape, printed: no report is written")
-	flag.StringVar(&o.only, "only", "", "compare: measure the API comparison alone and rewrite its section of the report")
+	flag.StringVar(&o.shape, "shape", "", "with -shapes: only the shapes whose name holds this text")
+	flag.StringVar(&o.only, "only", "", "compare or prep: measure the API comparison, or spec preparation, alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
@@ -96,7 +102,7 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	defer os.RemoveAll(work)
 	o.work = work
 	if o.smoke {
-		o.runs = 1
+		o.runs, o.prepRuns = 1, 1
 	}
 	start := time.Now()
 	o.binary = filepath.Join(work, "docs-publish")
@@ -115,8 +121,11 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 		return shapesOnly(ctx, o, stdout)
 	}
 
-	if o.only == "compare" {
+	switch o.only {
+	case "compare":
 		return compareOnly(ctx, o, r)
+	case "prep":
+		return prepOnly(ctx, o, r)
 	}
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
@@ -170,7 +179,27 @@ func compareOnly(ctx context.Context, o *options, r *report) error {
 	}
 	var b strings.Builder
 	r.compare.markdown(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) })
-	section := b.String()
+	return rewriteSection(o, "## 7. The API comparison", b.String(), "`go -C internal/benchmarks run . -only compare`")
+}
+
+// prepOnly measures spec preparation and rewrites its section of the
+// report, leaving the others as the last full run wrote them.
+func prepOnly(ctx context.Context, o *options, r *report) error {
+	var err error
+	if r.prep, r.prepNotes, err = preparation(ctx, o); err != nil {
+		return fmt.Errorf("preparation: %w", err)
+	}
+	const head = "## 2. Spec preparation"
+	text := r.markdown(o)
+	section := text[strings.Index(text, head):]
+	section = section[:strings.Index(section, "\n## ")+1]
+	return rewriteSection(o, head, section, fmt.Sprintf("`go -C internal/benchmarks run . -only prep -prep-runs %d`", o.prepRuns))
+}
+
+// rewriteSection puts section, which starts with the heading head, in the
+// place of the report's section of that heading (or at its end), with a
+// line saying how it was measured; with -smoke it prints it instead.
+func rewriteSection(o *options, head, section, how string) error {
 	if o.smoke {
 		_, err := io.WriteString(os.Stdout, section)
 		return err
@@ -179,15 +208,18 @@ func compareOnly(ctx context.Context, o *options, r *report) error {
 	if err != nil {
 		return err
 	}
+	note := fmt.Sprintf("_Measured on %s on its own, by %s; the other sections are from the last full run._", time.Now().UTC().Format("2006-01-02"), how)
+	section = strings.Replace(section, "\n\n", "\n\n"+note+"\n\n", 1)
 	text := string(old)
-	if i := strings.Index(text, "## 7. The API comparison"); i >= 0 {
-		text = text[:i]
-	} else {
-		text = strings.TrimRight(text, "\n") + "\n\n"
+	i := strings.Index(text, head)
+	if i < 0 {
+		return os.WriteFile(o.out, []byte(strings.TrimRight(text, "\n")+"\n\n"+section), 0o644)
 	}
-	note := fmt.Sprintf("_Measured on %s on its own, by `go -C internal/benchmarks run . -only compare`; the sections above are from the last full run._", time.Now().UTC().Format("2006-01-02"))
-	text += strings.Replace(section, "\n\n", "\n\n"+note+"\n\n", 1)
-	return os.WriteFile(o.out, []byte(text), 0o644)
+	rest := ""
+	if j := strings.Index(text[i+len(head):], "\n## "); j >= 0 {
+		rest = text[i+len(head)+j+1:]
+	}
+	return os.WriteFile(o.out, []byte(text[:i]+strings.TrimRight(section, "\n")+"\n\n"+rest), 0o644)
 }
 
 // smoke prints the report of a smoke pass and what its checks found, and

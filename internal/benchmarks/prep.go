@@ -88,7 +88,7 @@ func preparation(ctx context.Context, o *options) ([]prepRow, []string, error) {
 			return nil, nil, err
 		}
 	}
-	runs := 3
+	runs := o.prepRuns
 	if o.smoke {
 		runs = 1
 	}
@@ -99,19 +99,27 @@ func preparation(ctx context.Context, o *options) ([]prepRow, []string, error) {
 			in.size = fi.Size()
 		}
 		row := prepRow{input: in, stats: map[string]stats{}, err: map[string]string{}}
-		for _, t := range tools {
-			row.tools = append(row.tools, t.name)
-			var ss []sample
-			for i := 0; i < runs; i++ {
+		// Round after round, each tool once in turn: a machine others
+		// share slows the tools alike, not the one measured while it was
+		// busiest.
+		samples := map[string][]sample{}
+		for i := 0; i < runs; i++ {
+			for _, t := range tools {
+				if _, failed := row.err[t.name]; failed {
+					continue
+				}
 				name, args := t.args(in.file, "out-"+strings.ReplaceAll(t.name, "/", "_")+".json")
 				s, err := measure(ctx, dir, []string{"REDOCLY_TELEMETRY=off", "GITHUB_ACTIONS="}, name, args...)
 				if err != nil {
 					row.err[t.name] = firstLine(err.Error())
-					break
+					continue
 				}
-				ss = append(ss, s)
+				samples[t.name] = append(samples[t.name], s)
 			}
-			if len(ss) > 0 {
+		}
+		for _, t := range tools {
+			row.tools = append(row.tools, t.name)
+			if ss := samples[t.name]; len(ss) > 0 {
 				row.stats[t.name] = summarize(ss)
 			}
 			logf("    %s: %s, %s", t.name, ms(row.stats[t.name].median), mb(row.stats[t.name].rssMedian))

@@ -105,7 +105,7 @@ func whyMissed(file string) string {
 	case strings.HasSuffix(file, ".yaml"):
 		return "A YAML description is read by go.yaml.in/yaml/v3 into its own tree of nodes (about 160 bytes each) before docs-publish converts it, and that library has no streaming interface: its parse is most of the time, and its tree most of the peak memory; docs-publish lets each node go as it is converted."
 	case strings.HasSuffix(file, ".json"):
-		return "The single pass reads every token through jsontext and writes the upload on a second core; what every run costs whatever its input (starting the process and initialising the API-diff libraries, see the start-up below; syncing bundle-path to disk before it is renamed into place) is a large share of a small description's time, and the process's resident memory before it reads anything (about 18 MB, the binary's pages among it) a large share of its memory."
+		return "The single pass reads every token through jsontext and writes the upload on a second core; what every run costs whatever its input (starting the process and initialising the API-diff libraries, see the start-up below) is a large share of a small description's time, and the process's resident memory before it reads anything (about 18 MB, the binary's pages among it) a large share of its memory."
 	}
 	return ""
 }
@@ -146,7 +146,7 @@ func (r *report) markdown(o *options) string {
 	}
 
 	w("## 2. Spec preparation\n\n")
-	w("Load, validate, bundle and write JSON. docs-publish: `docs-publish --dry-run --file IN --bundle-path OUT`; peers: `redocly bundle IN --ext json -o OUT` (`REDOCLY_TELEMETRY=off`) and `swagger-cli bundle -t json -o OUT IN`, installed from the npm registry into a temporary directory. Three runs each.\n\n")
+	w("Load, validate, bundle and write JSON. docs-publish: `docs-publish --dry-run --file IN --bundle-path OUT`; peers: `redocly bundle IN --ext json -o OUT` (`REDOCLY_TELEMETRY=off`) and `swagger-cli bundle -t json -o OUT IN`, installed from the npm registry into a temporary directory. %d runs each, in rounds: each tool once in turn, so that a machine others share slows them alike.\n\n", o.prepRuns)
 	for _, n := range r.prepNotes {
 		w("_%s._\n\n", n)
 	}

@@ -51,6 +51,130 @@ func lines(head string, item func(i int) string, tail string) func(string, int) 
 	}
 }
 
+const jsonTop = `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},`
+
+// yamlProperties and jsonProperties open a description whose one schema's
+// properties follow, one a line in YAML; jsonProperties wants "}}}}}"
+// after them.
+const (
+	yamlProperties = yamlTop + "components:\n  schemas:\n    S:\n      type: object\n      properties:\n"
+	jsonProperties = jsonTop + `"components":{"schemas":{"S":{"type":"object","properties":{`
+)
+
+// jsonItems writes a JSON description: its top, then head, then item(i)
+// for i from 0 until size bytes are written, each after the first with a
+// comma, then tail.
+func jsonItems(head string, item func(i int) string, tail string) func(string, int) ([]string, int64, error) {
+	return func(dir string, size int) ([]string, int64, error) {
+		n, err := writeFile(filepath.Join(dir, "in.json"), func(w io.Writer) {
+			io.WriteString(w, jsonTop+head)
+			for i, n := 0, len(jsonTop)+len(head); n < size; i++ {
+				s := item(i)
+				if i > 0 {
+					s = "," + s
+				}
+				io.WriteString(w, s)
+				n += len(s)
+			}
+			io.WriteString(w, tail)
+		})
+		return []string{"--file", "in.json"}, n, err
+	}
+}
+
+// collidingNames writes a description whose properties each refer to a
+// schema of another file named "a" and punctuation, all of whose names
+// clean to "a": in YAML (flow mappings, as people write one-line $refs) or
+// in JSON, which leaves out the YAML parser's share.
+func collidingNames(json bool) func(string, int) ([]string, int64, error) {
+	return func(dir string, size int) ([]string, int64, error) {
+		var other strings.Builder
+		main, ext, line, def := "in.yaml", "c.yaml", "        p%d: {$ref: 'c.yaml#/%s'}\n", "'%s': {type: string}\n"
+		if json {
+			main, ext, line, def = "in.json", "c.json", `"p%d":{"$ref":"c.json#/%s"}`, `"%s":{"type":"string"}`
+			other.WriteString("{")
+		}
+		n, err := writeFile(filepath.Join(dir, main), func(w io.Writer) {
+			if json {
+				io.WriteString(w, jsonProperties)
+			} else {
+				io.WriteString(w, yamlProperties)
+			}
+			for i, n := 0, 0; n < size; i++ {
+				name := "a" + growthtest.Punct(i)
+				s := fmt.Sprintf(line, i, name)
+				d := fmt.Sprintf(def, name)
+				if json && i > 0 {
+					s, d = ","+s, ","+d
+				}
+				io.WriteString(w, s)
+				other.WriteString(d)
+				n += len(s) + len(d)
+			}
+			if json {
+				io.WriteString(w, "}}}}}")
+			}
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		if json {
+			other.WriteString("}")
+		}
+		if err := os.WriteFile(filepath.Join(dir, ext), []byte(other.String()), 0o644); err != nil {
+			return nil, 0, err
+		}
+		return []string{"--file", main}, n + int64(other.Len()), nil
+	}
+}
+
+// smallFiles writes a description whose properties each refer to a file
+// of their own holding one small schema, in YAML or in JSON.
+func smallFiles(json bool) func(string, int) ([]string, int64, error) {
+	return func(dir string, size int) ([]string, int64, error) {
+		os.RemoveAll(filepath.Join(dir, "f"))
+		if err := os.MkdirAll(filepath.Join(dir, "f"), 0o755); err != nil {
+			return nil, 0, err
+		}
+		main, line, body := "in.yaml", "        p%d: {$ref: 'f/%06d.yaml'}\n", "{type: string, maxLength: 9}\n"
+		if json {
+			main, line, body = "in.json", `"p%d":{"$ref":"f/%06d.json"}`, `{"type":"string","maxLength":9}`
+		}
+		var total int64
+		var werr error
+		n, err := writeFile(filepath.Join(dir, main), func(w io.Writer) {
+			if json {
+				io.WriteString(w, jsonProperties)
+			} else {
+				io.WriteString(w, yamlProperties)
+			}
+			for i, n := 0, 0; n < size; i++ {
+				s := fmt.Sprintf(line, i, i)
+				if json && i > 0 {
+					s = "," + s
+				}
+				io.WriteString(w, s)
+				name := fmt.Sprintf("%06d.yaml", i)
+				if json {
+					name = fmt.Sprintf("%06d.json", i)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "f", name), []byte(body), 0o644); err != nil && werr == nil {
+					werr = err
+				}
+				n += len(s) + len(body)
+				total += int64(len(body))
+			}
+			if json {
+				io.WriteString(w, "}}}}}")
+			}
+		})
+		if err == nil {
+			err = werr
+		}
+		return []string{"--file", main}, n + total, err
+	}
+}
+
 // writeFile writes what fill writes to path, and returns its size.
 func writeFile(path string, fill func(w io.Writer)) (int64, error) {
 	f, err := os.Create(path)
@@ -107,6 +231,9 @@ var shapes = []shape{
 	{name: "YAML deep allOf chain", write: lines("components:\n  schemas:\n    S0: {type: object}\n", func(i int) string {
 		return fmt.Sprintf("    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}]}\n", i+1, i)
 	}, "")},
+	{name: "JSON deep allOf chain (the single pass)", write: jsonItems(`"components":{"schemas":{"S0":{"type":"object"},`, func(i int) string {
+		return fmt.Sprintf(`"S%d":{"allOf":[{"$ref":"#/components/schemas/S%d"}]}`, i+1, i)
+	}, "}}}")},
 	{name: "YAML integer of n digits (refused as too large)", refused: true, write: lines("x-n: 1", func(int) string { return "7777777777" }, "\n")},
 	{name: "JSON long string with escapes", write: func(dir string, size int) ([]string, int64, error) {
 		n, err := writeFile(filepath.Join(dir, "in.json"), func(w io.Writer) {
@@ -118,6 +245,10 @@ var shapes = []shape{
 		})
 		return []string{"--file", "in.json"}, n, err
 	}},
+	{name: "JSON long keys (1,000 bytes)", write: jsonItems(`"x-map":{`, func(i int) string { return fmt.Sprintf(`"%0990d%08d":1`, 0, i) }, "}}")},
+	{name: "JSON many `$ref`s to one component", write: jsonItems(`"components":{"schemas":{"T":{"type":"string"},"S":{"type":"object","properties":{`, func(i int) string {
+		return fmt.Sprintf(`"p%d":{"$ref":"#/components/schemas/T"}`, i)
+	}, "}}}}}")},
 	{name: "JSON with one `$ref` to another file (the tree)", write: func(dir string, size int) ([]string, int64, error) {
 		if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte(`{"type":"string"}`), 0o644); err != nil {
 			return nil, 0, err
@@ -131,42 +262,10 @@ var shapes = []shape{
 		})
 		return []string{"--file", "in.json"}, n, err
 	}},
-	{name: "`$ref`s whose lifted names clean alike (`a!`, `a$`, …)", write: func(dir string, size int) ([]string, int64, error) {
-		var other strings.Builder
-		n, err := writeFile(filepath.Join(dir, "in.yaml"), func(w io.Writer) {
-			io.WriteString(w, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
-			for i, n := 0, 0; n < size; i++ {
-				name := "a" + growthtest.Punct(i)
-				s := fmt.Sprintf("        p%d: {$ref: 'c.yaml#/%s'}\n", i, name)
-				io.WriteString(w, s)
-				fmt.Fprintf(&other, "'%s': {type: string}\n", name)
-				n += len(s) + len(name) + 18
-			}
-		})
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(other.String()), 0o644); err != nil {
-			return nil, 0, err
-		}
-		return []string{"--file", "in.yaml"}, n + int64(other.Len()), nil
-	}},
-	{name: "many small files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: func(dir string, size int) ([]string, int64, error) {
-		os.RemoveAll(filepath.Join(dir, "f"))
-		os.MkdirAll(filepath.Join(dir, "f"), 0o755)
-		var total int64
-		n, err := writeFile(filepath.Join(dir, "in.yaml"), func(w io.Writer) {
-			io.WriteString(w, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
-			for i, n := 0, 0; n < size; i++ {
-				s := fmt.Sprintf("        p%d: {$ref: 'f/%06d.yaml'}\n", i, i)
-				io.WriteString(w, s)
-				os.WriteFile(filepath.Join(dir, "f", fmt.Sprintf("%06d.yaml", i)), []byte("{type: string, maxLength: 9}\n"), 0o644)
-				n += len(s) + 29
-				total += 29
-			}
-		})
-		return []string{"--file", "in.yaml"}, n + total, err
-	}},
+	{name: "`$ref`s whose lifted names clean alike (`a!`, `a$`, …)", write: collidingNames(false)},
+	{name: "JSON `$ref`s whose lifted names clean alike", write: collidingNames(true)},
+	{name: "many small files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(false)},
+	{name: "many small JSON files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(true)},
 	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
 		ops := size / 2 / 560
 		base, head := operationsJSON(ops, false), operationsJSON(ops, true)
@@ -198,6 +297,9 @@ type shapePoint struct {
 func shapeGrowth(ctx context.Context, o *options) ([]shapeRow, error) {
 	var rows []shapeRow
 	for _, sh := range shapes {
+		if !strings.Contains(sh.name, o.shape) {
+			continue
+		}
 		dir := filepath.Join(o.work, "shapes")
 		os.RemoveAll(dir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {

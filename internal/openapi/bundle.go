@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // BundleOptions tune Bundle.
@@ -43,19 +44,19 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		return root, nil
 	}
 	b := &bundler{
-		ctx:     ctx,
-		fsys:    opts.FS,
-		bud:     bud,
-		lim:     bud.lim,
-		main:    root,
-		files:   map[string]*Node{},
-		lifted:  map[string]string{},
-		taken:   map[string]map[string]bool{},
-		next:    map[string]int{},
-		visited: map[*Node]bool{},
-		ix:      index{},
-		failed:  map[*Node]bool{},
-		orig:    map[*Node]string{},
+		ctx:    ctx,
+		fsys:   opts.FS,
+		bud:    bud,
+		lim:    bud.lim,
+		main:   root,
+		files:  map[string]*Node{},
+		lifted: map[string]string{},
+		taken:  map[string]map[string]bool{},
+		next:   map[string]int{},
+		mark:   walkMarks.Add(1),
+		ix:     index{},
+		failed: map[*Node]bool{},
+		orig:   map[*Node]string{},
 	}
 	b.mainPath = root.Src.Name
 	b.files[b.mainPath] = root
@@ -80,6 +81,11 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	}
 	return root, nil
 }
+
+// walkMarks numbers the bundlings, for the marks their walks leave on the
+// nodes: a node one bundling walked is new to the next (a description is
+// bundled once; a tree bundled again must be walked again).
+var walkMarks atomic.Uint32
 
 // needsBundling reports whether bundling could change root or refuse it: a
 // $ref or a discriminator mapping that names a file, or that cannot be
@@ -237,7 +243,7 @@ type bundler struct {
 	lifted   map[string]string          // target key → local $ref
 	taken    map[string]map[string]bool // section path → names in use
 	next     map[string]int             // section path and base name → next number to try
-	visited  map[*Node]bool
+	mark     uint32                     // set on the nodes walked (Node.walked)
 	inlining map[string]bool
 	ix       index
 	walked   int
@@ -543,10 +549,10 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 // walk visits n, which stands at p, depth levels down its tree, and makes
 // every reference in it local.
 func (b *bundler) walk(n *Node, p place, depth int) error {
-	if n == nil || b.visited[n] {
+	if n == nil || n.walked == b.mark {
 		return nil
 	}
-	b.visited[n] = true
+	n.walked = b.mark
 	// depth counts on through every $ref followed into another file: a
 	// chain of files, each nested deep and referring to the next, is as
 	// deep as all of them together, in the walk as in the document.
@@ -724,7 +730,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	cp.Fields = withSiblings(target.Fields, n.Fields)
 	cp.Items = append([]*Node(nil), target.Items...)
 	*n = cp
-	delete(b.visited, n)
+	n.walked = 0
 	return b.walk(n, p, depth)
 }
 

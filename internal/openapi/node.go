@@ -71,6 +71,10 @@ type Node struct {
 	// packed marks an Array whose items, all scalars, are held packed in
 	// Scalar (see pack.go), with Items empty.
 	packed bool
+	// walked is the mark of the last bundling that walked the node (see
+	// bundler.walk): a mark on the node, in room its other fields leave,
+	// where a set of every node walked cost some 40 bytes a node.
+	walked uint32
 	// Scalar is the text of a String, and the JSON literal of a Number,
 	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
 	Scalar string
@@ -159,10 +163,10 @@ func (n *Node) Str() string {
 
 // slab hands out Nodes from blocks: a 13 MB description has half a million
 // values, and one allocation per value costs the collector dearly. Each
-// parse has a slab of its own, and blocks start small and double up to
-// slabMax, so a file costs nodes in proportion to its size, never more
-// than twice what it uses: 20,000 one-line files must not cost a large
-// block each.
+// parse has a slab of its own, and blocks start at one node and double up
+// to slabMax, so a file costs nodes in proportion to its size, never more
+// than twice what it uses: 20,000 one-line files of three values each
+// must not cost a block of eight each.
 type slab struct {
 	free []Node
 	next int // the size of the next block
@@ -170,7 +174,7 @@ type slab struct {
 
 // slabFirst and slabMax bound the size of a slab's blocks, in nodes.
 const (
-	slabFirst = 8
+	slabFirst = 1
 	slabMax   = 4096
 )
 

@@ -335,11 +335,7 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
 		return nil, gaveWay("not a description")
 	}
-	used := make(map[string]bool, len(p.texts))
-	for t := range p.texts {
-		used[t] = true
-	}
-	findings, ok := validateKept(root, p.refs, used)
+	findings, ok := validateKept(root, p.refs, p.texts)
 	if !ok {
 		return nil, gaveWay("a $ref leads where the pass kept nothing")
 	}
@@ -610,14 +606,15 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 		return nil, err
 	}
 	p.size += int64(len(s)) + 2
-	if !isRemote(s) {
-		if file, _, err := splitRef(s); err != nil || file != "" {
-			return nil, gaveWay("$ref %q names a file, or cannot be read", s)
-		}
-	}
-	// One string for every $ref that says the same.
+	// One string for every $ref that says the same, read once: a text
+	// seen before was let through.
 	text, seen := p.texts[s]
 	if !seen {
+		if !isRemote(s) {
+			if file, _, err := splitRef(s); err != nil || file != "" {
+				return nil, gaveWay("$ref %q names a file, or cannot be read", s)
+			}
+		}
 		text = keep(s, copied)
 		p.texts[text] = text
 	}

@@ -140,6 +140,13 @@ func child(p place, k string, v3 bool) place {
 	return at(sOther)
 }
 
+// sectionNames are the OpenAPI 3 components sections, by slot.
+var sectionNames = map[slot]string{
+	sSchema: "schemas", sParam: "parameters", sResponse: "responses", sHeader: "headers",
+	sRequestBody: "requestBodies", sExample: "examples", sSecurityScheme: "securitySchemes",
+	sLink: "links", sCallback: "callbacks",
+}
+
 // section is where a component of slot s lives, or nil when this format
 // has no place for it (the target is then inlined).
 func section(s slot, f format) []string {
@@ -154,11 +161,7 @@ func section(s slot, f format) []string {
 		}
 		return nil
 	}
-	name := map[slot]string{
-		sSchema: "schemas", sParam: "parameters", sResponse: "responses", sHeader: "headers",
-		sRequestBody: "requestBodies", sExample: "examples", sSecurityScheme: "securitySchemes",
-		sLink: "links", sCallback: "callbacks",
-	}[s]
+	name := sectionNames[s]
 	switch {
 	case s == sPathItem && f.minor >= 1:
 		name = "pathItems"

@@ -57,9 +57,10 @@ func validate(root *Node, fsys fs.FS) []Finding {
 }
 
 // validateKept is Validate over what the single pass kept, with the $refs
-// it met (refs) and the text of every $ref (used). ok is false when a
-// value validation reads was not kept: then only the tree can tell.
-func validateKept(root *Node, refs []passRef, used map[string]bool) (findings []Finding, ok bool) {
+// it met (refs) and the text of every $ref (used, as its keys: the pass's
+// own set of them). ok is false when a value validation reads was not
+// kept: then only the tree can tell.
+func validateKept(root *Node, refs []passRef, used map[string]string) (findings []Finding, ok bool) {
 	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, kept: true}
 	v.version = versionOf(root)
 	v.fmt = formatOf(root)
@@ -112,6 +113,11 @@ type validator struct {
 	fsys fs.FS
 	// remotes are the addresses $refs name that were warned of.
 	remotes map[string]bool
+	// ops are the operations, listed once for every check that reads them.
+	ops []operation
+	// derefs are the values local $refs lead to, by their text: a
+	// description refers to one shared component from thousands of places.
+	derefs map[string]*Node
 }
 
 // resolve follows a local pointer. Over a kept tree, a pointer into what
@@ -232,11 +238,18 @@ func (o operation) where() string { return strings.ToUpper(o.method) + " " + o.p
 // operations lists the operations of the description in document order,
 // with their path items resolved.
 func (v *validator) operations() []operation {
+	if v.ops == nil {
+		v.ops = v.listOperations()
+	}
+	return v.ops
+}
+
+func (v *validator) listOperations() []operation {
 	paths := v.root.Get("paths")
 	if paths == nil || paths.Kind != Object {
-		return nil
+		return []operation{}
 	}
-	var ops []operation
+	ops := []operation{}
 	for _, pf := range paths.Fields {
 		item := v.deref(pf.Value)
 		if strings.HasPrefix(pf.Key, "x-") || item == nil || item.Kind != Object {
@@ -273,17 +286,33 @@ func (v *validator) deref(n *Node) *Node {
 		if !strings.HasPrefix(ref.Scalar, "#") || ref.unresolved {
 			return nil
 		}
-		_, ptr, err := splitRef(ref.Scalar)
-		if err != nil {
-			return nil
+		t, ok := v.derefs[ref.Scalar]
+		if !ok {
+			t = v.follow(ref.Scalar)
+			if v.derefs == nil {
+				v.derefs = map[string]*Node{}
+			}
+			v.derefs[ref.Scalar] = t
 		}
-		t, err := v.resolve(ptr, true)
-		if err != nil {
+		if t == nil {
 			return nil
 		}
 		n = t
 	}
 	return nil
+}
+
+// follow is the value the local $ref ref leads to, one hop, or nil.
+func (v *validator) follow(ref string) *Node {
+	_, ptr, err := splitRef(ref)
+	if err != nil {
+		return nil
+	}
+	t, err := v.resolve(ptr, true)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // refs reports every local reference that does not resolve.
@@ -405,13 +434,16 @@ func (v *validator) parameters() {
 			seen[k] = f.Key
 		}
 	}
+	// One set of each for all the operations, emptied for each.
+	listed, effective := map[key]bool{}, map[key]*Node{}
+	var order []key
 	for _, o := range v.operations() {
 		if o.op.Kind != Object {
 			continue
 		}
-		listed := map[key]bool{}
-		effective := map[key]*Node{}
-		var order []key
+		clear(listed)
+		clear(effective)
+		order = order[:0]
 		own := o.op.Get("parameters")
 		for _, list := range []*Node{o.item.Get("parameters"), own} {
 			if list == nil || list.Kind != Array {
@@ -670,7 +702,7 @@ func fitsType(n *Node, typ string) bool {
 
 // responses checks shared responses and those of every operation.
 func (v *validator) responses() {
-	check := func(r *Node, what string) {
+	check := func(r *Node, what responseName) {
 		r = v.deref(r)
 		if r == nil || r.Kind != Object || v.checked[r] {
 			return
@@ -704,27 +736,42 @@ func (v *validator) responses() {
 	}
 	if shared := v.sharedSection(sResponse); shared != nil {
 		for _, f := range shared.Fields {
-			check(f.Value, "shared response "+f.Key)
+			check(f.Value, responseName{key: f.Key})
 		}
 	}
 	for _, o := range v.operations() {
 		if rs := o.op.Get("responses"); rs != nil && rs.Kind == Object {
 			for _, rf := range rs.Fields {
 				if !strings.HasPrefix(rf.Key, "x-") {
-					check(rf.Value, fmt.Sprintf("response %s of %s", rf.Key, o.where()))
+					check(rf.Value, responseName{key: rf.Key, op: o})
 				}
 			}
 		}
 	}
 }
 
+// responseName names a response in a finding: a shared one (op.method
+// empty) or one of an operation's. It is written out only for a finding:
+// most responses have none.
+type responseName struct {
+	key string
+	op  operation
+}
+
+func (r responseName) String() string {
+	if r.op.method == "" {
+		return "shared response " + r.key
+	}
+	return fmt.Sprintf("response %s of %s", r.key, r.op.where())
+}
+
 // usedRefs is the text of every $ref in a tree.
-func usedRefs(root *Node) map[string]bool {
-	used := map[string]bool{}
+func usedRefs(root *Node) map[string]string {
+	used := map[string]string{}
 	var collect func(n *Node)
 	collect = func(n *Node) {
 		if r, ok := refOf(n); ok {
-			used[r.Scalar] = true
+			used[r.Scalar] = r.Scalar
 		}
 		for _, f := range n.Fields {
 			collect(f.Value)
@@ -738,8 +785,8 @@ func usedRefs(root *Node) map[string]bool {
 }
 
 // unused warns of shared parameters and responses no endpoint refers to
-// (used holds the text of every $ref).
-func (v *validator) unused(used map[string]bool) {
+// (used holds the text of every $ref, as its keys).
+func (v *validator) unused(used map[string]string) {
 	for _, s := range []slot{sParam, sResponse} {
 		shared := v.sharedSection(s)
 		if shared == nil {
@@ -748,7 +795,7 @@ func (v *validator) unused(used map[string]bool) {
 		prefix := "#/" + strings.Join(section(s, v.fmt), "/") + "/"
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
 		for _, f := range shared.Fields {
-			if !used[prefix+escapeToken(f.Key)] {
+			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
 				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}
 		}

@@ -100,14 +100,14 @@ func (w *Workspace) Create(name string) (*File, error) {
 	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
-// Commit flushes the file to disk and moves it to its target, readable by
-// later steps.
+// Commit closes the file and moves it to its target, readable by later
+// steps. The rename is what makes the write atomic to every reader; the
+// file is not flushed to disk first (fsync): it guards only against the
+// machine failing, which ends the job that would read the file too, and
+// it cost a 13 MB upload 8 to 20 ms, a sixth of preparing it.
 func (f *File) Commit() error {
 	return f.commit("file", func() error {
-		err := f.Sync()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		err := f.Close()
 		if err == nil {
 			err = f.w.settle(f.tmp, 0o644)
 		}
@@ -119,13 +119,7 @@ func (f *File) Commit() error {
 // (ReadAt): its target may change once it is in place, what was written
 // cannot. The caller closes it.
 func (f *File) Keep() error {
-	return f.commit("file", func() error {
-		err := f.Sync()
-		if err == nil {
-			err = f.w.settle(f.tmp, 0o644)
-		}
-		return err
-	}, f.Abort)
+	return f.commit("file", func() error { return f.w.settle(f.tmp, 0o644) }, f.Abort)
 }
 
 // Abort drops the file. It is a no-op after Commit.
