@@ -384,6 +384,7 @@ func TestSiblingFolderRefsWork(t *testing.T) {
 // which counts the work rather than timing it.
 func TestManyDefinitions(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // a description of megabytes
 	var defs, props strings.Builder
 	defs.WriteString("{")
 	props.WriteString("{")
