@@ -815,12 +815,12 @@ func TestSpecPipeline(t *testing.T) {
 	}
 }
 
-// TestMatrixOfConcurrentRuns: twenty runs at once against one service, as a
+// TestMatrixOfConcurrentRuns: eight runs at once against one service, as a
 // matrix or a burst of tags would, each ending with its own build.
 func TestMatrixOfConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	emu := startEmulator(t, nil)
-	const n = 20
+	const n = 8
 	var mu sync.Mutex
 	ids := map[string]bool{}
 	// The group returns when its parallel runs have all ended; each run
