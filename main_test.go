@@ -35,7 +35,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "docs-publish")
-	if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, ".").CombinedOutput(); err != nil {
+	// Built as the image's binary is (static, -trimpath; the image adds
+	// -ldflags), so that CI's builds of the program compile each package
+	// once.
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=auto", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
 	}
