@@ -137,8 +137,10 @@ func TestReadmeInstallCommandBuilds(t *testing.T) {
 		cmd := exec.Command("sh", "-c", cmdline)
 		cmd.Dir = clone
 		// The module cache and build cache of this machine, as a newcomer
-		// who has built Go before has; the network is not needed.
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"))
+		// who has built Go before has; the network is not needed. The
+		// run's own build flags stay (CI's -trimpath finds the packages
+		// it compiled in the build cache).
+		cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly"), "GOPROXY=off", "GOCACHE="+goEnv(t, "GOCACHE"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", strings.TrimSpace(cmdline), err, out)
 		}

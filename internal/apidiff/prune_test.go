@@ -195,8 +195,8 @@ func TestPrunedComparisonIsTheWhole(t *testing.T) {
 }
 
 // TestPrunedComparisonIsTheWholeOnOasdiffCopy: the same on the copy of a
-// part of oasdiff's test data in testdata/oasdiff. Long: the sample of
-// the whole data covers its checks under -race.
+// part of oasdiff's test data in testdata/oasdiff. Long, as the sample of
+// the whole data, which covers its checks.
 func TestPrunedComparisonIsTheWholeOnOasdiffCopy(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
@@ -290,8 +290,8 @@ func oasdiffData(t *testing.T) string {
 	return filepath.Join(strings.TrimSpace(string(out)), "data")
 }
 
-// oasdiffSample names the pairs of oasdiff's test data that CI compares
-// under -race, each with what it shows that no pair before it does: a
+// oasdiffSample names the pairs of oasdiff's test data that CI compares in
+// its long tests, each with what it shows that no pair before it does: a
 // pair for each check that finds a change anywhere in the data, and for
 // each way Compare reads a pair. The full sweep, a long test, chooses it.
 const oasdiffSample = "testdata/oasdiff-sample.txt"
@@ -339,7 +339,7 @@ func writeSample(sample []pairResult, pairs int) string {
 	}
 	fmt.Fprintf(&b, "# %d of the %d pairs of oasdiff's test data (data/ in its module) that the full sweep compares, chosen so that\n", len(sample), pairs)
 	fmt.Fprintf(&b, "# each check that finds a change in any pair, and each way Compare reads a pair (%d in all), shows in one of them.\n", shows)
-	fmt.Fprintf(&b, "# The quick tests compare these, both ways, under -race; the full sweep checks that they still cover all it finds.\n")
+	fmt.Fprintf(&b, "# The long tests compare these, both ways; the full sweep checks that they still cover all it finds.\n")
 	fmt.Fprintf(&b, "# Written by DOCS_PUBLISH_LONG_TESTS=1 DOCS_PUBLISH_FULL_SWEEPS=1 DOCS_PUBLISH_NETWORK_TESTS=1 go test ./internal/apidiff -run 'OasdiffData$' -update\n")
 	for _, r := range sample {
 		shows := slices.Sorted(maps.Keys(r.shows))
@@ -405,10 +405,13 @@ func TestPrunedComparisonIsTheWholeOnOasdiffData(t *testing.T) {
 }
 
 // TestPrunedComparisonIsTheWholeOnOasdiffSample: the sample of oasdiff's
-// test data, from the module cache (where building this package put it),
-// under -race; each pair still shows what it is in the sample for.
+// test data, from the module cache (where building this package put it);
+// each pair still shows what it is in the sample for. A long test: CI runs
+// it without -race (the comparison's goroutines are the same on every pair,
+// and TestPrunedComparisonIsTheWhole runs them under -race).
 func TestPrunedComparisonIsTheWholeOnOasdiffSample(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // 121 pairs, both ways
 	sample := readSample(t)
 	only := map[string]bool{}
 	for name := range sample {

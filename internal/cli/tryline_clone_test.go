@@ -46,7 +46,9 @@ func TestTryLineFromAFreshClone(t *testing.T) {
 	for _, name := range strings.Split(strings.TrimRight(string(listed), "\x00"), "\x00") {
 		copyTracked(t, filepath.Join(top, name), filepath.Join(clone, name))
 	}
-	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local",
+	// The run's own build flags stay (CI's -trimpath finds the packages it
+	// compiled in the build cache).
+	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly"), "GOWORK=off", "GOTOOLCHAIN=local",
 		"GITHUB_ACTIONS=", "GITHUB_WORKSPACE=", "DOCS_PUBLISH_TOKEN=")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

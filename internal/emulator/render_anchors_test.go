@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestAnchorsNumberPastIDsInUse: names that slug alike are numbered in
@@ -43,6 +44,7 @@ func collidingOperations(t *testing.T, n int) []byte {
 // 2 again made it n²: 24 s for 20,000). Not parallel: it counts
 // allocations.
 func TestCollidingAnchorsCostLinear(t *testing.T) {
+	testenv.Long(t) // renders 8,000 operations
 	growthtest.Linear(t, "colliding anchors", 2000, func(n int) {
 		v, err := decodeOrdered(collidingOperations(t, n))
 		if err != nil {

@@ -1,8 +1,9 @@
 // Package growthtest checks, in tests, that the cost of a piece of work
-// grows in proportion to its input: it counts what the work allocates at
-// two sizes four times apart and requires the ratio to stay near four. It
-// times nothing, so a loaded machine cannot make it fail; a shape that
-// turns quadratic again shows as a ratio near sixteen.
+// grows in proportion to its input: it counts what the work allocates, or
+// what the work itself counts, at two sizes four times apart and requires
+// the ratio to stay near four. It times nothing, so a loaded machine
+// cannot make it fail; a shape that turns quadratic again shows as a ratio
+// near sixteen.
 package growthtest
 
 import (
@@ -58,6 +59,20 @@ func check(t testing.TB, what string, n int, run func(n int), most float64) {
 	}
 	if rb > most {
 		t.Errorf("%s: %d times the input allocated %.1f times the bytes (%d → %d), want at most %.1f", what, Factor, rb, small.Bytes, large.Bytes, most)
+	}
+}
+
+// LinearCount fails t unless run(Factor*n) does at most MaxRatio times the
+// work that run(n) does, as run counts it and returns: for work that costs
+// time and allocates nothing (a scan through a list that an index should
+// spare), which Linear cannot see. unit names what run counts.
+func LinearCount(t testing.TB, what, unit string, n int, run func(n int) uint64) {
+	t.Helper()
+	small, large := run(n), run(Factor*n)
+	r := ratio(large, small)
+	t.Logf("%s: %d → %d: %s %d → %d (×%.2f)", what, n, Factor*n, unit, small, large, r)
+	if r > MaxRatio {
+		t.Errorf("%s: %d times the input made %.1f times the %s (%d → %d), want at most %.1f", what, Factor, r, unit, small, large, MaxRatio)
 	}
 }
 

@@ -48,14 +48,19 @@ func TestBundleTotalBytes(t *testing.T) {
 func TestBundleWalkStopsWhenCancelled(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-many:\n")
+	// JSON: the walk is the same, and a tree of 80,000 nodes reads from
+	// JSON several times faster than from YAML.
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-many":{`)
 	for i := range 40_000 { // 80,000 nodes: more than the walk visits between checks
-		fmt.Fprintf(&b, "  k%d: {a: 1}\n", i)
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"k%d":{"a":1}`, i)
 	}
-	b.WriteString("x-deep: " + nested(30, false, "1") + "\n") // too deep: found last
-	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(b.String())}}
+	b.WriteString(`},"x-deep":` + nested(30, false, "1") + "}") // too deep: found last
+	fsys := fstest.MapFS{"openapi.json": {Data: []byte(b.String())}}
 	lim := Limits{DepthAcrossFiles: 20}
-	root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+	root, err := Load(context.Background(), fsys, "openapi.json", lim)
 	if err != nil {
 		t.Fatal(err)
 	}

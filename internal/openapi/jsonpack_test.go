@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // jsonList is a JSON description whose x-list holds n copies of item, and
@@ -37,6 +38,7 @@ func jsonList(n int, item string) fstest.MapFS {
 // times the size (a node an item took 77). Not parallel: it measures the
 // heap.
 func TestJSONTreeListsInBoundedMemory(t *testing.T) {
+	testenv.Long(t) // prepares lists of 400,000 items
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	for _, item := range []string{`1`, `"abcdefgh"`, `true`} {
 		var size [2]int

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // FuzzScanInt holds scanInt to math/big's SetString(t, 0), which it stands
@@ -125,6 +126,7 @@ func TestShortNumberKeepsWhatNumReads(t *testing.T) {
 // them before, allocates n² bytes (5M digits: 41 s). Not parallel: it
 // counts allocations.
 func TestLongNumbersCostLinear(t *testing.T) {
+	testenv.Long(t) // parses numbers of 400,000 digits
 	doc := func(n int) []byte {
 		return fmt.Appendf(nil, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters: [{name: q, in: query, schema: {type: number, maximum: 1, default: 1.%s}}]\n      responses: {'200': {description: ok}}\n", strings.Repeat("3", n))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -115,10 +116,26 @@ func (n *Node) Get(key string) *Node {
 	}
 	for i := range n.Fields {
 		if n.Fields[i].Key == key {
+			countScan(n, i+1)
 			return n.Fields[i].Value
 		}
 	}
+	countScan(n, len(n.Fields))
 	return nil
+}
+
+// scanned counts the members that lookups went through in objects of
+// indexFrom members or more, one by one (Get) or to index them: the work
+// that grows with the square of a description's size where a lookup in a
+// large object goes unindexed, which allocations do not show. Tests read
+// it.
+var scanned atomic.Int64
+
+// countScan adds k members gone through in n to scanned, when n is large.
+func countScan(n *Node, k int) {
+	if len(n.Fields) >= indexFrom {
+		scanned.Add(int64(k))
+	}
 }
 
 // index finds members of large objects by key without a linear scan: a
@@ -142,6 +159,7 @@ func (ix index) get(n *Node, key string) *Node {
 	oi := ix[n]
 	if oi == nil || oi.fields != len(n.Fields) {
 		oi = &objectIndex{fields: len(n.Fields), at: make(map[string]int, len(n.Fields))}
+		countScan(n, len(n.Fields))
 		for i := len(n.Fields) - 1; i >= 0; i-- { // the first of a key wins, as in Get
 			oi.at[n.Fields[i].Key] = i
 		}

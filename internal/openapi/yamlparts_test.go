@@ -163,9 +163,13 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 }
 
 // TestLargeYAMLInPartsAgrees: GitHub's description written as YAML, cut
-// into parts as a run cuts it, gives the tree of the whole.
+// into parts as a run cuts it, gives the tree of the whole. A long test,
+// which CI runs without -race: TestYAMLInPartsAgrees runs the parts'
+// goroutines under -race, on files of thirty to forty parts each, more
+// than are parsed ahead at once.
 func TestLargeYAMLInPartsAgrees(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // parses 13 MB of YAML four times
 	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {

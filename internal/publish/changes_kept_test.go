@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestChangesBeyondWhatTheReportKeeps: the summary counts every change the
 // comparison found, those it did not keep too.
 func TestChangesBeyondWhatTheReportKeeps(t *testing.T) {
 	t.Parallel()
+	testenv.Long(t) // compares descriptions of more than a thousand paths
 	const n = apidiff.MaxKept + 100
 	var paths []string
 	for i := range n {

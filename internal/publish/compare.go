@@ -179,16 +179,24 @@ func (f *flow) cannotCompare(ctx context.Context, c *Comparison, err error) erro
 // most (a quarter of timeout, when that is less).
 const maxGitHubWait = 30 * time.Second
 
+// githubWait is the comparison's time for GitHub's API in a run with
+// timeout (0 for none): set when it is set (Options.GitHubWait), else
+// maxGitHubWait or a quarter of timeout, whichever is less.
+func githubWait(timeout, set time.Duration) time.Duration {
+	if set > 0 {
+		return set
+	}
+	if timeout > 0 {
+		return min(maxGitHubWait, timeout/4)
+	}
+	return maxGitHubWait
+}
+
 // github is ctx bounded by the comparison's time for GitHub's API, which
 // starts with its first call.
 func (f *flow) github(ctx context.Context) context.Context {
 	if f.githubCtx == nil {
-		wait := maxGitHubWait
-		if t := f.cfg.timeout(); t > 0 {
-			wait = min(wait, t/4)
-		}
-		f.githubWait = wait
-		f.githubCtx, f.githubStop = context.WithTimeout(ctx, wait)
+		f.githubCtx, f.githubStop = context.WithTimeout(ctx, f.githubWait)
 	}
 	return f.githubCtx
 }

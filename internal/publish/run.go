@@ -59,6 +59,10 @@ type Options struct {
 	// ProgressEvery is how often a line tells that the run still waits for
 	// the build; zero means 15 s.
 	ProgressEvery time.Duration
+	// GitHubWait is the most the comparison and its comment wait on
+	// GitHub's API, all calls together; zero means a quarter of the run's
+	// timeout, at most 30 s.
+	GitHubWait time.Duration
 }
 
 // Run carries out the flow. Everything that can be checked without the
@@ -90,6 +94,7 @@ func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*R
 	}
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
 	f.secrets = opts.Secrets
+	f.githubWait = githubWait(cfg.timeout(), opts.GitHubWait)
 	// The comparison with the base needs no docs token: it runs in a dry run
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestUnchangedDescriptionCostsNoLoad: a single-file description that is
@@ -15,6 +17,7 @@ import (
 // where loading the base, bundling it and comparing would cost several
 // times that. Not parallel: it counts the bytes the whole program allocates.
 func TestUnchangedDescriptionCostsNoLoad(t *testing.T) {
+	testenv.Long(t) // publishes a description of 8,000 paths twice
 	var b strings.Builder
 	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "Big", "version": "1"}, "paths": {`)
 	for i := range 8000 {
