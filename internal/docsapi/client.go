@@ -40,6 +40,10 @@ type Options struct {
 	// Getenv reads the proxy setting (HTTPS_PROXY, NO_PROXY, ...); nil
 	// means os.Getenv.
 	Getenv func(string) string
+	// Gate is shared by the clients of one service, so that a Retry-After
+	// one of them is given holds back the requests of all; nil means a
+	// gate of the client's own.
+	Gate *Gate
 }
 
 // Client talks to one service address with one token.
@@ -66,6 +70,9 @@ func New(base *url.URL, token string, opts Options) (*Client, error) {
 	}
 	if opts.FirstRetry == 0 {
 		opts.FirstRetry = time.Second
+	}
+	if opts.Gate == nil {
+		opts.Gate = NewGate()
 	}
 	getenv := opts.Getenv
 	if getenv == nil {

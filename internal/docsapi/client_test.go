@@ -1056,3 +1056,62 @@ func TestCutTokenIsMarked(t *testing.T) {
 	}
 
 }
+
+// TestRetryAfterHoldsBackEveryClientOfTheGate: once one client is told to
+// wait, another that shares its gate sends nothing to the service before
+// the time the server asked for, though it was never throttled itself; a
+// client with a gate of its own is not held back.
+func TestRetryAfterHoldsBackEveryClientOfTheGate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		shared bool
+	}{{"shared gate", true}, {"own gate", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, arrivals := firstThenJSON(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusTooManyRequests)
+			}, `{"docs":[]}`)
+			gate := NewGate()
+			// The first client logs its retry once it has read the answer.
+			throttled := make(chan struct{}, 1)
+			first, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: time.Millisecond, Gate: gate,
+				Logf: func(string, ...any) { throttled <- struct{}{} }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			otherGate := gate
+			if !tc.shared {
+				otherGate = nil
+			}
+			second, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: time.Millisecond, Gate: otherGate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := first.ListDocs(context.Background(), "p"); done <- err }()
+			<-throttled
+			start := time.Now()
+			if _, err := second.ListDocs(context.Background(), "p"); err != nil {
+				t.Fatal(err)
+			}
+			secondTook := time.Since(start)
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			times := arrivals()
+			if len(times) != 3 {
+				t.Fatalf("%d requests, want 3", len(times))
+			}
+			// The second client's request is the second to arrive.
+			gap := times[1].Sub(times[0])
+			if tc.shared && gap < 900*time.Millisecond {
+				t.Errorf("the other client asked %s after a Retry-After of 1s; want it held back", gap)
+			}
+			if !tc.shared && secondTook >= 900*time.Millisecond {
+				t.Errorf("a client with a gate of its own waited %s for another's Retry-After", secondTook)
+			}
+		})
+	}
+}

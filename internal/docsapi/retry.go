@@ -65,6 +65,9 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 		unanswered int
 	)
 	op := func() error {
+		if err := c.opts.Gate.wait(ctx, c.now); err != nil {
+			return backoff.Permanent(err)
+		}
 		actx, acancel := ctx, context.CancelFunc(func() {})
 		if timeout > 0 {
 			actx, acancel = context.WithTimeout(ctx, timeout)
@@ -83,7 +86,13 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 			if !unprocessedStatus(resp.StatusCode) && !(r.idempotent && retryableStatus(resp.StatusCode)) {
 				return backoff.Permanent(apiErr)
 			}
-			ra.setServerDelay(parseRetryAfter(apiErr.RetryAfter, c.now()))
+			delay := parseRetryAfter(apiErr.RetryAfter, c.now())
+			ra.setServerDelay(delay)
+			if delay > 0 {
+				// Every request to this service waits as long, not only
+				// this one's retry.
+				c.opts.Gate.closeUntil(c.now().Add(delay))
+			}
 			return apiErr
 		}
 		if r.decode == nil {
