@@ -2,6 +2,7 @@ package publish
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -16,6 +17,7 @@ const annotationsPerLevel = 10
 // annotation ends the run, and the run's final error, which says why, is an
 // annotation too: it keeps its place among the ten.
 type budget struct {
+	mu               sync.Mutex // the descriptions of a run share it
 	errors, warnings int
 }
 
@@ -34,10 +36,15 @@ func (b *budget) annotate(rep report.Reporter, level report.Level, msg string, a
 		rep.Annotate(level, msg, at)
 		return true
 	}
-	if *left <= 0 {
+	b.mu.Lock()
+	room := *left > 0
+	if room {
+		*left--
+	}
+	b.mu.Unlock()
+	if !room {
 		return false
 	}
-	*left--
 	rep.Annotate(level, msg, at)
 	return true
 }

@@ -17,6 +17,8 @@ import (
 
 // Result is what a run did, step by step; on failure, as far as it got.
 type Result struct {
+	// File and ProjectID are the description's inputs, as given.
+	File, ProjectID                 string
 	FileName, Branch, CommitMessage string
 	DocID, BuildID                  string
 	DocsURL                         string // where the doc is read, when the service says
@@ -38,6 +40,11 @@ type Result struct {
 	// Changes is what the change does to the API against its base; nil when
 	// the comparison is off, or the run stopped before it.
 	Changes *Comparison
+	// Held: the description passed its check, but another of the run's
+	// did not, so nothing was sent for it.
+	Held bool
+	// Err is why the description failed, nil when it did not.
+	Err error
 }
 
 // StepTime is how long a step took.
@@ -63,73 +70,79 @@ type Options struct {
 	// GitHub's API, all calls together; zero means a quarter of the run's
 	// timeout, at most 30 s.
 	GitHubWait time.Duration
+	// Parallel is how many descriptions are checked, and then published,
+	// at once; zero means DefaultParallel.
+	Parallel int
 }
 
-// Run carries out the flow. Everything that can be checked without the
-// service is checked first, so bad input leaves the service untouched. The
-// docs are listed before the file is written (listing changes nothing), so
-// a doc-id that cannot work, or a token the service refuses, fails the run
-// before it has written anything.
+// Run carries out the flow for one description: RunAll with a list of one.
 func Run(ctx context.Context, cfg Config, rep report.Reporter, opts Options) (*Result, error) {
-	res := &Result{}
-	// timeout bounds the whole run, loading the description included.
-	if cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.timeout())
-		defer cancel()
-	}
+	res, err := RunAll(ctx, []Config{cfg}, rep, opts)
+	return res[0], err
+}
+
+// prepare takes the steps of one description that send nothing to the
+// service: it validates the inputs, loads the description and writes the
+// upload, then compares it with its base. Everything that can be checked
+// without the service is checked first, so bad input leaves the service
+// untouched. A dry run ends here.
+func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) error {
 	start := time.Now()
-	f, err := check(ctx, cfg, rep, res)
-	res.Steps = append(res.Steps, StepTime{StepCheck, time.Since(start)})
-	if f != nil {
-		defer f.ws.Close()
-		defer f.closeBody()
-	}
+	err := u.check(ctx, annotations)
+	u.res.Steps = append(u.res.Steps, StepTime{StepCheck, time.Since(start)})
 	if err != nil {
-		res.FailedStep = StepCheck
+		u.res.FailedStep = StepCheck
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
-		return res, overTime(ctx, cfg, StepCheck, err)
+		return overTime(ctx, u.cfg, StepCheck, err)
 	}
+	f := u.f
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
 	f.secrets = opts.Secrets
-	f.githubWait = githubWait(cfg.timeout(), opts.GitHubWait)
+	f.githubWait = githubWait(u.cfg.timeout(), opts.GitHubWait)
 	// The comparison with the base needs no docs token: it runs in a dry run
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.
 	if f.plan.Compare && f.hasBase() {
 		if err := f.take(ctx, StepCompare, f.compare); err != nil {
-			return res, overTime(ctx, cfg, StepCompare, err)
+			return overTime(ctx, u.cfg, StepCompare, err)
 		}
 	}
+	// Publishing needs the upload, not the tree: let it go, so that a run
+	// of many descriptions holds no more trees than it loads at once.
+	f.head.doc = nil
 	if f.plan.DryRun {
-		return res, dryRun(cfg, f.plan, f.head.size, rep)
+		return dryRun(u.cfg, f.plan, f.head.size, u.rep)
 	}
-	f.client, err = docsapi.New(f.plan.APIURL, cfg.Token, docsapi.Options{
-		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
-		RequestTimeout: time.Duration(cfg.RequestTimeout), Logf: rep.Infof, Debugf: rep.Debugf,
-	})
-	if err != nil {
-		return res, err
-	}
-	return res, f.run(ctx)
+	return nil
 }
 
-// check validates the inputs, loads the description and writes the bundle:
-// all that can fail before the first request.
-func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*flow, error) {
-	ws, err := workspace.Open(cfg.Workspace)
+// publish takes the steps that talk to the service, through a client that
+// shares gate with the other descriptions' (see docsapi.Gate). The docs are
+// listed before the file is written (listing changes nothing), so a doc-id
+// that cannot work, or a token the service refuses, fails the run before
+// it has written anything.
+func (u *unit) publish(ctx context.Context, opts Options, gate *docsapi.Gate) error {
+	f := u.f
+	var err error
+	f.client, err = docsapi.New(f.plan.APIURL, u.cfg.Token, docsapi.Options{
+		HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent, FirstRetry: opts.FirstRetry,
+		RequestTimeout: time.Duration(u.cfg.RequestTimeout), Logf: u.rep.Infof, Debugf: u.rep.Debugf, Gate: gate,
+	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	f := &flow{cfg: cfg, ws: ws, rep: rep, res: res, annotations: newBudget()}
-	if f.plan, err = Validate(cfg, ws); err != nil {
-		return f, err
-	}
-	p := f.plan
+	return f.run(ctx)
+}
+
+// check loads the description and writes the upload: all that can fail
+// before the first request, once the inputs are validated (u.plan).
+func (u *unit) check(ctx context.Context, annotations *budget) error {
+	cfg, rep, res, p, ws := u.cfg, u.rep, u.res, u.plan, u.ws
+	f := &flow{cfg: cfg, plan: p, ws: ws, rep: rep, res: res, annotations: annotations}
+	u.f = f
 	res.DryRun, res.ForkCheck = p.DryRun, p.ForkCheck
-	res.FileName, res.Branch, res.CommitMessage = p.FileName, cfg.Branch, p.CommitMessage
 	if p.ForkCheck {
 		rep.Annotate(report.Notice, "token is empty on a "+cfg.EventName+" event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.", report.Where{})
 	}
@@ -142,30 +155,31 @@ func check(ctx context.Context, cfg Config, rep report.Reporter, res *Result) (*
 	// The upload is written to a file as it is made: to bundle-path's
 	// place when it is set, else to a scratch file no path leads to.
 	var bundle *workspace.File
+	var err error
 	if p.BundlePath != "" {
 		if bundle, err = ws.Create(p.BundlePath); err != nil {
-			return f, pathInputError("bundle-path", cfg.BundlePath, err)
+			return pathInputError("bundle-path", cfg.BundlePath, err)
 		}
 		f.body = bundle.File
 	} else if f.body, err = ws.Scratch(); err != nil {
-		return f, err
+		return err
 	}
 	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, f.annotations, res, f.body); err != nil {
 		if bundle != nil {
 			bundle.Abort()
 		}
-		return f, err
+		return err
 	}
 	if bundle != nil {
 		if err := bundle.Keep(); err != nil {
-			return f, pathInputError("bundle-path", cfg.BundlePath, err)
+			return pathInputError("bundle-path", cfg.BundlePath, err)
 		}
 		res.BundlePath = p.BundlePath
 		if err := rep.SetOutput("bundle-path", p.BundlePath); err != nil {
-			return f, err
+			return err
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // flow is a run under way, from its plan to its last step.

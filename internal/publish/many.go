@@ -1,0 +1,280 @@
+package publish
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/report"
+	"github.com/docs-publish/docs-publish/internal/workspace"
+)
+
+// DefaultParallel is how many descriptions a run checks, and publishes, at
+// once when the parallel input is not set.
+const DefaultParallel = 4
+
+// MaxParallel bounds the parallel input: each description under way holds
+// its tree (while it is checked) and a connection to the service.
+const MaxParallel = 32
+
+// unit is one description's run within RunAll: validated, then prepared
+// (loaded and compared), then published. One description is a list of one.
+type unit struct {
+	index int
+	cfg   Config
+	rep   report.Reporter // the description's own: see unitReporter
+	res   *Result
+	ws    *workspace.Workspace
+	plan  *Plan
+	f     *flow
+	err   error
+}
+
+// label names a description in the log and in errors: its index in the
+// config file's list, and its file.
+func (u *unit) label() string { return fmt.Sprintf("descriptions[%d] (%s)", u.index, u.cfg.File) }
+
+// close lets the description's files go: the workspace, and the upload (a
+// scratch file goes with it).
+func (u *unit) close() {
+	if u.f != nil {
+		u.f.closeBody()
+		u.f.body = nil
+	}
+	if u.ws != nil {
+		u.ws.Close()
+		u.ws = nil
+	}
+}
+
+// RunAll runs the descriptions of cfgs, one Config each, in two phases.
+// First every description's inputs are validated (two descriptions that
+// would write the same file of a project branch, or the same local path,
+// are an input error), then each is loaded, bundled, validated and
+// compared, opts.Parallel at a time: if any of them fails, nothing is sent
+// to the service, and every fault of every description has been reported.
+// Then they are published, opts.Parallel at a time, through clients that
+// share one docsapi.Gate; one that fails does not stop the others. The
+// results are in the order of cfgs. With one description the error is its
+// own, as Run has always returned it; with several it is a *RunsError.
+// Timeout and the inputs a config file cannot set are the same in every
+// Config: cfgs[0]'s timeout bounds the whole run.
+func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Options) ([]*Result, error) {
+	if len(cfgs) == 0 {
+		return nil, &InputError{Input: "config", Msg: "lists no descriptions: give at least one entry under descriptions:"}
+	}
+	if t := cfgs[0].timeout(); t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	parallel := opts.Parallel
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	several := len(cfgs) > 1
+	var writing sync.Mutex
+	units := make([]*unit, len(cfgs))
+	results := make([]*Result, len(cfgs))
+	for i, cfg := range cfgs {
+		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID}
+		u := &unit{index: i, cfg: cfg, rep: rep, res: res}
+		if several {
+			u.rep = newUnitReporter(rep, u.label(), &writing)
+		}
+		units[i], results[i] = u, res
+	}
+	defer func() {
+		for _, u := range units {
+			u.close()
+		}
+	}()
+	// The plans first: every input of every description is checked, and
+	// the descriptions against each other, before anything is loaded.
+	for _, u := range units {
+		u.err = u.validate()
+	}
+	if err := conflicts(units); err != nil {
+		return results, err
+	}
+	if err := outcome(units, false); err != nil {
+		return results, err
+	}
+	annotations := newBudget()
+	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
+	if err := outcome(units, false); err != nil {
+		for _, u := range units {
+			if u.err == nil && !u.res.DryRun {
+				u.res.Held = true
+			}
+		}
+		return results, err
+	}
+	gate := docsapi.NewGate()
+	each(units, parallel, func(u *unit) error {
+		if u.plan.DryRun {
+			return nil
+		}
+		defer u.close()
+		return u.publish(ctx, opts, gate)
+	})
+	return results, outcome(units, true)
+}
+
+// validate opens the workspace and works out the plan of the description.
+func (u *unit) validate() error {
+	ws, err := workspace.Open(u.cfg.Workspace)
+	if err != nil {
+		u.res.FailedStep = StepCheck
+		return err
+	}
+	u.ws = ws
+	if u.plan, err = Validate(u.cfg, ws); err != nil {
+		u.res.FailedStep = StepCheck
+		return err
+	}
+	p := u.plan
+	u.res.FileName, u.res.Branch, u.res.CommitMessage = p.FileName, u.cfg.Branch, p.CommitMessage
+	u.res.DryRun, u.res.ForkCheck = p.DryRun, p.ForkCheck
+	return nil
+}
+
+// each runs fn on every unit without an error, parallel at a time, and
+// records what fn returns. A unit with several reports its log when fn
+// ends, in one piece. Once the run's time ends, fn fails at once, each
+// unit with the error of the step it would have taken.
+func each(units []*unit, parallel int, fn func(*unit) error) {
+	work := make(chan *unit)
+	var wg sync.WaitGroup
+	for range min(parallel, len(units)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				u.err = fn(u)
+				if ur, ok := u.rep.(*unitReporter); ok {
+					ur.flush()
+				}
+			}
+		}()
+	}
+	for _, u := range units {
+		if u.err == nil {
+			work <- u
+		}
+	}
+	close(work)
+	wg.Wait()
+}
+
+// outcome is the error of a phase: nil when every unit passed it; the one
+// unit's error as it is with one description; else a *RunsError.
+func outcome(units []*unit, sent bool) error {
+	var failed []*UnitError
+	for _, u := range units {
+		if u.err != nil {
+			if u.res.FailedStep == "" {
+				u.res.FailedStep = StepCheck
+			}
+			u.res.Err = u.err
+			failed = append(failed, &UnitError{Index: u.index, File: u.cfg.File, Err: u.err})
+		}
+	}
+	switch {
+	case len(failed) == 0:
+		return nil
+	case len(units) == 1:
+		return units[0].err
+	}
+	return &RunsError{Total: len(units), Failed: failed, Sent: sent}
+}
+
+// conflicts finds descriptions that would overwrite each other: the same
+// file of the same project and branch, or the same path in the workspace
+// (a bundle, a zip, a site). The later of a pair gets an *InputError that
+// names the earlier.
+func conflicts(units []*unit) error {
+	if len(units) < 2 {
+		return nil
+	}
+	type claim struct {
+		u    *unit
+		what string
+	}
+	seen := map[string]claim{}
+	take := func(u *unit, key, what string) {
+		if c, ok := seen[key]; ok && u.err == nil {
+			u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, as %s does: give each description its own", u.label(), what, c.u.label())}
+			return
+		}
+		seen[key] = claim{u, what}
+	}
+	for _, u := range units {
+		if u.plan == nil || u.err != nil {
+			continue
+		}
+		p := u.plan
+		if !p.DryRun {
+			take(u, "service\x00"+u.cfg.ProjectID+"\x00"+u.cfg.Branch+"\x00"+p.FileName,
+				fmt.Sprintf("file %s on branch %s of project %s", p.FileName, u.cfg.Branch, u.cfg.ProjectID))
+		}
+		for _, out := range []struct{ input, path string }{{"bundle-path", p.BundlePath}, {"download-path", p.ZipPath}, {"extract-to", p.SitePath}} {
+			if out.path != "" {
+				take(u, "path\x00"+out.path, fmt.Sprintf("%s %s", out.input, out.path))
+			}
+		}
+	}
+	for _, u := range units {
+		if u.err != nil {
+			return outcome(units, false)
+		}
+	}
+	return nil
+}
+
+// UnitError is the failure of one description of several.
+type UnitError struct {
+	Index int    // in the config file's list
+	File  string // the description
+	Err   error
+}
+
+func (e *UnitError) Error() string {
+	return fmt.Sprintf("descriptions[%d] (%s): %v", e.Index, e.File, e.Err)
+}
+
+func (e *UnitError) Unwrap() error { return e.Err }
+
+// RunsError is a run of several descriptions of which one or more failed.
+// Sent says whether the others were published: a failure in the check
+// phase sends nothing for any.
+type RunsError struct {
+	Total  int
+	Failed []*UnitError
+	Sent   bool
+}
+
+func (e *RunsError) Error() string {
+	var b strings.Builder
+	if e.Sent {
+		fmt.Fprintf(&b, "%d of %d descriptions failed, the others were published (see the job summary)", len(e.Failed), e.Total)
+	} else {
+		fmt.Fprintf(&b, "%d of %d descriptions failed the check, so nothing was sent for any of them (see the job summary)", len(e.Failed), e.Total)
+	}
+	for _, f := range e.Failed {
+		b.WriteString("; ")
+		b.WriteString(f.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives the descriptions' errors, in the config file's order.
+func (e *RunsError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f
+	}
+	return errs
+}
