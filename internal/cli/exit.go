@@ -54,6 +54,10 @@ func ExitCode(ctx context.Context, err error) int {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return ExitCancelled
 	}
+	var re *publish.RunsError
+	if errors.As(err, &re) {
+		return worstExit(ctx, re)
+	}
 	var ue *UsageError
 	var ie *publish.InputError
 	var ee *publish.EnvError
@@ -69,4 +73,28 @@ func ExitCode(ctx context.Context, err error) int {
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// exitRank orders the exit codes of several descriptions, the worst first:
+// the class that stops a run earliest (an input, then the description, then
+// a breaking change) says most about what the user must fix first; a
+// failure of the service comes last.
+var exitRank = []int{ExitUsage, ExitInvalid, ExitBreaking, ExitFailure}
+
+// worstExit is the exit code of a run of several descriptions: the worst
+// class among their failures.
+func worstExit(ctx context.Context, re *publish.RunsError) int {
+	worst := len(exitRank)
+	for _, f := range re.Failed {
+		code := ExitCode(ctx, f.Err)
+		for i, c := range exitRank {
+			if c == code {
+				worst = min(worst, i)
+			}
+		}
+	}
+	if worst == len(exitRank) {
+		return ExitFailure
+	}
+	return exitRank[worst]
 }

@@ -171,7 +171,7 @@ func editDistance(a, b string) int {
 
 // loadConfig fills a publish.Config from flags, the runner's INPUT_*
 // variables, DOCS_PUBLISH_* variables and action.yml's defaults.
-func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look *ghaction.Lookuper) (publish.Config, error) {
+func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look inputLookuper) (publish.Config, error) {
 	var cfg publish.Config
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &cfg, Lookuper: look}); err != nil {
 		// go-envconfig reads the fields one by one and stops at the first
@@ -259,27 +259,52 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	if opts.workspace != "" {
 		cfg.Workspace = opts.workspace
 	}
-	var res *publish.Result
-	if err == nil && cfg.Compare {
-		readChange(env, &cfg, rep)
-	}
+	var cfgs []publish.Config
 	if err == nil {
-		res, err = publish.Run(ctx, cfg, rep, publish.Options{UserAgent: "docs-publish/" + env.Version, Secrets: rep.Secrets()})
+		cfgs, err = descriptions(ctx, env, meta, look, cfg)
 	}
-	if res == nil {
-		res = &publish.Result{FailedStep: publish.StepCheck}
+	var results []*publish.Result
+	ran := err == nil
+	if ran {
+		for i := range cfgs {
+			if opts.workspace != "" {
+				cfgs[i].Workspace = opts.workspace
+			}
+			if cfgs[i].Compare {
+				readChange(env, &cfgs[i], rep)
+			}
+		}
+		results, err = publish.RunAll(ctx, cfgs, rep, publish.Options{UserAgent: "docs-publish/" + env.Version, Secrets: rep.Secrets(), Parallel: int(cfg.Parallel)})
 	}
+	if len(results) == 0 {
+		cfgs, results = []publish.Config{cfg}, []*publish.Result{{FailedStep: publish.StepCheck}}
+	}
+	res := results[0]
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)
 	}
-	writeSummary(rep, cfg, res, err, time.Since(start))
+	if len(results) > 1 {
+		writeSummaries(rep, cfgs, results, err, time.Since(start))
+	} else {
+		writeSummary(rep, cfgs[0], res, err, time.Since(start))
+	}
+	if ran {
+		err = setResults(rep, results, err)
+	}
+	if cfg.Report != "" && ran {
+		err = writeReportFile(rep, cfg, results, err)
+	}
 	if oerr := rep.OutputError(); oerr != nil && err == nil {
-		err = outputsLost(oerr, res)
+		err = outputsLost(oerr, results)
 	}
 	if opts.output == "json" && !rep.OnGitHub() {
 		var je *jsonError
 		if err != nil {
-			je = &jsonError{Step: res.FailedStep.String(), Message: err.Error(), ExitCode: ExitCode(ctx, err)}
+			step := res.FailedStep.String()
+			if len(results) > 1 {
+				step = ""
+			}
+			je = &jsonError{Step: step, Message: err.Error(), ExitCode: ExitCode(ctx, err)}
 		}
 		rep.PrintJSON(printJSON(rep.Outputs(), je))
 	} else {
@@ -313,12 +338,31 @@ type jsonError struct {
 // outputKinds are the outputs that --output json gives as JSON booleans and
 // numbers; the others are strings (ids too: they may be any string, or
 // numbers too large for a double).
-var outputKinds = map[string]string{"live": "bool", "zip-size": "number", "breaking-changes": "number", "api-changes": "number"}
+var outputKinds = map[string]string{"live": "bool", "zip-size": "number", "breaking-changes": "number", "api-changes": "number",
+	"results": "json", "description-count": "number", "published-count": "number", "failed-count": "number"}
 
 // outputsLost is a run whose outputs could not be written to GITHUB_OUTPUT:
 // a later step would read none of them, so the step fails, saying what was
 // published all the same.
-func outputsLost(err error, res *publish.Result) error {
+func outputsLost(err error, results []*publish.Result) error {
+	return fmt.Errorf("the step's outputs cannot be written to GITHUB_OUTPUT, so later steps cannot read them (%w); %s. Check that the runner's file commands are mounted into the container", err, whatWasDone(results))
+}
+
+// whatWasDone says what a run published, for an error that comes after.
+func whatWasDone(results []*publish.Result) string {
+	if len(results) > 1 {
+		var published []string
+		for _, r := range results {
+			if r.BuildID != "" {
+				published = append(published, fmt.Sprintf("%s (doc %s, build %s)", r.File, r.DocID, r.BuildID))
+			}
+		}
+		if len(published) == 0 {
+			return "nothing was published"
+		}
+		return "published all the same: " + strings.Join(published, ", ")
+	}
+	res := results[0]
 	done := "nothing was published"
 	switch {
 	case res.DryRun:
@@ -329,7 +373,7 @@ func outputsLost(err error, res *publish.Result) error {
 			done += ", saved as " + res.ZipPath
 		}
 	}
-	return fmt.Errorf("the step's outputs cannot be written to GITHUB_OUTPUT, so later steps cannot read them (%w); %s. Check that the runner's file commands are mounted into the container", err, done)
+	return done
 }
 
 // printJSON is the outputs as one JSON object, in the order they were
@@ -366,6 +410,10 @@ func typedValue(kv ghaction.KV) []byte {
 		}
 	case "number":
 		if _, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
+			return []byte(kv.Value)
+		}
+	case "json":
+		if json.Valid([]byte(kv.Value)) {
 			return []byte(kv.Value)
 		}
 	}

@@ -24,6 +24,9 @@ type summary struct {
 	runErr error
 	total  time.Duration
 	facts  [][2]string // label, value; facts without a value are left out
+	// deeper is how many levels below a summary of its own the summary's
+	// headings are: one description's details among several.
+	deeper int
 }
 
 func newSummary(cfg publish.Config, res *publish.Result, runErr error, total time.Duration) *summary {
@@ -90,7 +93,7 @@ func (s *summary) markdown() string {
 	var b strings.Builder
 	esc := escapeCell
 	icon, title, detail := s.headline()
-	fmt.Fprintf(&b, "### %s %s\n\n", icon, title)
+	fmt.Fprintf(&b, "%s %s %s\n\n", s.heading(3), icon, title)
 	if detail != "" {
 		fmt.Fprintf(&b, "%s\n\n", esc(detail))
 	}
@@ -121,7 +124,7 @@ func (s *summary) markdown() string {
 		fmt.Fprintf(&b, "| **total** | **%s** |\n", s.total.Round(time.Millisecond))
 	}
 	if c := s.res.Changes; c != nil {
-		b.WriteString("\n#### API changes\n\n")
+		fmt.Fprintf(&b, "\n%s API changes\n\n", s.heading(4))
 		b.WriteString(publish.ChangesMarkdown(c, s.cfg.File))
 		if isWebURL(c.CommentURL) {
 			fmt.Fprintf(&b, "\nOn the pull request: <%s>\n", c.CommentURL)
@@ -132,7 +135,7 @@ func (s *summary) markdown() string {
 		if n := s.res.Unannotated; n > 0 {
 			notAnnotated = fmt.Sprintf(", %d of them not annotated: GitHub shows 10 of each level", n)
 		}
-		fmt.Fprintf(&b, "\n#### Findings in the description (%d%s)\n\n| | where | message |\n|---|---|---|\n", len(fs), notAnnotated)
+		fmt.Fprintf(&b, "\n%s Findings in the description (%d%s)\n\n| | where | message |\n|---|---|---|\n", s.heading(4), len(fs), notAnnotated)
 		for i, f := range fs {
 			if i == maxSummaryFindings {
 				fmt.Fprintf(&b, "| | | and %d more |\n", len(fs)-i)
@@ -147,6 +150,9 @@ func (s *summary) markdown() string {
 	}
 	return b.String()
 }
+
+// heading is the Markdown of a heading of level n, deeper as s is.
+func (s *summary) heading(n int) string { return strings.Repeat("#", min(n+s.deeper, 6)) }
 
 // place is where a finding was written, as a link to that line of the file
 // at the run's commit when the run knows its repository.

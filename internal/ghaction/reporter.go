@@ -204,6 +204,18 @@ func (r *Reporter) SetOutput(name, value string) error {
 	return nil
 }
 
+// SetJSONOutput records an output whose value is a JSON text: each string
+// in it that holds a secret is scrubbed, as PrintJSON does, rather than the
+// whole value withheld, so that one message that echoes a token costs
+// later steps that message alone.
+func (r *Reporter) SetJSONOutput(name, value string) error {
+	return r.SetOutput(name, strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"))
+}
+
+// ScrubJSON is a JSON text with every secret scrubbed, its shape kept, for
+// a file the run writes for later steps (the report file).
+func (r *Reporter) ScrubJSON(text string) string { return scrubJSON(text, r.secrets) }
+
 // OutputError is the first output that could not be written to
 // GITHUB_OUTPUT, or nil.
 func (r *Reporter) OutputError() error {

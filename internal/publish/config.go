@@ -36,6 +36,11 @@ type Config struct {
 	Comment            Bool     `env:"COMMENT"`
 	FailOnBreaking     Bool     `env:"FAIL_ON_BREAKING"`
 	BreakingIgnore     string   `env:"BREAKING_IGNORE"`
+	// The run as a whole: the file listing its descriptions, how many are
+	// checked and published at once, and the report file.
+	ConfigFile string   `env:"CONFIG"`
+	Parallel   Parallel `env:"PARALLEL"`
+	Report     string   `env:"REPORT"`
 
 	// Workspace is the directory the description's files and every path
 	// written stay in (GITHUB_WORKSPACE, --workspace, or the working

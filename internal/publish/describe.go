@@ -250,7 +250,7 @@ func pathInputError(input, value string, err error) error {
 
 // writtenFile holds the inputs that name a path the run writes, each with
 // an example of a file's name for it ("" for a folder).
-var writtenFile = map[string]string{"download-path": "docs.zip", "bundle-path": "openapi.json", "extract-to": ""}
+var writtenFile = map[string]string{"download-path": "docs.zip", "bundle-path": "openapi.json", "extract-to": "", "report": "docs-publish-report.json"}
 
 // levelOf is the annotation level of a finding's severity.
 func levelOf(s openapi.Severity) report.Level {

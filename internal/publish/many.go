@@ -30,11 +30,18 @@ type unit struct {
 	plan  *Plan
 	f     *flow
 	err   error
+	alone bool // the run's only description
 }
 
 // label names a description in the log and in errors: its index in the
-// config file's list, and its file.
-func (u *unit) label() string { return fmt.Sprintf("descriptions[%d] (%s)", u.index, u.cfg.File) }
+// config file's list, and its file; the file alone when it is the run's
+// only description.
+func (u *unit) label() string {
+	if u.alone {
+		return u.cfg.File
+	}
+	return fmt.Sprintf("descriptions[%d] (%s)", u.index, u.cfg.File)
+}
 
 // close lets the description's files go: the workspace, and the upload (a
 // scratch file goes with it).
@@ -80,7 +87,7 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	results := make([]*Result, len(cfgs))
 	for i, cfg := range cfgs {
 		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID}
-		u := &unit{index: i, cfg: cfg, rep: rep, res: res}
+		u := &unit{index: i, cfg: cfg, rep: rep, res: res, alone: !several}
 		if several {
 			u.rep = newUnitReporter(rep, u.label(), &writing)
 		}
@@ -196,20 +203,30 @@ func outcome(units []*unit, sent bool) error {
 // (a bundle, a zip, a site). The later of a pair gets an *InputError that
 // names the earlier.
 func conflicts(units []*unit) error {
-	if len(units) < 2 {
-		return nil
-	}
 	type claim struct {
-		u    *unit
+		u    *unit // nil for the report file
 		what string
 	}
 	seen := map[string]claim{}
 	take := func(u *unit, key, what string) {
-		if c, ok := seen[key]; ok && u.err == nil {
+		c, ok := seen[key]
+		switch {
+		case ok && u.err == nil && c.u == nil:
+			u.err = &InputError{Input: "report", Msg: fmt.Sprintf("%s would write %s, which is the report file's path: give the report a path of its own", u.label(), what)}
+			return
+		case ok && u.err == nil:
 			u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, as %s does: give each description its own", u.label(), what, c.u.label())}
 			return
 		}
 		seen[key] = claim{u, what}
+	}
+	for _, u := range units {
+		// The report is the run's: every description has the same, which
+		// the first claims.
+		if u.plan != nil && u.plan.ReportPath != "" {
+			seen["path\x00"+u.plan.ReportPath] = claim{nil, "report " + u.plan.ReportPath}
+			break
+		}
 	}
 	for _, u := range units {
 		if u.plan == nil || u.err != nil {

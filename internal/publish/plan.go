@@ -25,6 +25,7 @@ type Plan struct {
 	ZipPath           string // "" for the default, named after the build id
 	SitePath          string // where to unpack the site, if anywhere
 	BundlePath        string // where to write the uploaded document, if anywhere
+	ReportPath        string // where to write the report file, if anywhere
 	// Compare: report what the change does to the API, against BaseFile
 	// when it is set, else against the event's base commit; IgnoreFile lists
 	// agreed breaking changes.
@@ -210,6 +211,13 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 			return err
 		}
 		p.BundlePath = rel
+	}
+	if cfg.Report != "" {
+		rel, err := writable(ws, "report", cfg.Report, ws.CheckFile)
+		if err != nil {
+			return err
+		}
+		p.ReportPath = rel
 	}
 	return nil
 }

@@ -89,3 +89,17 @@ func (b ByteSize) String() string {
 	}
 	return fmt.Sprintf("%d bytes", int64(b))
 }
+
+// Parallel is an input that is how many descriptions are under way at once:
+// 1 to MaxParallel.
+type Parallel int
+
+// EnvDecode reads a whole number from 1 to MaxParallel.
+func (p *Parallel) EnvDecode(v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > MaxParallel {
+		return &ValueError{Value: v, Want: fmt.Sprintf("a whole number from 1 to %d", MaxParallel)}
+	}
+	*p = Parallel(n)
+	return nil
+}
