@@ -2,6 +2,8 @@ package ghaction
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,4 +274,49 @@ func shownForm(text, secret string) string {
 		return "split " + secret
 	}
 	return ""
+}
+
+// TestJSONOutputScrubsValueByValue: a JSON output whose values hold a
+// secret, in plain and in escaped forms, keeps its shape in GITHUB_OUTPUT,
+// each such value scrubbed and every other value as it was; the same
+// value through SetOutput is withheld whole.
+func TestJSONOutputScrubsValueByValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		value string
+	}{
+		{"plain", `[{"build-id":"1001","error":{"step":"list docs","message":"echoed hunter2 back"}}]`},
+		{"escaped", `[{"build-id":"1001","error":{"step":"list docs","message":"echoed hunter\u0032 back"}}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(dir, "out")}
+			var log bytes.Buffer
+			r := NewReporter(func(k string) string { return env[k] }, &log, &log)
+			r.Mask("hunter2")
+			if err := r.SetJSONOutput("results", tc.value); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.SetOutput("plain", tc.value); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(env["GITHUB_OUTPUT"])
+			recs := strings.Split(string(b), "\n")
+			if len(recs) < 6 {
+				t.Fatalf("GITHUB_OUTPUT = %q", b)
+			}
+			var got []map[string]any
+			if err := json.Unmarshal([]byte(recs[1]), &got); err != nil {
+				t.Fatalf("results = %q: %v", recs[1], err)
+			}
+			if len(got) != 1 || got[0]["build-id"] != "1001" || strings.Contains(fmt.Sprint(got), "hunter") || !strings.Contains(fmt.Sprint(got), "echoed *** back") {
+				t.Errorf("results = %q, want the message scrubbed and the rest kept", recs[1])
+			}
+			if recs[4] != "" {
+				t.Errorf("plain = %q, want it withheld", recs[4])
+			}
+		})
+	}
 }

@@ -177,14 +177,18 @@ func (r *Reporter) Group(title string) func() {
 // secret, in any form, is withheld: the output is set, empty, so that a
 // later step or a script reads every output it expects, and a warning
 // names it. The output's name is never scrubbed.
-func (r *Reporter) SetOutput(name, value string) error {
+func (r *Reporter) SetOutput(name, value string) error { return r.setOutput(name, value, false) }
+
+// setOutput records an output; a value scrubbed already (JSON, whose
+// names are the program's own) is not withheld for what the scrub left.
+func (r *Reporter) setOutput(name, value string, scrubbed bool) error {
 	if strings.ContainsAny(value, "\r\n") {
 		return fmt.Errorf("output %s: value has a line break, which no output of this action may hold", name)
 	}
 	if strings.Contains(value, "_GitHubActionsFileCommandDelimeter_") {
 		return fmt.Errorf("output %s: value holds the GITHUB_OUTPUT delimiter", name)
 	}
-	if r.secrets.Has(value) {
+	if !scrubbed && r.secrets.Has(value) {
 		r.warnFixed(fmt.Sprintf("output %s is left empty: its value holds a secret, which no output shows", name))
 		value = ""
 	}
@@ -194,7 +198,7 @@ func (r *Reporter) SetOutput(name, value string) error {
 	if !r.outputs.set() {
 		return nil
 	}
-	if err := r.outputs.record(name, value); err != nil {
+	if err := r.outputs.record(name, value, scrubbed); err != nil {
 		r.mu.Lock()
 		if r.outputErr == nil {
 			r.outputErr = fmt.Errorf("output %s: %w", name, err)
@@ -209,7 +213,7 @@ func (r *Reporter) SetOutput(name, value string) error {
 // whole value withheld, so that one message that echoes a token costs
 // later steps that message alone.
 func (r *Reporter) SetJSONOutput(name, value string) error {
-	return r.SetOutput(name, strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"))
+	return r.setOutput(name, strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"), true)
 }
 
 // ScrubJSON is a JSON text with every secret scrubbed, its shape kept, for

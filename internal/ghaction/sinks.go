@@ -205,10 +205,11 @@ func (s *fileSink) writeLocked(text string) error {
 
 // record appends an output to GITHUB_OUTPUT. Only the value is
 // scrubbed, and a value that holds a secret is withheld whole (the caller
-// warns of it): the record's syntax, its name and its delimiter are never
+// warns of it), unless it was scrubbed already (JSON, scrubbed value by
+// value): the record's syntax, its name and its delimiter are never
 // touched, so that a secret that is a short word cannot corrupt them.
-func (s *fileSink) record(name, value string) error {
-	if s.secrets.Has(value) {
+func (s *fileSink) record(name, value string, scrubbed bool) error {
+	if !scrubbed && s.secrets.Has(value) {
 		value = ""
 	}
 	rec, err := outputRecord(name, value)
