@@ -110,4 +110,3 @@ func writeSummaries(rep *ghaction.Reporter, cfgs []publish.Config, results []*pu
 		rep.PrintLog(s.text())
 	}
 }
-

@@ -275,9 +275,12 @@ type RunsError struct {
 
 func (e *RunsError) Error() string {
 	var b strings.Builder
-	if e.Sent {
+	switch {
+	case e.Sent && len(e.Failed) == e.Total:
+		fmt.Fprintf(&b, "all %d descriptions failed (see the job summary)", e.Total)
+	case e.Sent:
 		fmt.Fprintf(&b, "%d of %d descriptions failed, the others were published (see the job summary)", len(e.Failed), e.Total)
-	} else {
+	default:
 		fmt.Fprintf(&b, "%d of %d descriptions failed the check, so nothing was sent for any of them (see the job summary)", len(e.Failed), e.Total)
 	}
 	for _, f := range e.Failed {
