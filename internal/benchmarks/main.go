@@ -16,7 +16,10 @@
 //  6. YAML memory: peak memory per byte of input on GitHub's description
 //     as YAML and on a 36 MB block-style list of one-letter items;
 //  7. the API comparison on GitHub's REST description, edited and
-//     unchanged, against the oasdiff CLI.
+//     unchanged, against the oasdiff CLI;
+//  8. growth by shape;
+//  9. several descriptions from a config file: time against parallel,
+//     peak memory against their number and parallel.
 //
 // Everything runs on loopback. The harness is a module of its own (its plot
 // library stays out of the action's go.mod); run it from anywhere in the
@@ -29,6 +32,7 @@
 //	go -C internal/benchmarks run . -shapes -shape allOf  # the shapes named so
 //	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 //	go -C internal/benchmarks run . -only prep -prep-runs 7  # section 2 alone, rewrites it
+//	go -C internal/benchmarks run . -only many     # section 9 alone, rewrites it
 package main
 
 import (
@@ -69,7 +73,7 @@ func main() {
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
 	flag.BoolVar(&o.shapes, "shapes", false, "only the growth by shape, printed: no report is written")
 	flag.StringVar(&o.shape, "shape", "", "with -shapes: only the shapes whose name holds this text")
-	flag.StringVar(&o.only, "only", "", "compare or prep: measure the API comparison, or spec preparation, alone and rewrite its section of the report")
+	flag.StringVar(&o.only, "only", "", "compare, prep or many: measure the API comparison, spec preparation, or several descriptions, alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := exitCode(run(ctx, &o, os.Stdout), os.Stderr)
@@ -126,6 +130,8 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 		return compareOnly(ctx, o, r)
 	case "prep":
 		return prepOnly(ctx, o, r)
+	case "many":
+		return manyOnly(ctx, o, r)
 	}
 	logf("end to end against the emulator (%d runs each)", o.runs)
 	if r.e2e, err = endToEnd(ctx, o); err != nil {
@@ -155,6 +161,10 @@ func run(ctx context.Context, o *options, stdout io.Writer) error {
 	if r.compare, err = comparison(ctx, o); err != nil {
 		return fmt.Errorf("comparison: %w", err)
 	}
+	logf("several descriptions")
+	if r.many, err = several(ctx, o); err != nil {
+		return fmt.Errorf("several descriptions: %w", err)
+	}
 	r.took = time.Since(start)
 	text := r.markdown(o)
 	if o.smoke {
@@ -180,6 +190,18 @@ func compareOnly(ctx context.Context, o *options, r *report) error {
 	var b strings.Builder
 	r.compare.markdown(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) })
 	return rewriteSection(o, "## 7. The API comparison", b.String(), "`go -C internal/benchmarks run . -only compare`")
+}
+
+// manyOnly measures several descriptions and rewrites their section of
+// the report, leaving the others as the last full run wrote them.
+func manyOnly(ctx context.Context, o *options, r *report) error {
+	var err error
+	if r.many, err = several(ctx, o); err != nil {
+		return fmt.Errorf("several descriptions: %w", err)
+	}
+	var b strings.Builder
+	r.many.markdown(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) })
+	return rewriteSection(o, "## 9. Several descriptions", b.String(), "`go -C internal/benchmarks run . -only many`")
 }
 
 // prepOnly measures spec preparation and rewrites its section of the

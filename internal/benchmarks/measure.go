@@ -18,7 +18,8 @@ import (
 // sample is one timed run of a command.
 type sample struct {
 	wall time.Duration
-	rss  int64 // peak resident memory, kB: what /usr/bin/time -v reports
+	rss  int64         // peak resident memory, kB: what /usr/bin/time -v reports
+	cpu  time.Duration // user and system time, the command's and its children's
 }
 
 // timeCmd is GNU time, when installed. Peak memory is read through it: Go
@@ -47,6 +48,9 @@ func measure(ctx context.Context, dir string, env []string, name string, args ..
 	start := time.Now()
 	err := cmd.Run()
 	s := sample{wall: time.Since(start)}
+	if ps := cmd.ProcessState; ps != nil {
+		s.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if m := maxRSS.FindStringSubmatch(errOut.String()); m != nil {
 		s.rss, _ = strconv.ParseInt(m[1], 10, 64)
 	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {

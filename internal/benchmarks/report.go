@@ -24,6 +24,7 @@ type report struct {
 	shapes     []shapeRow
 	image      imageSize
 	compare    compareResult
+	many       manyResult
 }
 
 // checks judges what a run measured, for the smoke run's summary: each
@@ -67,6 +68,10 @@ func (r *report) checks(o *options) (passed int, failed []string) {
 	check(len(r.download) > 0, "growth: no download was measured")
 	for _, p := range r.download {
 		check(p.wall > 0 && p.rss > 0, fmt.Sprintf("growth: %g MB download", p.mb))
+	}
+	check(len(r.many.rows) > 0, "several descriptions: no run was measured")
+	for _, row := range r.many.rows {
+		check(row.s.wall > 0 && row.s.rss > 0, fmt.Sprintf("several descriptions: %d at parallel %d", row.n, row.parallel))
 	}
 	passed2, failed2 := r.compare.checks()
 	return passed + passed2, append(failed, failed2...)
@@ -233,6 +238,10 @@ func (r *report) markdown(o *options) string {
 	r.compare.markdown(w)
 	if len(r.shapes) > 0 {
 		w("\n%s", shapesSection(r.shapes))
+	}
+	if len(r.many.rows) > 0 {
+		w("\n")
+		r.many.markdown(w)
 	}
 	return b.String()
 }

@@ -26,6 +26,7 @@ func smokeReports() (full, short report) {
 		yaml:       []yamlRow{{name: "list", size: 4 << 20, st: stats{n: 1, median: time.Millisecond, rssMedian: 1 << 10, rssMax: 1 << 10}}},
 		image:      imageSize{binary: 11e6, certs: 220e3},
 		compare:    compareResult{size: 13e6, edited: ok, oasdiff: ok, unchanged: ok, noCompare: ok},
+		many:       manyResult{rows: []manyRow{{what: "time", n: 5, parallel: 4, s: sample{wall: time.Second, rss: 1 << 10}}}},
 	}
 	short = full
 	short.e2e.dp = stats{}
@@ -38,12 +39,12 @@ func TestChecksCountWhatFellShort(t *testing.T) {
 	t.Parallel()
 	full, short := smokeReports()
 	o := &options{runs: 1}
-	if passed, failed := full.checks(o); passed != 17 || len(failed) != 0 {
-		t.Errorf("a full report: %d passed, failed %q; want 17 and none", passed, failed)
+	if passed, failed := full.checks(o); passed != 19 || len(failed) != 0 {
+		t.Errorf("a full report: %d passed, failed %q; want 19 and none", passed, failed)
 	}
 	passed, failed := short.checks(o)
-	if passed != 13 || len(failed) != 3 {
-		t.Fatalf("a short report: %d passed, failed %q; want 13 and 3", passed, failed)
+	if passed != 15 || len(failed) != 3 {
+		t.Fatalf("a short report: %d passed, failed %q; want 15 and 3", passed, failed)
 	}
 	for i, want := range []string{"end to end: docs-publish, 0 of 1 runs", "preparation: docs-publish on sample: exit 1", "growth: no download was measured"} {
 		if !strings.Contains(failed[i], want) {
@@ -66,8 +67,8 @@ func TestSmokeExitsNonZeroWhenACheckFails(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
-		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 17 passed, 0 failed\n", "## 6. YAML memory"}, ""},
-		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 13 passed, 3 failed\n",
+		{"every check passed", full, 0, []string{"# Benchmarks", "smoke: 19 passed, 0 failed\n", "## 6. YAML memory"}, ""},
+		{"three fell short", short, 1, []string{"# Benchmarks", "smoke: 15 passed, 3 failed\n",
 			"  failed: end to end: docs-publish, 0 of 1 runs\n", "  failed: preparation: docs-publish on sample: exit 1\n", "  failed: growth: no download was measured\n"},
 			"benchmarks: 3 smoke checks failed\n"},
 	}
