@@ -68,6 +68,8 @@ func (s *summary) headline() (icon, title, detail string) {
 		return "❌", "Breaking API changes: nothing was published", s.runErr.Error()
 	case s.runErr != nil:
 		return "❌", "Publishing failed at: " + s.res.FailedStep.String(), s.runErr.Error()
+	case s.res.Held:
+		return "⏸️", "Not sent: another description failed its check", "This description passed its check, but another of the run's did not, so nothing was sent for any of them."
 	case s.res.ForkCheck:
 		return "🔍", "Checked only: nothing was published",
 			"The token is empty on a " + s.cfg.EventName + " event, as for a pull request from a fork, which gets no secrets. The description was checked (and compared with its base); set fail-on-missing-token: true to make this an error."
