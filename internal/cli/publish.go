@@ -216,15 +216,23 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look inpu
 	return cfg, nil
 }
 
-// readChange fills in what the event says of the change under way. An
-// event payload that cannot be read only costs the comparison its base.
-func readChange(env Env, cfg *publish.Config, rep report.Reporter) {
+// readChange fills in what the event says of the change under way, in
+// every description that compares: the event is read once. An event
+// payload that cannot be read only costs the comparison its base.
+func readChange(env Env, cfgs []publish.Config, rep report.Reporter) {
+	if !slices.ContainsFunc(cfgs, func(c publish.Config) bool { return bool(c.Compare) }) {
+		return
+	}
 	ch, err := ghaction.ReadChange(env.Getenv)
 	if err != nil {
 		rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
 		return
 	}
-	cfg.PullRequest, cfg.BaseSHA, cfg.FromFork = ch.PullRequest, ch.BaseSHA, ch.FromFork
+	for i := range cfgs {
+		if cfgs[i].Compare {
+			cfgs[i].PullRequest, cfgs[i].BaseSHA, cfgs[i].FromFork = ch.PullRequest, ch.BaseSHA, ch.FromFork
+		}
+	}
 }
 
 func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []string) error {
@@ -266,14 +274,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	var results []*publish.Result
 	ran := err == nil
 	if ran {
-		for i := range cfgs {
-			if opts.workspace != "" {
-				cfgs[i].Workspace = opts.workspace
-			}
-			if cfgs[i].Compare {
-				readChange(env, &cfgs[i], rep)
-			}
-		}
+		readChange(env, cfgs, rep)
 		results, err = publish.RunAll(ctx, cfgs, rep, publish.Options{UserAgent: "docs-publish/" + env.Version, Secrets: rep.Secrets(), Parallel: int(cfg.Parallel)})
 	}
 	if len(results) == 0 {

@@ -30,7 +30,7 @@ func severalRun() ([]publish.Config, []*publish.Result) {
 				{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "DELETE", Path: "/users/{id}", Text: "api removed without deprecation"},
 			}}}},
 		{File: cfgs[1].File, ProjectID: "47|12", FileName: "orders.yml", Branch: "main", FailedStep: publish.StepList,
-			Err: &publish.StepError{Step: publish.StepList, Desc: "list docs of project 47|12", Err: errors.New("service answered 404\n::error::injected")},
+			Err:      &publish.StepError{Step: publish.StepList, Desc: "list docs of project 47|12", Err: errors.New("service answered 404\n::error::injected")},
 			Findings: []openapi.Finding{{Severity: openapi.Warning, Msg: "a *warning*", File: "services/orders/openapi.yaml", Pos: openapi.Pos{Line: 3, Col: 5}}}},
 		{File: cfgs[2].File, ProjectID: "4713", FileName: "openapi.yml", Branch: "main", Held: true},
 	}
