@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,8 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/publish"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -263,6 +267,40 @@ func TestSeveralDescriptionsExitWithTheWorstClass(t *testing.T) {
 			data, rerr := os.ReadFile(filepath.Join(ws, "report.json"))
 			if rerr != nil {
 				t.Fatalf("no report file after a failed run: %v", rerr)
+			}
+			validateReport(t, data)
+		})
+	}
+}
+
+// TestReportFileScrubsSecrets: the report file is a sink: a message that
+// echoes the token, plainly or escaped as a server may, is scrubbed in
+// the file, which stays valid against its schema; a run of one
+// description writes it too.
+func TestReportFileScrubsSecrets(t *testing.T) {
+	t.Parallel()
+	const secret = "tok-report-secret-9f3a"
+	for _, tc := range []struct{ name, echoed string }{{"plain", secret}, {"JSON escape", `tok\u002dreport-secret-9f3a`}, {"HTML entity", "tok&#45;report-secret-9f3a"}, {"percent", "tok%2Dreport-secret-9f3a"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			rep := ghaction.NewReporter(func(string) string { return "" }, io.Discard, io.Discard)
+			rep.Mask(secret)
+			results := []*publish.Result{{File: "api/openapi.yaml", ProjectID: "4711", FileName: "openapi.yml", Branch: "main", FailedStep: publish.StepList,
+				Err: errors.New("service answered 401: token " + tc.echoed + " rejected")}}
+			runErr := results[0].Err
+			if err := writeReportFile(rep, publish.Config{Workspace: ws, Report: "out/report.json"}, results, runErr); err != runErr {
+				t.Fatalf("writeReportFile: %v", err)
+			}
+			data, err := os.ReadFile(filepath.Join(ws, "out/report.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), "report-secret") || strings.Contains(string(data), "secret-9f3a") {
+				t.Errorf("the report file holds the token:\n%s", data)
+			}
+			if !strings.Contains(string(data), `"outcome":"failed"`) || !strings.Contains(string(data), "rejected") {
+				t.Errorf("the report lost its content:\n%s", data)
 			}
 			validateReport(t, data)
 		})

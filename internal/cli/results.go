@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
 	"github.com/docs-publish/docs-publish/internal/publish"
@@ -40,9 +41,9 @@ func setResults(rep *ghaction.Reporter, results []*publish.Result, runErr error)
 // published all the same (a later step would read nothing); after a
 // failure, it is a warning beside it.
 func writeReportFile(rep *ghaction.Reporter, cfg publish.Config, results []*publish.Result, runErr error) error {
-	data, err := json.MarshalIndent(publish.ReportOf(results), "", "  ")
+	data, err := json.Marshal(publish.ReportOf(results))
 	if err == nil {
-		err = publish.WriteReport(cfg, []byte(rep.ScrubJSON(string(data))+"\n"))
+		err = publish.WriteReport(cfg, []byte(strings.TrimRight(rep.ScrubJSON(string(data)), "\n")+"\n"))
 	}
 	if err == nil {
 		return runErr
