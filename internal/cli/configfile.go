@@ -134,15 +134,9 @@ func readConfigFile(cfg publish.Config) ([]byte, error) {
 
 // nearestInput is the input closest to a mistyped name, or "".
 func nearestInput(meta *ghaction.Metadata, name string) string {
-	best, bestDist := "", 0
+	var names []string
 	for _, in := range meta.Inputs {
-		d := editDistance(name, in.Name)
-		if best == "" || d < bestDist {
-			best, bestDist = in.Name, d
-		}
+		names = append(names, in.Name)
 	}
-	if bestDist > max(2, len(name)/3) {
-		return ""
-	}
-	return best
+	return nearestName(name, names)
 }

@@ -129,18 +129,24 @@ func checkArgs(fs *flag.FlagSet, args []string, cmd string) error {
 // is close: a defined flag, --help (every command's), or --version (the
 // program's).
 func nearest(fs *flag.FlagSet, name, cmd string) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	names = append(names, "help")
+	if cmd == "docs-publish" {
+		names = append(names, "version")
+	}
+	return nearestName(name, names)
+}
+
+// nearestName is the name closest to a mistyped one, hyphens, underscores
+// and case aside, or "" when none is close.
+func nearestName(name string, names []string) string {
 	best, bestDist := "", 0
 	squash := func(s string) string { return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s)) }
-	consider := func(flagName string) {
-		d := editDistance(squash(name), squash(flagName))
-		if best == "" || d < bestDist {
-			best, bestDist = flagName, d
+	for _, n := range names {
+		if d := editDistance(squash(name), squash(n)); best == "" || d < bestDist {
+			best, bestDist = n, d
 		}
-	}
-	fs.VisitAll(func(f *flag.Flag) { consider(f.Name) })
-	consider("help")
-	if cmd == "docs-publish" {
-		consider("version")
 	}
 	if bestDist > max(2, len(name)/3) {
 		return ""

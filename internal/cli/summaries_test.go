@@ -2,8 +2,6 @@ package cli
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +9,6 @@ import (
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
-	"github.com/google/go-cmp/cmp"
 )
 
 // severalRun is a run of three descriptions: one published, one failed at
@@ -44,20 +41,7 @@ func TestSeveralDescriptionsSummaryGolden(t *testing.T) {
 	t.Parallel()
 	cfgs, results := severalRun()
 	runErr := &publish.RunsError{Total: 3, Sent: true, Failed: []*publish.UnitError{{Index: 1, File: cfgs[1].File, Err: results[1].Err}}}
-	got := (&summaries{cfgs: cfgs, results: results, runErr: runErr, total: 2 * time.Second}).markdown()
-	golden := filepath.Join("..", "..", "testdata", "summary", "several.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./internal/cli -update creates it)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("summary (-golden +got):\n%s", d)
-	}
+	checkGolden(t, "several", (&summaries{cfgs: cfgs, results: results, runErr: runErr, total: 2 * time.Second}).markdown())
 }
 
 // TestSeveralDescriptionsSummarySays checks what the golden file shows, so

@@ -59,21 +59,27 @@ func TestSummaryGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := newSummary(cfg, tc.res, tc.err, 1500*time.Millisecond).markdown()
-			golden := filepath.Join("..", "..", "testdata", "summary", tc.name+".md")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test ./internal/cli -update creates it)", err)
-			}
-			if d := cmp.Diff(string(want), got); d != "" {
-				t.Errorf("summary (-golden +got):\n%s", d)
-			}
+			checkGolden(t, tc.name, newSummary(cfg, tc.res, tc.err, 1500*time.Millisecond).markdown())
 		})
+	}
+}
+
+// checkGolden compares a job summary with testdata/summary/<name>.md, which
+// go test ./internal/cli -update rewrites.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("..", "..", "testdata", "summary", name+".md")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/cli -update creates it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("summary (-golden +got):\n%s", d)
 	}
 }
 
