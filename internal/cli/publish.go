@@ -329,6 +329,10 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 // annotated at its own place.
 func whereOf(err error) report.Where {
 	var le *openapi.LoadError
+	var re *publish.RunsError
+	if errors.As(err, &re) {
+		return report.Where{} // about several descriptions, each annotated already
+	}
 	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) {
 		return report.Where{File: le.File, Line: int(le.Pos.Line), Col: int(le.Pos.Col)}
 	}
