@@ -19,12 +19,15 @@ import (
 // 10<i> renders svc<i>.yml on main.
 func startManyEmulator(t *testing.T, n int) *emulator.Server {
 	t.Helper()
-	return startEmulator(t, func(c *emulator.Config) {
-		for i := range n {
-			id := fmt.Sprint(100 + i)
-			c.Projects[0].Docs = append(c.Projects[0].Docs, emulator.Doc{ID: id, Domain: emulator.DomainFor("4711", id), File: fmt.Sprintf("svc%d.yml", i), Branch: "main"})
-		}
-	})
+	return startEmulator(t, func(c *emulator.Config) { addDocs(c, n) })
+}
+
+// addDocs adds n docs to project 4711: doc 10<i> renders svc<i>.yml on main.
+func addDocs(c *emulator.Config, n int) {
+	for i := range n {
+		id := fmt.Sprint(100 + i)
+		c.Projects[0].Docs = append(c.Projects[0].Docs, emulator.Doc{ID: id, Domain: emulator.DomainFor("4711", id), File: fmt.Sprintf("svc%d.yml", i), Branch: "main"})
+	}
 }
 
 // manyConfigs is n descriptions of the sample, api/svc<i>.yaml in one
@@ -242,5 +245,56 @@ func TestParallelBoundsTheWorkers(t *testing.T) {
 	}
 	if b.most != 2 {
 		t.Errorf("at most %d updates under way at once, want 2", b.most)
+	}
+}
+
+// timing is a transport that records when each request started, and when
+// the first answer of status came back.
+type timing struct {
+	status int
+	mu     sync.Mutex
+	starts []time.Time
+	at     time.Time
+}
+
+func (tr *timing) RoundTrip(r *http.Request) (*http.Response, error) {
+	tr.mu.Lock()
+	tr.starts = append(tr.starts, time.Now())
+	tr.mu.Unlock()
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && resp.StatusCode == tr.status {
+		tr.mu.Lock()
+		if tr.at.IsZero() {
+			tr.at = time.Now()
+		}
+		tr.mu.Unlock()
+	}
+	return resp, err
+}
+
+// TestRetryAfterSlowsEveryDescription: a 429 with Retry-After: 1 that one
+// description's update gets holds back the requests of every description
+// under way, not only its own retry.
+func TestRetryAfterSlowsEveryDescription(t *testing.T) {
+	t.Parallel()
+	// Builds that take two seconds keep the others polling meanwhile.
+	emu := startEmulator(t, func(c *emulator.Config) { addDocs(c, 3); c.BuildDelay = 2 * time.Second })
+	emu.Inject(emulator.Fault{Endpoint: "update", Kind: emulator.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "1"})
+	cfgs := manyConfigs(t, emu.URL(), 3)
+	tr := &timing{status: http.StatusTooManyRequests}
+	_, rep, err := runMany(t, cfgs, Options{Parallel: 3, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, rep.log())
+	}
+	if tr.at.IsZero() {
+		t.Fatal("no request was throttled: the case tests nothing")
+	}
+	// Past a moment for the answer to be read, nothing is sent until the
+	// second is over.
+	from, until := tr.at.Add(150*time.Millisecond), tr.at.Add(950*time.Millisecond)
+	for _, s := range tr.starts {
+		if s.After(from) && s.Before(until) {
+			t.Errorf("a request was sent %s after the Retry-After of 1s", s.Sub(tr.at).Round(time.Millisecond))
+		}
 	}
 }
