@@ -66,7 +66,7 @@ func TestChangesMarkdownUnpairedBacktick(t *testing.T) {
 func TestCommentWithEveryChangeIsNotCutShort(t *testing.T) {
 	t.Parallel()
 	ch := apidiff.Change{ID: "api-path-removed", Level: apidiff.Breaking, Operation: "GET", Path: "/a", Text: "removed the path"}
-	short := commentBody(&Comparison{Base: "main", Report: &apidiff.Report{Changes: []apidiff.Change{ch}}}, "api.yaml")
+	short := commentBody(&Comparison{Base: "main", Report: &apidiff.Report{Changes: []apidiff.Change{ch}}}, "api.yaml", "")
 	if strings.Contains(short, "cut short") || !strings.Contains(short, "removed the path") {
 		t.Errorf("a one-change comment:\n%s", short)
 	}

@@ -51,7 +51,7 @@ func TestCommentFitsGitHub(t *testing.T) {
 		r.Changes = append(r.Changes, apidiff.Change{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "GET",
 			Path: "/" + strings.Repeat("@x/", 60) + string(rune('a'+i%26)), Text: "api removed without deprecation"})
 	}
-	body := commentBody(&Comparison{Base: "base-file x", Report: r}, "api/openapi.yaml")
+	body := commentBody(&Comparison{Base: "base-file x", Report: r}, "api/openapi.yaml", "")
 	if len(body) > maxComment || !strings.Contains(body, "cut short to fit a comment") || !strings.HasPrefix(body, "### API changes in api/openapi.yaml") {
 		t.Errorf("a comment of %d characters: %.200s…", len(body), body)
 	}

@@ -463,7 +463,7 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		return err
 	}
 	create := c.Report != nil && c.Report.Total()+c.Report.TotalAccepted() > 0
-	act, link, err := gh.StickyComment(f.github(ctx), f.cfg.PullRequest, commentMarker(f.plan.File), commentBody(c, f.plan.File), create)
+	act, link, err := gh.StickyComment(f.github(ctx), f.cfg.PullRequest, commentMarker(f.plan.File, f.plan.Target), commentBody(c, f.plan.File, f.plan.Target), create)
 	if err != nil {
 		err = f.githubSilent(err)
 	}
@@ -487,8 +487,12 @@ const maxComment = 60_000
 
 // commentBody is the report as the pull request's comment says it: with a
 // heading, and with fewer rows when a long report would not fit.
-func commentBody(c *Comparison, file string) string {
-	head := "### API changes in " + report.EscapeMarkdown(file) + "\n\n"
+func commentBody(c *Comparison, file, target string) string {
+	head := "### API changes in " + report.EscapeMarkdown(file)
+	if target != "" {
+		head += " (" + report.EscapeMarkdown(target) + ")"
+	}
+	head += "\n\n"
 	for _, rows := range []int{maxChangeRows, 50, 10, 0} {
 		body := head + changesMarkdown(c, file, rows)
 		if rows < maxChangeRows {
@@ -502,10 +506,15 @@ func commentBody(c *Comparison, file string) string {
 }
 
 // commentMarker names the description's comment, hidden in the comment's
-// first line.
-func commentMarker(file string) string {
-	// The path is escaped so that it cannot end the HTML comment.
-	return "<!-- docs-publish api-changes " + url.PathEscape(file) + " -->"
+// first line: by its file, and by its Plan.Target when the run has the file
+// more than once (a lone file's marker is the one earlier runs wrote).
+func commentMarker(file, target string) string {
+	// Escaped so that neither can end the HTML comment.
+	m := "<!-- docs-publish api-changes " + url.PathEscape(file)
+	if target != "" {
+		m += " " + url.PathEscape(target)
+	}
+	return m + " -->"
 }
 
 // runAside runs fn, which cannot be interrupted, and gives up waiting for it

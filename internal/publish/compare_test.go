@@ -60,7 +60,7 @@ func fakeGitHub(t *testing.T) *githubapitest.Server {
 func ours(gh *githubapitest.Server) []githubapitest.Comment {
 	var out []githubapitest.Comment
 	for _, c := range gh.Comments() {
-		if strings.HasPrefix(c.Body, commentMarker("api/openapi.yaml")+"\n") {
+		if strings.HasPrefix(c.Body, commentMarker("api/openapi.yaml", "")+"\n") {
 			out = append(out, c)
 		}
 	}
@@ -326,7 +326,7 @@ func TestComparisonOutcomes(t *testing.T) {
 			name: "a stale comment is rewritten when the base cannot be read",
 			head: breaking,
 			setup: func(cfg *Config, gh *githubapitest.Server) {
-				gh.AddComment(githubapitest.Comment{Number: pullNum, Body: commentMarker("api/openapi.yaml") + "\nold report", Login: gh.Me()})
+				gh.AddComment(githubapitest.Comment{Number: pullNum, Body: commentMarker("api/openapi.yaml", "") + "\nold report", Login: gh.Me()})
 				gh.AddFile(baseSHA, "api/openapi.yaml", "openapi: 3.0.3\npaths: [\n")
 			},
 			builds: 1,

@@ -106,6 +106,7 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	if err := conflicts(units); err != nil {
 		return results, err
 	}
+	targets(units)
 	if err := outcome(units, false); err != nil {
 		return results, err
 	}
@@ -249,6 +250,21 @@ func conflicts(units []*unit) error {
 		}
 	}
 	return nil
+}
+
+// targets sets the Plan.Target of each description whose file another
+// description of the run has too (the same description published to two
+// projects, say), so that each keeps a pull request comment of its own.
+func targets(units []*unit) {
+	files := map[string]int{}
+	for _, u := range units {
+		files[u.plan.File]++
+	}
+	for _, u := range units {
+		if files[u.plan.File] > 1 {
+			u.plan.Target = fmt.Sprintf("project %s, branch %s, file %s", u.cfg.ProjectID, u.cfg.Branch, u.plan.FileName)
+		}
+	}
 }
 
 // UnitError is the failure of one description of several.

@@ -298,3 +298,35 @@ func TestRetryAfterSlowsEveryDescription(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFileTwiceKeepsTwoComments: one description published under two
+// names of the project, on a pull request, keeps a comment for each, and a
+// second push rewrites both rather than one taking the other's.
+func TestSameFileTwiceKeepsTwoComments(t *testing.T) {
+	t.Parallel()
+	emu := startManyEmulator(t, 2)
+	gh := fakeGitHub(t)
+	gh.AddFile(baseSHA, "api/openapi.yaml", fixture(t, "removed-operation/base/openapi.yaml"))
+	cfg := compareConfig(t, emu.URL(), gh, fixture(t, "removed-operation/head/openapi.yaml"))
+	cfgs := []Config{cfg, cfg}
+	for i := range cfgs {
+		cfgs[i].DocID, cfgs[i].FileName = fmt.Sprint(100+i), fmt.Sprintf("svc%d.yml", i)
+	}
+	for push := 1; push <= 2; push++ {
+		if _, rep, err := runMany(t, cfgs, Options{}); err != nil {
+			t.Fatalf("push %d: %v\n%s", push, err, rep.log())
+		}
+		cs := gh.Comments()
+		if len(cs) != 2 {
+			t.Fatalf("push %d: %d comments, want one per description: %+v", push, len(cs), cs)
+		}
+		for i, want := range []string{"svc0.yml", "svc1.yml"} {
+			if !strings.Contains(strings.SplitN(cs[i].Body, "\n", 2)[0], want) && !strings.Contains(strings.SplitN(cs[1-i].Body, "\n", 2)[0], want) {
+				t.Errorf("push %d: no comment's marker names %s: %+v", push, want, cs)
+			}
+		}
+	}
+	if n := commentWrites(gh); n != 2 {
+		t.Errorf("%d comment writes over two pushes, want the 2 created on the first (the second push's reports are the same)", n)
+	}
+}

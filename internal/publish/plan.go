@@ -31,6 +31,10 @@ type Plan struct {
 	// agreed breaking changes.
 	Compare              bool
 	BaseFile, IgnoreFile string
+	// Target tells the pull request's comment of this description apart from
+	// that of another description of the same file in the run (its project,
+	// branch and name there); "" when the file is the run's only one.
+	Target string
 	// Warnings are things that work, but that the user likely did not mean.
 	Warnings []string
 	// Notices are things that work, which the user may want to know.
