@@ -198,7 +198,12 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 			}
 		}
 	}
-	return compareParts(b, h, p.keep, p.drop, ignore, most)
+	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
+	if err != nil {
+		return nil, err
+	}
+	place(rep, b, h, p.keep, p.drop, min(maxPlacingText, (len(base)+len(head))/4), maxPlacedPart)
+	return rep, nil
 }
 
 // compact is data without the spaces between its tokens; data itself when
@@ -239,28 +244,28 @@ func compareWhole(base, head []byte, ignore []string) (*Report, error) {
 }
 
 // read is one side as the library reads it: the units keep holds and what
-// they refer to (everything when keep is nil), with the lines that name the
-// places the library gives, or nil lines when it gives none.
-func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *lines, error) {
-	text, ls, err := d.text(keep, drop, !d.swagger)
+// they refer to (everything when keep is nil); placed, with the lines that
+// name the places the library gives, else (or when the library cannot
+// read the text so) with nil lines; and the size of the text.
+func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*openapi3.T, *lines, int, error) {
+	placed = placed && !d.swagger
+	text, ls, err := d.text(keep, drop, placed)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if n := int64(len(text)); n > maxComparedText {
-		return nil, nil, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
+		return nil, nil, 0, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
 	}
-	if !d.swagger && len(text) <= maxPlacedText {
+	if placed {
 		if s, err := newLoader(true).LoadFromData(text); err == nil {
-			return s, ls, nil
+			return s, ls, len(text), nil
 		}
 		// What YAML does not read as JSON reads it (a key too long for a
 		// YAML reader): without positions. Or it is an error again.
-	}
-	if !d.swagger {
 		text = text[len(commentLine)+1:]
 	}
 	s, err := read(text)
-	return s, nil, err
+	return s, nil, len(text), err
 }
 
 // ErrTooLarge is a change that reaches more of a description than the
@@ -271,12 +276,6 @@ var ErrTooLarge = errors.New("too large to compare")
 
 // maxComparedText is the most text of one side the library is given.
 var maxComparedText int64 = 32 << 20
-
-// maxPlacedText is the most text the library reads with its positions:
-// reading them takes it about twice as long, so a larger text (a change that
-// reaches most of a large API) is read without, and its changes are placed
-// at their operations.
-const maxPlacedText = 4 << 20
 
 // compare runs the library's checks; lines, where given, name the places of
 // its positions in each side.

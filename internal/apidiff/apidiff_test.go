@@ -217,8 +217,8 @@ func TestTooLargeAChange(t *testing.T) {
 	b, _ := index(base)
 	h, _ := index(head)
 	p := prune(b, h)
-	part, _, _ := b.text(closure(p.keep, b, h), p.drop, true)
-	whole, _, _ := h.text(nil, nil, true)
+	part, _, _ := b.text(closure(p.keep, b, h), p.drop, false)
+	whole, _, _ := h.text(nil, nil, false)
 	if len(part) >= len(whole) {
 		t.Fatalf("the change reaches %d bytes of %d", len(part), len(whole))
 	}
@@ -236,7 +236,7 @@ func TestTooLargeAChange(t *testing.T) {
 		t.Errorf("a change to a part: %v", err)
 	}
 	// A part of exactly the bound is compared.
-	partHead, _, _ := h.text(closure(p.keep, b, h), p.drop, true)
+	partHead, _, _ := h.text(closure(p.keep, b, h), p.drop, false)
 	maxComparedText = int64(max(len(part), len(partHead)))
 	if _, err := Compare(base, head); err != nil {
 		t.Errorf("a change to a part of exactly the bound: %v", err)
