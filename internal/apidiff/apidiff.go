@@ -185,8 +185,8 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	}
 	if p.keep == nil {
 		if b.swagger != h.swagger || b.wide || h.wide {
-			// A reference to a whole section, or a change of version: the
-			// units cannot be followed, and the documents go whole.
+			// A reference to the whole document, or a change of version:
+			// the units cannot be followed, and the documents go whole.
 			return compareWhole(base, head, ignore)
 		}
 		// A document-level part that concerns every operation changed:
@@ -226,6 +226,9 @@ func compact(data []byte) []byte {
 // JSON: without positions, with the changes the ignore lines list moved
 // aside.
 func compareWhole(base, head []byte, ignore []string) (*Report, error) {
+	if n := int64(len(base) + len(head)); n > maxWholeText {
+		return nil, fmt.Errorf("%w: the change (a new version of OpenAPI, or a $ref to the whole document) reaches all of both, %.1f MB, more than the %.1f MB the comparison reads whole", ErrTooLarge, float64(n)/(1<<20), float64(maxWholeText)/(1<<20))
+	}
 	s1, err := read(base)
 	if err != nil {
 		return nil, &ReadError{Base, err}
@@ -276,6 +279,12 @@ var ErrTooLarge = errors.New("too large to compare")
 
 // maxComparedText is the most text of one side the library is given.
 var maxComparedText int64 = 32 << 20
+
+// maxWholeText is the most text of both sides together that the library
+// is given whole, when the parts cannot be followed (a Swagger 2.0
+// description that became OpenAPI 3, a $ref to the whole document): some
+// 30 times this in memory, as oasdiff itself takes.
+var maxWholeText int64 = 16 << 20
 
 // compare runs the library's checks; lines, where given, name the places of
 // its positions in each side.

@@ -269,3 +269,24 @@ func TestUnreadableSides(t *testing.T) {
 		})
 	}
 }
+
+// TestTooLargeWhole: documents the parts cannot follow (a Swagger 2.0
+// description that became OpenAPI 3) go to the library whole only up to a
+// bound of their size together; beyond, the comparison says so. Not
+// parallel: it lowers the bound.
+func TestTooLargeWhole(t *testing.T) {
+	fsys := os.DirFS(filepath.Join("..", "..", "testdata", "specs"))
+	base, head := bundleFile(fsys, "bookstore.swagger2.yaml"), bundleFile(fsys, "bookstore.openapi3.json")
+	if base == nil || head == nil {
+		t.Fatal("the bookstore samples do not load")
+	}
+	if _, err := Compare(base, head); err != nil {
+		t.Fatalf("Swagger 2.0 to OpenAPI 3: %v", err)
+	}
+	defer func(n int64) { maxWholeText = n }(maxWholeText)
+	maxWholeText = int64(len(compact(base))+len(compact(head))) - 1
+	_, err := Compare(base, head)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "a new version of OpenAPI") {
+		t.Errorf("one byte over the bound: %v, want ErrTooLarge saying why", err)
+	}
+}
