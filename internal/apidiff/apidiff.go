@@ -202,7 +202,7 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	place(rep, b, h, p.keep, p.drop, min(maxPlacingText, (len(base)+len(head))/4), maxPlacedPart)
+	place(rep, b, h, p.keep, p.drop, min(maxPlacingText, (len(base)+len(head))/8), maxPlacedPart)
 	return rep, nil
 }
 

@@ -39,10 +39,12 @@ const maxPartText = 8 << 20
 const maxPlacedPart = 256 << 10
 
 // maxPlacingText is the most text, both sides and all parts together, read
-// again with places for the breaking changes; and at most a quarter of the
+// again with places for the breaking changes; and at most an eighth of the
 // two descriptions (reading with places costs some four times as much),
-// so that placing never costs more than the comparison.
-const maxPlacingText = 2 << 20
+// so that placing costs at most about half what finding the changes does.
+// The parts go in the report's order of paths, so the first breaking
+// changes, which the annotations show, are placed first.
+const maxPlacingText = 1 << 20
 
 // parts cuts keep (the units to compare) into parts, each with all its
 // units refer to, in a stable order. A part holds at most about most bytes
