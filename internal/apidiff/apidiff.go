@@ -48,10 +48,12 @@ type Change struct {
 	Operation string // the HTTP method in upper case; "" for a change to no one operation
 	Path      string // the path template the operation is under; "" when none
 	Text      string // what changed, in English
-	// HeadPointer is where the change is written in the head, as a JSON
-	// pointer into the head document (the new form of a changed or added
-	// value; for a removal, often its parent); BasePointer is where it was
-	// written in the base. Each is "" when the library does not say.
+	// HeadPointer is where a breaking change is written in the head, as a
+	// JSON pointer into the head document (the new form of a changed or
+	// added value; for a removal, often its parent); BasePointer is where
+	// it was written in the base. Each is "" when the library does not
+	// say, for the other changes, and for breaking changes beyond what the
+	// comparison places (parts.go).
 	HeadPointer, BasePointer string
 }
 

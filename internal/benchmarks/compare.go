@@ -20,10 +20,10 @@ import (
 // measured against is built from the same version.
 const oasdiffModule = "github.com/oasdiff/oasdiff@v1.35.0"
 
-// compareResult is the API comparison on GitHub's REST description: a copy
-// with a handful of edits against the original, docs-publish's dry run
-// against `oasdiff breaking` on the same pair; and the same description
-// unchanged, against the run with compare: false.
+// compareResult is the API comparison: consecutive real releases and a
+// copy of GitHub's REST description with a handful of edits, docs-publish's
+// dry run against `oasdiff changelog` on the same pairs; and the same
+// description unchanged, against the run with compare: false.
 type compareResult struct {
 	size                     int64 // of the description
 	edits                    []string
