@@ -149,7 +149,15 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return compareIn(base, head, nil, maxPartText)
+	return compareIn(base, head, nil, partText(base, head))
+}
+
+// partText is the most text a part holds for base and head: maxPartText,
+// and at most half of the two when that is more than 1 MB, so that a
+// change that reaches most of two large descriptions costs less memory
+// than the library given them whole.
+func partText(base, head []byte) int {
+	return min(maxPartText, max((len(base)+len(head))/2, 1<<20))
 }
 
 // CompareAccepting is Compare with the changes that ignore (oasdiff's
@@ -160,7 +168,7 @@ func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compareIn(base, head, lines, maxPartText)
+	return compareIn(base, head, lines, partText(base, head))
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
