@@ -212,7 +212,7 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	place(rep, b, h, p.keep, p.drop, min(maxPlacingText, (len(base)+len(head))/8), maxPlacedPart)
+	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, (len(base)+len(head))/8), minPlacingText), maxPlacedPart)
 	return rep, nil
 }
 

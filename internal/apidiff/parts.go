@@ -46,6 +46,10 @@ const maxPlacedPart = 256 << 10
 // changes, which the annotations show, are placed first.
 const maxPlacingText = 1 << 20
 
+// minPlacingText is the text placing may read whatever the descriptions'
+// size: a small description's first breaking changes are placed.
+const minPlacingText = 64 << 10
+
 // parts cuts keep (the units to compare) into parts, each with all its
 // units refer to, in a stable order. A part holds at most about most bytes
 // of units (more when one endpoint's paths and what they refer to are
@@ -214,15 +218,14 @@ func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]
 	}
 	at := map[string][2]string{}
 	read := 0
-	for _, set := range parts(again, base, head, part) {
-		// A part that would take the text read past most is passed over,
-		// but for a first part of at most part bytes: the library's memory
-		// for it is some 130 times its text.
+	for _, set := range parts(again, base, head, min(part, most)) {
+		// A part that would take the text read past most is passed over:
+		// the library's memory for it is some 130 times its text.
 		n := 0
 		for k := range set {
 			n += len(base.units[k]) + len(head.units[k])
 		}
-		if read+n > most && (read > 0 || n > part) {
+		if read+n > most {
 			continue
 		}
 		r, n, err := compareSet(base, head, set, drop, true)

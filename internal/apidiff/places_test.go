@@ -65,7 +65,7 @@ func TestOnlyBreakingChangesArePlaced(t *testing.T) {
 		name     string
 		most     int
 		allPlace bool
-	}{{"ample", 1 << 30, true}, {"one part's worth", 1, false}} {
+	}{{"ample", 1 << 30, true}, {"one part's worth", 4 << 10, false}} {
 		rep, err := compareParts(b, h, p.keep, p.drop, nil, maxPartText)
 		if err != nil {
 			t.Fatal(err)

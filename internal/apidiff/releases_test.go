@@ -21,8 +21,6 @@ var releasePairs = []struct{ pkg, file, base, head string }{
 	{"@octokit/openapi", "generated/api.github.com.json", "20.0.0", "21.0.0"},
 	{"@octokit/openapi", "generated/api.github.com.json", "22.0.0", "23.0.0"},
 	{"@octokit/openapi", "generated/api.github.com.json", "23.0.0", "23.0.1"},
-	{"@directus/specs", "dist/openapi.json", "13.0.0", "14.0.0"},
-	{"@directus/specs", "dist/openapi.json", "14.0.0", "15.0.0"},
 	{"@directus/specs", "dist/openapi.json", "15.1.0", "15.1.1"},
 	{"@directus/specs", "dist/openapi.json", "15.1.1", "15.2.0"},
 	{"@blockfrost/openapi", "openapi.yaml", "0.1.84", "0.1.86"},

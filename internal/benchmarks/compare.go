@@ -70,7 +70,7 @@ func comparison(ctx context.Context, o *options) (compareResult, error) {
 	if out, err := install.CombinedOutput(); err != nil {
 		res.skipped = fmt.Sprintf("the oasdiff CLI could not be built (%v: %s)", err, firstLine(string(out)))
 	}
-	runs := 5
+	runs := 3
 	if o.smoke {
 		runs = 1
 	}
