@@ -345,8 +345,8 @@ func (e *noBaseError) Unwrap() error { return e.Err }
 //
 // A base is compared as it is, as oasdiff reads it: a key written twice in
 // a JSON file is read with its last copy winning, and what validation finds
-// wrong does not stop the comparison. Fault says in one line what a head
-// would have been refused for is the described's fault.
+// wrong does not stop the comparison. The described's fault says in one
+// line what the base holds that a head would be refused for.
 func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
 		// As the head is read: a JSON description that names no other file
