@@ -48,10 +48,12 @@ type Change struct {
 	Operation string // the HTTP method in upper case; "" for a change to no one operation
 	Path      string // the path template the operation is under; "" when none
 	Text      string // what changed, in English
-	// HeadPointer is where the change is written in the head, as a JSON
-	// pointer into the head document (the new form of a changed or added
-	// value; for a removal, often its parent); BasePointer is where it was
-	// written in the base. Each is "" when the library does not say.
+	// HeadPointer is where a breaking change is written in the head, as a
+	// JSON pointer into the head document (the new form of a changed or
+	// added value; for a removal, often its parent); BasePointer is where
+	// it was written in the base. Each is "" when the library does not
+	// say, for the other changes, and for breaking changes beyond what the
+	// comparison places (parts.go).
 	HeadPointer, BasePointer string
 }
 
@@ -147,7 +149,15 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return compareIn(base, head, nil, maxPartText)
+	return compareIn(base, head, nil, partText(base, head))
+}
+
+// partText is the most text a part holds for base and head: maxPartText,
+// and at most half of the two when that is more than 1 MB, so that a
+// change that reaches most of two large descriptions costs less memory
+// than the library given them whole.
+func partText(base, head []byte) int {
+	return min(maxPartText, max((len(base)+len(head))/2, 1<<20))
 }
 
 // CompareAccepting is Compare with the changes that ignore (oasdiff's
@@ -158,7 +168,7 @@ func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compareIn(base, head, lines, maxPartText)
+	return compareIn(base, head, lines, partText(base, head))
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
@@ -185,8 +195,8 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	}
 	if p.keep == nil {
 		if b.swagger != h.swagger || b.wide || h.wide {
-			// A reference to a whole section, or a change of version: the
-			// units cannot be followed, and the documents go whole.
+			// A reference to the whole document, or a change of version:
+			// the units cannot be followed, and the documents go whole.
 			return compareWhole(base, head, ignore)
 		}
 		// A document-level part that concerns every operation changed:
@@ -198,7 +208,12 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 			}
 		}
 	}
-	return compareParts(b, h, p.keep, p.drop, ignore, most)
+	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
+	if err != nil {
+		return nil, err
+	}
+	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, (len(base)+len(head))/8), minPlacingText), maxPlacedPart)
+	return rep, nil
 }
 
 // compact is data without the spaces between its tokens; data itself when
@@ -221,6 +236,9 @@ func compact(data []byte) []byte {
 // JSON: without positions, with the changes the ignore lines list moved
 // aside.
 func compareWhole(base, head []byte, ignore []string) (*Report, error) {
+	if n := int64(len(base) + len(head)); n > maxWholeText {
+		return nil, fmt.Errorf("%w: the change (a new version of OpenAPI, or a $ref to the whole document) reaches all of both, %.1f MB, more than the %.1f MB the comparison reads whole", ErrTooLarge, float64(n)/(1<<20), float64(maxWholeText)/(1<<20))
+	}
 	s1, err := read(base)
 	if err != nil {
 		return nil, &ReadError{Base, err}
@@ -239,28 +257,28 @@ func compareWhole(base, head []byte, ignore []string) (*Report, error) {
 }
 
 // read is one side as the library reads it: the units keep holds and what
-// they refer to (everything when keep is nil), with the lines that name the
-// places the library gives, or nil lines when it gives none.
-func (d *doc) read(keep map[unitKey]bool, drop map[string]bool) (*openapi3.T, *lines, error) {
-	text, ls, err := d.text(keep, drop, !d.swagger)
+// they refer to (everything when keep is nil); placed, with the lines that
+// name the places the library gives, else (or when the library cannot
+// read the text so) with nil lines; and the size of the text.
+func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*openapi3.T, *lines, int, error) {
+	placed = placed && !d.swagger
+	text, ls, err := d.text(keep, drop, placed)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if n := int64(len(text)); n > maxComparedText {
-		return nil, nil, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
+		return nil, nil, 0, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
 	}
-	if !d.swagger && len(text) <= maxPlacedText {
+	if placed {
 		if s, err := newLoader(true).LoadFromData(text); err == nil {
-			return s, ls, nil
+			return s, ls, len(text), nil
 		}
 		// What YAML does not read as JSON reads it (a key too long for a
 		// YAML reader): without positions. Or it is an error again.
-	}
-	if !d.swagger {
 		text = text[len(commentLine)+1:]
 	}
 	s, err := read(text)
-	return s, nil, err
+	return s, nil, len(text), err
 }
 
 // ErrTooLarge is a change that reaches more of a description than the
@@ -272,11 +290,11 @@ var ErrTooLarge = errors.New("too large to compare")
 // maxComparedText is the most text of one side the library is given.
 var maxComparedText int64 = 32 << 20
 
-// maxPlacedText is the most text the library reads with its positions:
-// reading them takes it about twice as long, so a larger text (a change that
-// reaches most of a large API) is read without, and its changes are placed
-// at their operations.
-const maxPlacedText = 4 << 20
+// maxWholeText is the most text of both sides together that the library
+// is given whole, when the parts cannot be followed (a Swagger 2.0
+// description that became OpenAPI 3, a $ref to the whole document): some
+// 30 times this in memory, as oasdiff itself takes.
+var maxWholeText int64 = 16 << 20
 
 // compare runs the library's checks; lines, where given, name the places of
 // its positions in each side.

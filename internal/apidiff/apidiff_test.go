@@ -217,14 +217,15 @@ func TestTooLargeAChange(t *testing.T) {
 	b, _ := index(base)
 	h, _ := index(head)
 	p := prune(b, h)
-	part, _, _ := b.text(closure(p.keep, b, h), p.drop, true)
-	whole, _, _ := h.text(nil, nil, true)
+	part, _, _ := b.text(closure(p.keep, b, h), p.drop, false)
+	whole, _, _ := h.text(nil, nil, false)
 	if len(part) >= len(whole) {
 		t.Fatalf("the change reaches %d bytes of %d", len(part), len(whole))
 	}
 	defer func(n int64) { maxComparedText = n }(maxComparedText)
 	maxComparedText = int64(len(part)+len(whole)) / 2
-	_, err := Compare([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head)
+	// In one part, as a description of this size is read.
+	_, err := compareIn([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head, nil, maxPartText)
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("the whole description against an empty one: %v, want ErrTooLarge", err)
 	}
@@ -236,7 +237,7 @@ func TestTooLargeAChange(t *testing.T) {
 		t.Errorf("a change to a part: %v", err)
 	}
 	// A part of exactly the bound is compared.
-	partHead, _, _ := h.text(closure(p.keep, b, h), p.drop, true)
+	partHead, _, _ := h.text(closure(p.keep, b, h), p.drop, false)
 	maxComparedText = int64(max(len(part), len(partHead)))
 	if _, err := Compare(base, head); err != nil {
 		t.Errorf("a change to a part of exactly the bound: %v", err)
@@ -267,5 +268,26 @@ func TestUnreadableSides(t *testing.T) {
 				t.Fatalf("err %v, want a ReadError on the %s", err, tc.side)
 			}
 		})
+	}
+}
+
+// TestTooLargeWhole: documents the parts cannot follow (a Swagger 2.0
+// description that became OpenAPI 3) go to the library whole only up to a
+// bound of their size together; beyond, the comparison says so. Not
+// parallel: it lowers the bound.
+func TestTooLargeWhole(t *testing.T) {
+	fsys := os.DirFS(filepath.Join("..", "..", "testdata", "specs"))
+	base, head := bundleFile(fsys, "bookstore.swagger2.yaml"), bundleFile(fsys, "bookstore.openapi3.json")
+	if base == nil || head == nil {
+		t.Fatal("the bookstore samples do not load")
+	}
+	if _, err := Compare(base, head); err != nil {
+		t.Fatalf("Swagger 2.0 to OpenAPI 3: %v", err)
+	}
+	defer func(n int64) { maxWholeText = n }(maxWholeText)
+	maxWholeText = int64(len(compact(base))+len(compact(head))) - 1
+	_, err := Compare(base, head)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "a new version of OpenAPI") {
+		t.Errorf("one byte over the bound: %v, want ErrTooLarge saying why", err)
 	}
 }

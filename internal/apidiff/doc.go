@@ -3,8 +3,9 @@
 // are safe (an added operation, an optional parameter). It takes both
 // versions as the JSON documents that are published (bundled, so a
 // multi-file description compares exactly as it is uploaded) and gives a
-// Report in its own types, each change with where it is written in each
-// document (a JSON pointer), for the caller to map to its file and line.
+// Report in its own types, each breaking change with where it is written
+// in each document (a JSON pointer), for the caller to map to its file and
+// line (parts.go says which are placed).
 // The library is given only the parts of the documents that can carry a
 // change (prune.go), with the report the whole documents would give.
 //

@@ -3,12 +3,15 @@ package apidiff
 import (
 	"cmp"
 	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// The library takes about 130 times the text it reads in memory (its YAML
-// reader's nodes, kin-openapi's objects, the diff): a change that reaches
-// every operation of a 5 MB description cost 1.5 GB. So the changed paths
-// are given to it a part at a time, each part with the components its
+// The library takes some 30 times the text it reads in memory as JSON
+// (kin-openapi's objects, the diff), and some 130 times when it reads it
+// with the places of its values (its YAML reader's nodes): a change that
+// reaches every operation of a 5 MB description cost 1.5 GB. So the changed
+// paths are given to it a part at a time, each part with the components its
 // paths refer to and the document-level parts, and the reports are put
 // together: memory is the descriptions', a few bytes a byte, and one part's
 // worth of the library's.
@@ -18,10 +21,34 @@ import (
 // the part refers to go in the first part. What a part says of a component
 // or of the document (a schema removed from components, info's version)
 // may be said by other parts too: said once.
+//
+// The library reads JSON several times faster without the places, and only
+// the breaking changes are shown at their places (as annotations, of which
+// GitHub shows ten): the changes are found without places, and then the
+// paths that hold breaking changes are compared again, with places, up to
+// maxPlacingText of them; a breaking change beyond is shown at its
+// operation.
 
-// maxPartText is the most text a part holds, both sides together: the
-// library's memory for one part is some 130 times this.
-const maxPartText = 256 << 10
+// maxPartText is the most text a part holds, both sides together, read
+// without places: the library's memory for one part is some 30 times
+// this, and the whole text of a large description is less.
+const maxPartText = 8 << 20
+
+// maxPlacedPart is the most text a part read with places holds, both sides
+// together: some 130 times this in memory.
+const maxPlacedPart = 256 << 10
+
+// maxPlacingText is the most text, both sides and all parts together, read
+// again with places for the breaking changes; and at most an eighth of the
+// two descriptions (reading with places costs some four times as much),
+// so that placing costs at most about half what finding the changes does.
+// The parts go in the report's order of paths, so the first breaking
+// changes, which the annotations show, are placed first.
+const maxPlacingText = 1 << 20
+
+// minPlacingText is the text placing may read whatever the descriptions'
+// size: a small description's first breaking changes are placed.
+const minPlacingText = 64 << 10
 
 // parts cuts keep (the units to compare) into parts, each with all its
 // units refer to, in a stable order. A part holds at most about most bytes
@@ -99,15 +126,7 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
 	for _, set := range parts(keep, base, head, most) {
-		s1, l1, err := base.read(set, drop)
-		if err != nil {
-			return nil, &ReadError{Base, err}
-		}
-		s2, l2, err := head.read(set, drop)
-		if err != nil {
-			return nil, &ReadError{Head, err}
-		}
-		r, err := compare(s1, s2, l1, l2)
+		r, _, err := compareSet(base, head, set, drop, false)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +134,7 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 		fresh := &Report{}
 		for i, c := range r.Changes {
 			if c.Path == "" {
-				key := c.ID + "\x00" + c.Operation + "\x00" + c.Text + "\x00" + c.HeadPointer + "\x00" + c.BasePointer
+				key := c.ID + "\x00" + c.Operation + "\x00" + c.Text
 				if said[key] {
 					continue
 				}
@@ -132,4 +151,99 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 	}
 	rep.keep(MaxKept)
 	return rep, nil
+}
+
+// compareSet compares the units of set, placed or not, each side read on a
+// core of its own; and how much text the two sides were.
+func compareSet(base, head *doc, set map[unitKey]bool, drop map[string]bool, placed bool) (*Report, int, error) {
+	type side struct {
+		s   *openapi3.T
+		l   *lines
+		n   int
+		err error
+	}
+	var b side
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.s, b.l, b.n, b.err = base.read(set, drop, placed)
+	}()
+	var h side
+	h.s, h.l, h.n, h.err = head.read(set, drop, placed)
+	<-done
+	if b.err != nil {
+		return nil, 0, &ReadError{Base, b.err}
+	}
+	if h.err != nil {
+		return nil, 0, &ReadError{Head, h.err}
+	}
+	r, err := compare(b.s, h.s, b.l, h.l)
+	return r, b.n + h.n, err
+}
+
+// placeKey names a change across comparisons of different parts.
+func placeKey(c Change) string {
+	return c.ID + "\x00" + c.Operation + "\x00" + c.Path + "\x00" + c.Text
+}
+
+// place gives the breaking changes of rep their places, comparing again,
+// with places, the paths that hold them (and, for a breaking change to no
+// one path, the changed units of keep that are no path), up to
+// most bytes of text, in parts of about part bytes. A change it does not
+// reach keeps no place: it is an extra, so a part that fails to compare is
+// passed over.
+func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]bool, most, part int) {
+	wanted := map[string]bool{}
+	templates := map[string]bool{}
+	level := false
+	for _, c := range rep.Changes {
+		if c.Level != Breaking {
+			break // the most serious come first
+		}
+		wanted[placeKey(c)] = true
+		if c.Path == "" {
+			level = true
+		} else {
+			templates[template(c.Path)] = true
+		}
+	}
+	if len(wanted) == 0 {
+		return
+	}
+	again := map[unitKey]bool{}
+	for k := range keep {
+		if k.sec == "paths" && templates[template(k.name)] || k.sec != "paths" && level {
+			again[k] = true
+		}
+	}
+	at := map[string][2]string{}
+	read := 0
+	for _, set := range parts(again, base, head, min(part, most)) {
+		// A part that would take the text read past most is passed over:
+		// the library's memory for it is some 130 times its text.
+		n := 0
+		for k := range set {
+			n += len(base.units[k]) + len(head.units[k])
+		}
+		if read+n > most {
+			continue
+		}
+		r, n, err := compareSet(base, head, set, drop, true)
+		read += n
+		if err != nil {
+			continue
+		}
+		for _, c := range r.Changes {
+			if k := placeKey(c); wanted[k] && (c.HeadPointer != "" || c.BasePointer != "") {
+				if _, ok := at[k]; !ok {
+					at[k] = [2]string{c.HeadPointer, c.BasePointer}
+				}
+			}
+		}
+	}
+	for i, c := range rep.Changes {
+		if p, ok := at[placeKey(c)]; ok {
+			rep.Changes[i].HeadPointer, rep.Changes[i].BasePointer = p[0], p[1]
+		}
+	}
 }

@@ -1,9 +1,12 @@
 package apidiff
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestChangesArePlaced: a change the library places is given the JSON
@@ -40,5 +43,53 @@ func TestOnlySeriousChangesAreAgreed(t *testing.T) {
 	}
 	if len(rep.Accepted) != 0 || len(rep.Changes) != 1 {
 		t.Errorf("accepted %+v, changes %+v: want the other change kept", rep.Accepted, rep.Changes)
+	}
+}
+
+// TestOnlyBreakingChangesArePlaced: the changes are found without places,
+// and the breaking changes (what annotations show) are placed by comparing
+// their paths again, up to a bound of text: those beyond keep no place,
+// and the report is otherwise the same.
+func TestOnlyBreakingChangesArePlaced(t *testing.T) {
+	t.Parallel()
+	// Every parameter made required, every type changed; the same
+	// components, so that the paths alone change.
+	base := operations(40, false)
+	head := bytes.Replace(operations(40, true), []byte(`"securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-Key"}}`), []byte(`"schemas":{"Old":{"type":"string"}}`), 1)
+	// And an operation added: a change that is not breaking.
+	head = bytes.Replace(head, []byte(`"paths":{`), []byte(`"paths":{"/new":{"get":{"responses":{"200":{"description":"ok"}}}},`), 1)
+	b, _ := index(base)
+	h, _ := index(head)
+	p := prune(b, h)
+	for _, tc := range []struct {
+		name     string
+		most     int
+		allPlace bool
+	}{{"ample", 1 << 30, true}, {"one part's worth", 4 << 10, false}} {
+		rep, err := compareParts(b, h, p.keep, p.drop, nil, maxPartText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := text(rep)
+		place(rep, b, h, p.keep, p.drop, tc.most, 4<<10)
+		if d := cmp.Diff(before, text(rep)); d != "" {
+			t.Errorf("%s: placing changed the report:\n%s", tc.name, d)
+		}
+		placed, breaking := 0, 0
+		for _, c := range rep.Changes {
+			at := c.HeadPointer + c.BasePointer
+			switch {
+			case c.Level != Breaking && at != "":
+				t.Errorf("%s: %s (%s) is placed at %q: only breaking changes are", tc.name, c.ID, c.Level, at)
+			case c.Level == Breaking:
+				breaking++
+				if at != "" {
+					placed++
+				}
+			}
+		}
+		if breaking == 0 || (placed == breaking) != tc.allPlace || placed == 0 {
+			t.Errorf("%s: %d of %d breaking changes placed", tc.name, placed, breaking)
+		}
 	}
 }

@@ -52,8 +52,8 @@ type doc struct {
 	refs  map[unitKey][]unitKey // what each unit refers to
 	// levelRefs is what the document-level parts refer to.
 	levelRefs []unitKey
-	// wide is set by a reference to a whole section or more, which the
-	// units cannot follow.
+	// wide is set by a reference to the whole document, which the units
+	// cannot follow.
 	wide bool
 }
 
@@ -175,6 +175,8 @@ func (d *doc) refersTo(raw []byte) []unitKey {
 		rest = rest[i+max(n, 1):]
 		if k, ok := d.target(s); ok {
 			out = append(out, k)
+		} else {
+			out = append(out, d.section(s)...)
 		}
 	}
 	if bytes.Contains(raw, []byte(`"mapping"`)) {
@@ -216,23 +218,17 @@ func stringAt(b []byte) (string, int) {
 }
 
 // target is the unit a local reference points into. A reference to the
-// document-level parts needs no unit (they are given whole); one to a whole
-// section or to the document sets wide.
+// document-level parts needs no unit (they are given whole), nor does one
+// to a whole section (section gives its units); one to the whole document
+// sets wide.
 func (d *doc) target(ref string) (unitKey, bool) {
-	frag, err := url.PathUnescape(strings.TrimPrefix(ref, "#"))
-	if err != nil {
+	frag, toks, ok := refTokens(ref)
+	if !ok {
 		return unitKey{}, false
-	}
-	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
 	}
 	sec, n := toks[0], 1
 	if sec == "components" && !d.swagger {
 		if len(toks) < 2 || !unitSections3[toks[1]] {
-			if len(toks) < 2 {
-				d.wide = true
-			}
 			return unitKey{}, false
 		}
 		sec, n = "components/"+toks[1], 2
@@ -243,10 +239,52 @@ func (d *doc) target(ref string) (unitKey, bool) {
 		return unitKey{}, false
 	}
 	if len(toks) <= n {
-		d.wide = true
 		return unitKey{}, false
 	}
 	return unitKey{sec, toks[n]}, true
+}
+
+// refTokens are the fragment of a local reference and its tokens,
+// unescaped.
+func refTokens(ref string) (string, []string, bool) {
+	frag, err := url.PathUnescape(strings.TrimPrefix(ref, "#"))
+	if err != nil {
+		return "", nil, false
+	}
+	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return frag, toks, true
+}
+
+// section is every unit of the section a reference names whole
+// (#/components/schemas, #/paths, #/definitions), or of every section of
+// components (#/components): what the library reads through it. None for
+// any other reference.
+func (d *doc) section(ref string) []unitKey {
+	_, toks, ok := refTokens(ref)
+	if !ok {
+		return nil
+	}
+	var secs []string
+	switch {
+	case !d.swagger && len(toks) == 1 && toks[0] == "components":
+		for sec := range unitSections3 {
+			secs = append(secs, "components/"+sec)
+		}
+	case !d.swagger && len(toks) == 2 && toks[0] == "components" && unitSections3[toks[1]]:
+		secs = []string{"components/" + toks[1]}
+	case len(toks) == 1 && (toks[0] == "paths" || d.swagger && unitSections2[toks[0]]):
+		secs = []string{toks[0]}
+	}
+	var out []unitKey
+	for _, sec := range secs {
+		for _, m := range d.sections[sec] {
+			out = append(out, unitKey{sec, m.key})
+		}
+	}
+	return out
 }
 
 // isExtension says whether a document-level part is an extension (x-...):

@@ -1,13 +1,15 @@
 package apidiff
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // TestReferenceTargets: the unit a local reference points into, and the
-// references that make a change reach wide (a whole section, or the whole
-// document); references to other parts need no unit.
+// references that make a change reach wide (the whole document);
+// references to other parts, or to a whole section, need no unit.
 func TestReferenceTargets(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -20,8 +22,8 @@ func TestReferenceTargets(t *testing.T) {
 		{false, "#/components/schemas/Book", unitKey{"components/schemas", "Book"}, true, false},
 		{false, "#/components/schemas/Book/properties/id", unitKey{"components/schemas", "Book"}, true, false},
 		{false, "#/paths/~1books~1{bookId}/get", unitKey{"paths", "/books/{bookId}"}, true, false},
-		{false, "#/components/schemas", unitKey{}, false, true},
-		{false, "#/components", unitKey{}, false, true},
+		{false, "#/components/schemas", unitKey{}, false, false},
+		{false, "#/components", unitKey{}, false, false},
 		{false, "#/components/x-things/a", unitKey{}, false, false},
 		{false, "#/components/x-things", unitKey{}, false, false},
 		{false, "#/info/title", unitKey{}, false, false},
@@ -29,7 +31,7 @@ func TestReferenceTargets(t *testing.T) {
 		{false, "#/", unitKey{}, false, true},
 		{false, "#/%zz", unitKey{}, false, false},
 		{true, "#/definitions/Book", unitKey{"definitions", "Book"}, true, false},
-		{true, "#/definitions", unitKey{}, false, true},
+		{true, "#/definitions", unitKey{}, false, false},
 		{true, "#/components/schemas/Book", unitKey{}, false, false},
 	} {
 		d := &doc{swagger: tc.swagger}
@@ -94,4 +96,42 @@ func TestIsExtension(t *testing.T) {
 			t.Errorf("isExtension(%q) = %v, want %v", key, got, want)
 		}
 	}
+}
+
+// TestSectionReferencesArePruned: a reference to a whole section reaches
+// each of its units, so that a change to one of them is followed, as a
+// reference to one unit is, rather than the documents going whole; the
+// report is the whole documents'.
+func TestSectionReferencesArePruned(t *testing.T) {
+	t.Parallel()
+	d, err := index([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{}},"components":{"schemas":{"Pet":{},"Dog":{}},"responses":{"Gone":{"description":"x"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string][]unitKey{
+		"#/components/schemas": {{"components/schemas", "Pet"}, {"components/schemas", "Dog"}},
+		"#/components":         {{"components/responses", "Gone"}, {"components/schemas", "Dog"}, {"components/schemas", "Pet"}},
+		"#/paths":              {{"paths", "/a"}},
+		"#/info":               nil,
+	} {
+		got := d.refersTo([]byte(`"` + ref + `"`))
+		if !slices.Equal(sortedKeys(got), sortedKeys(want)) || d.wide {
+			t.Errorf("%s refers to %v (wide %v), want %v", ref, got, d.wide, want)
+		}
+	}
+	// A path that names the schemas section, and a schema changed.
+	base := operations(3, false)
+	withRef := func(doc []byte) []byte {
+		return bytes.Replace(doc, []byte(`"/p0":{"get":{`), []byte(`"/p0":{"get":{"x-see":"#/components/schemas",`), 1)
+	}
+	head := bytes.Replace(base, []byte(`"Old":{"type":"string"}`), []byte(`"Old":{"type":"integer"}`), 1)
+	if !samePruned(t, "a section reference", withRef(base), withRef(head)) {
+		t.Error("compared whole")
+	}
+}
+
+func sortedKeys(ks []unitKey) []unitKey {
+	out := slices.Clone(ks)
+	slices.SortFunc(out, func(a, b unitKey) int { return strings.Compare(a.sec+"\x00"+a.name, b.sec+"\x00"+b.name) })
+	return out
 }

@@ -49,13 +49,16 @@ func (l *lines) pointer(n int) (string, bool) {
 type writer struct {
 	buf   []byte
 	lines lines
+	// plain writes the values as they are, and no lines: a text read
+	// without positions.
+	plain bool
 }
 
 // commentLine starts a text that only a YAML reader takes.
 const commentLine = "# docs-publish comparison"
 
 func newWriter(yaml bool) *writer {
-	w := &writer{lines: lines{parent: []int32{-1}, tok: []string{""}}}
+	w := &writer{lines: lines{parent: []int32{-1}, tok: []string{""}}, plain: !yaml}
 	if yaml {
 		// Line 1 is the comment, about nothing.
 		w.buf = append(w.buf, commentLine...)
@@ -67,6 +70,9 @@ func newWriter(yaml bool) *writer {
 // newLine ends the line and starts one about tok under the place of line
 // parent; it returns the new line's number.
 func (w *writer) newLine(parent int32, tok string) int32 {
+	if w.plain {
+		return 0
+	}
 	if len(w.lines.parent) > 1 || w.buf != nil {
 		w.buf = append(w.buf, '\n', ' ')
 	}
@@ -76,7 +82,8 @@ func (w *writer) newLine(parent int32, tok string) int32 {
 }
 
 // text writes d with only the units keep holds (all of them when keep is
-// nil), and without the document-level parts drop names.
+// nil), and without the document-level parts drop names: as YAML reads it,
+// with the places of its lines, or as it is, with no lines.
 func (d *doc) text(keep map[unitKey]bool, drop map[string]bool, yaml bool) ([]byte, *lines, error) {
 	w := newWriter(yaml)
 	root := w.newLine(0, "")
@@ -105,6 +112,9 @@ func (d *doc) text(keep map[unitKey]bool, drop map[string]bool, yaml bool) ([]by
 		}
 	}
 	w.buf = append(w.buf, '}', '\n')
+	if w.plain {
+		return w.buf, nil, nil
+	}
 	return w.buf, &w.lines, nil
 }
 
@@ -169,6 +179,10 @@ func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool, drop 
 // raw writes a JSON value with each member and item on a line of its own,
 // under the place of line.
 func (w *writer) raw(line int32, raw []byte) error {
+	if w.plain {
+		w.buf = append(w.buf, raw...)
+		return nil
+	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	if err := w.value(dec, line); err != nil {
 		return err

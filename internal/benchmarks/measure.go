@@ -36,6 +36,13 @@ var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
 
 // measure runs a command and returns its wall time and peak memory.
 func measure(ctx context.Context, dir string, env []string, name string, args ...string) (sample, error) {
+	s, _, err := measureOut(ctx, dir, env, name, args...)
+	return s, err
+}
+
+// measureOut is measure, with what the command wrote to its output and
+// its error output.
+func measureOut(ctx context.Context, dir string, env []string, name string, args ...string) (sample, string, error) {
 	cmdName, cmdArgs := name, args
 	if timeCmd != "" {
 		cmdName, cmdArgs = timeCmd, append([]string{"-v", name}, args...)
@@ -57,9 +64,9 @@ func measure(ctx context.Context, dir string, env []string, name string, args ..
 		s.rss = ru.Maxrss // an upper bound: see timeCmd
 	}
 	if err != nil {
-		return s, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, tail(out.String()), tail(errOut.String()))
+		return s, "", fmt.Errorf("%s %v: %v\n%s%s", name, args, err, tail(out.String()), tail(errOut.String()))
 	}
-	return s, nil
+	return s, out.String() + errOut.String(), nil
 }
 
 func sh(ctx context.Context, dir, name string, args ...string) error {

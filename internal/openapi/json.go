@@ -96,11 +96,11 @@ func (p *jsonParser) wrap(err error) error {
 		msg := se.Err.Error()
 		switch {
 		case errors.Is(err, jsontext.ErrDuplicateName):
-			msg = "duplicate key " + strings.TrimPrefix(se.JSONPointer.LastToken(), "/")
+			msg = fmt.Sprintf("duplicate key %q", se.JSONPointer.LastToken())
 		case errors.Is(se.Err, io.ErrUnexpectedEOF):
 			msg = "the file ends before the JSON does"
 		}
-		return &LoadError{File: p.name, Pos: posOf(p.data, se.ByteOffset), Msg: "invalid JSON: " + msg}
+		return &LoadError{File: p.name, Pos: posOf(p.data, se.ByteOffset), Msg: "invalid JSON: " + msg, Err: se}
 	}
 	return &LoadError{File: p.name, Pos: posOf(p.data, p.dec.InputOffset()), Msg: "invalid JSON: " + err.Error()}
 }

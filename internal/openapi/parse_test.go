@@ -80,7 +80,8 @@ func TestParseErrors(t *testing.T) {
 		wantMsg        string
 	}{
 		{"duplicate YAML key", "d.yaml", "openapi: 3.0.0\npaths: {}\npaths: {}\n", 3, `duplicate key "paths"`},
-		{"duplicate JSON key", "d.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n \"a\": 2}", 3, "duplicate key"},
+		{"duplicate JSON key", "d.json", "{\"openapi\": \"3.0.0\",\n \"a\": 1,\n \"a\": 2}", 3, `duplicate key "a"`},
+		{"duplicate JSON path, named whole", "d.json", "{\"openapi\": \"3.0.0\", \"paths\": {\n \"/user/{id}\": {},\n \"/user/{id}\": {}}}", 3, `duplicate key "/user/{id}"`},
 		{"infinity", "i.yaml", "openapi: 3.0.0\nmax: .inf\n", 2, ".inf is a number JSON cannot hold"},
 		{"not a number", "i.yaml", "openapi: 3.0.0\nx: .NaN\n", 2, "JSON cannot hold"},
 		{"a number beyond float64", "i.yaml", "openapi: 3.0.0\nx: 1e400\n", 2, "1e400 is too large for the service's numbers"},

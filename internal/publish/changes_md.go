@@ -44,6 +44,9 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 		fmt.Fprintf(&b, "✅ No breaking changes in %s against %s: %s, %s.\n", esc(file), esc(c.Base),
 			report.Plural(warnings, "warning"), report.Plural(other, "other change"))
 	}
+	if c.BaseFault != "" {
+		fmt.Fprintf(&b, "\nNote: %s.\n", esc(report.Shorten(c.BaseFault, maxReason)))
+	}
 	var serious, rest []apidiff.Change
 	for _, ch := range r.Changes {
 		if ch.Level == apidiff.Info {

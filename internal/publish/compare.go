@@ -10,7 +10,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/gitclone"
@@ -32,6 +35,9 @@ type Comparison struct {
 	Report *apidiff.Report
 	// Skipped says why nothing was compared, when nothing was.
 	Skipped string
+	// BaseFault says, in one line, what a head would have been refused for
+	// that the base holds: the base is compared as it is. "" when nothing.
+	BaseFault string
 	// CommentURL is the pull request comment written or kept, if any.
 	CommentURL string
 }
@@ -118,6 +124,10 @@ func (f *flow) compare(ctx context.Context) error {
 		// hold is among these: the description is there, but broken.
 		return f.cannotCompare(ctx, c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, withFirstFault(err)))
 	}
+	if baseDesc.fault != "" {
+		c.BaseFault = "the base " + baseDesc.fault
+		f.rep.Annotate(report.Notice, fmt.Sprintf("the description at %s %s", b.label, baseDesc.fault), report.Where{})
+	}
 	headJSON, err := f.headJSON(ctx)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
@@ -133,6 +143,12 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
+		// The library's garbage is collected sooner while it compares, so
+		// that the run's peak follows what it keeps live.
+		limit := compareMemoryFloor + compareMemoryPerByte*int64(len(baseJSON)+len(headJSON))
+		if cur := debug.SetMemoryLimit(-1); limit < cur {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+		}
 		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
 	})
 	if err != nil {
@@ -153,6 +169,15 @@ func (f *flow) compare(ctx context.Context) error {
 	}
 	return nil
 }
+
+// The soft memory limit the comparison runs under, unless a lower one is
+// set (GOMEMLIMIT): the library keeps some 30 bytes live a byte of the part
+// it reads, which is at most half the two descriptions, and without a
+// limit the collector lets the heap grow to twice what is live.
+const (
+	compareMemoryFloor   = 32 << 20
+	compareMemoryPerByte = 20
+)
 
 // cannotCompare reports a comparison that could not be made: a warning, or
 // with fail-on-breaking an error. A pull request's comment from an earlier
@@ -325,6 +350,11 @@ func (e *noBaseError) Unwrap() error { return e.Err }
 // loadBase reads the base description and bundles it into the JSON a run
 // would have published: a *noBaseError when the description itself is not
 // there or is no regular file.
+//
+// A base is compared as it is, as oasdiff reads it: a key written twice in
+// a JSON file is read with its last copy winning, and what validation finds
+// wrong does not stop the comparison. The described's fault says in one
+// line what the base holds that a head would be refused for.
 func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
 		// As the head is read: a JSON description that names no other file
@@ -335,11 +365,38 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if errors.As(err, &le) && le.File == b.name && le.Pos.Line == 0 && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
 			return nil, &noBaseError{Err: le.Err}
 		}
+		fault := ""
+		if errors.Is(err, jsontext.ErrDuplicateName) {
+			fault = fmt.Sprintf("has a key written twice (%v), read as JSON parsers read it: the last copy wins", err)
+			out = &memSink{}
+			p, err = openapi.Prepare(ctx, withLastKeys(b.fsys), b.name, openapi.PrepareOptions{Bundle: true}, out)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass}, nil
+		if fault == "" {
+			fault = firstError(p.Findings)
+		}
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault}, nil
 	})
+}
+
+// firstError says what validation found wrong, "" when it found no error.
+func firstError(findings []openapi.Finding) string {
+	n, first := 0, -1
+	for i, fd := range findings {
+		if fd.Severity == openapi.Error {
+			if n++; first < 0 {
+				first = i
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	fd := findings[first]
+	return fmt.Sprintf("has %s that a head would be refused for (the first: %s:%d:%d: %s), compared as it is",
+		report.Plural(n, "error"), fd.File, fd.Pos.Line, fd.Pos.Col, fd.Msg)
 }
 
 // headJSON is the description as published, bundled: with bundle: false the

@@ -144,6 +144,8 @@ type described struct {
 	size    int64
 	bundled bool
 	onePass bool // the single pass read it: one JSON file, naming no other
+	// fault says what a base holds that a head would be refused for.
+	fault string
 }
 
 // json is the whole upload, read from body.

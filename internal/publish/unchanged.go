@@ -12,11 +12,12 @@ import (
 
 // sameAsBase says whether the base is the head's own file, byte for byte,
 // for a description that names no other file (the head took the single
-// pass): then the change leaves the API as it was, and the base need not be
-// loaded. A base read through GitHub's API is loaded as usual rather than
-// fetched twice.
+// pass, or its bundled tree was all written in its one file, as a YAML
+// description may be): then the change leaves the API as it was, and the
+// base need not be loaded. A base read through GitHub's API is loaded as
+// usual rather than fetched twice.
 func (f *flow) sameAsBase(b *base) bool {
-	if !f.head.onePass {
+	if !f.head.onePass && !(f.head.bundled && oneFile(f.head.doc)) {
 		return false
 	}
 	if _, remote := b.fsys.(*githubapi.Files); remote {
@@ -33,6 +34,30 @@ func (f *flow) sameAsBase(b *base) bool {
 	}
 	defer base.Close()
 	return sameContent(head, base, openapi.DefaultLimits.FileBytes)
+}
+
+// oneFile says whether every value of a bundled tree was written in the
+// root's file: then the description names no other file.
+func oneFile(root *openapi.Node) bool {
+	if root == nil {
+		return false
+	}
+	stack := []*openapi.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
+		}
+		if n.Src != root.Src {
+			return false
+		}
+		for _, fd := range n.Fields {
+			stack = append(stack, fd.Value)
+		}
+		stack = append(stack, n.Items...)
+	}
+	return true
 }
 
 // sameContent says whether a and b hold the same bytes, reading each a
