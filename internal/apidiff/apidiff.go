@@ -212,8 +212,18 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, (len(base)+len(head))/8), minPlacingText), maxPlacedPart)
+	both := len(base) + len(head)
+	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
+}
+
+// placedPart is the most text a part read with places holds when the two
+// descriptions are both bytes together: maxPlacedPart, and no more than a
+// thirty-second of both past minPlacingText, so that placing, some 130
+// times its part in memory, costs at most some 4 bytes a byte of the two
+// descriptions beyond a fixed part.
+func placedPart(both int) int {
+	return min(maxPlacedPart, max(both/32, minPlacingText))
 }
 
 // compact is data without the spaces between its tokens; data itself when
