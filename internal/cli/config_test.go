@@ -200,6 +200,10 @@ func TestConfigFileRefused(t *testing.T) {
 		{"outside the workspace", "", []string{"--config", "../outside.yml"}, `input config: ../outside.yml is outside the workspace`},
 		{"no such config", "", []string{"--config", "nope.yml"}, "input config: nope.yml does not exist"},
 		{"report where a description writes", "descriptions:\n  - file: api/svc0.yaml\n  - file: api/svc1.yaml\n    bundle-path: r.json\n", []string{"--report", "r.json"}, "descriptions[1] (api/svc1.yaml) would write bundle-path r.json, which is the report file's path"},
+		{"set-live turned on", "descriptions:\n  - file: api/svc0.yaml\n    set-live: true\n", []string{"--set-live=false"}, "descriptions[0] (api/svc0.yaml): set-live is false for the step"},
+		{"its own base under a gate", "descriptions:\n  - file: api/svc0.yaml\n    base-file: api/svc0.yaml\n", []string{"--fail-on-breaking"}, "descriptions[0] (api/svc0.yaml): base-file differs from the step's, which fails on breaking changes"},
+		{"its own agreed changes under a gate", "descriptions:\n  - file: api/svc0.yaml\n    breaking-ignore: api/svc1.yaml\n", []string{"--fail-on-breaking"}, "breaking-ignore differs from the step's"},
+		{"a branch on pull_request_target", "descriptions:\n  - file: api/svc0.yaml\n    branch: release\n", nil, `descriptions[0] (api/svc0.yaml): branch is "release", and on pull_request_target a config file`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,6 +214,9 @@ func TestConfigFileRefused(t *testing.T) {
 			}
 			ws := manyWorkspace(t, files)
 			env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": emu.Config().Token, "DOCS_PUBLISH_PROJECT_ID": "4711"}
+			if strings.Contains(tc.name, "pull_request_target") {
+				env["GITHUB_EVENT_NAME"] = "pull_request_target"
+			}
 			args := append([]string{"--api-url", emu.URL(), "--branch", "main", "--config", "docs-publish.yml"}, tc.args...)
 			before := len(emu.Requests())
 			_, stderr, err := run(t, actionYAML(t), env, args...)
@@ -232,6 +239,9 @@ func TestConfigFileRefused(t *testing.T) {
 func TestSeveralDescriptionsExitWithTheWorstClass(t *testing.T) {
 	t.Parallel()
 	invalid := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/nope'}\n"
+	// The entry with a base of its own fails on its breaking changes: a
+	// step that did would keep the base its own.
+	gated := strings.Replace(threeDescriptions, "    base-file: api/svc1-base.yaml\n", "    base-file: api/svc1-base.yaml\n    fail-on-breaking: true\n", 1)
 	cases := []struct {
 		name   string
 		config string
@@ -241,8 +251,8 @@ func TestSeveralDescriptionsExitWithTheWorstClass(t *testing.T) {
 		sent   bool
 	}{
 		{"one invalid", threeDescriptions, map[string]string{"api/svc2.yaml": invalid}, nil, ExitInvalid, false},
-		{"invalid and breaking", threeDescriptions, map[string]string{"api/svc2.yaml": invalid}, []string{"--fail-on-breaking"}, ExitInvalid, false},
-		{"breaking", threeDescriptions, nil, []string{"--fail-on-breaking"}, ExitBreaking, false},
+		{"invalid and breaking", gated, map[string]string{"api/svc2.yaml": invalid}, nil, ExitInvalid, false},
+		{"breaking", gated, nil, nil, ExitBreaking, false},
 		{"one doc missing", strings.Replace(threeDescriptions, `doc-id: "102"`, `doc-id: "999"`, 1), nil, nil, ExitFailure, true},
 	}
 	for _, tc := range cases {

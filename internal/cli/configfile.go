@@ -78,8 +78,13 @@ func descriptions(ctx context.Context, env Env, meta *ghaction.Metadata, look in
 	return cfgs, nil
 }
 
-// tightenOnly refuses an entry that turns off a guard the step turns on
-// (see configfile.Tightening).
+// tightenOnly refuses an entry that lifts a guard the step sets: a file a
+// pull request can change must not. An entry may turn the guards of
+// configfile.Tightening on, never off; may not turn set-live on when the
+// step turns it off; may not choose what a breaking change is measured
+// against (base-file, breaking-ignore) when the step fails on breaking
+// changes; and on pull_request_target, which runs with the repository's
+// secrets for a fork's pull request too, may not choose the branch.
 func tightenOnly(step, entry publish.Config) error {
 	for _, g := range []struct {
 		name        string
@@ -89,6 +94,19 @@ func tightenOnly(step, entry publish.Config) error {
 		if g.step && !g.entry {
 			return fmt.Errorf("%s is true for the step, and a config file can turn it on but not off: set it false on the step to let entries choose", g.name)
 		}
+	}
+	if !step.SetLive && entry.SetLive {
+		return errors.New("set-live is false for the step, and a config file can turn it off but not on: set it true on the step to let entries choose")
+	}
+	if step.FailOnBreaking {
+		for _, in := range []struct{ name, step, entry string }{{"base-file", step.BaseFile, entry.BaseFile}, {"breaking-ignore", step.BreakingIgnore, entry.BreakingIgnore}} {
+			if in.entry != in.step {
+				return fmt.Errorf("%s differs from the step's, which fails on breaking changes: a config file cannot choose what a change is measured against there: set %s on the step, or set fail-on-breaking in the entries that have a %s of their own rather than on the step", in.name, in.name, in.name)
+			}
+		}
+	}
+	if step.EventName == "pull_request_target" && entry.Branch != step.Branch {
+		return fmt.Errorf("branch is %q, and on pull_request_target a config file (which the pull request can change) cannot choose the branch: set branch on the step", entry.Branch)
 	}
 	return nil
 }
