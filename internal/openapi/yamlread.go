@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,13 @@ import (
 
 // errUnread is YAML outside the part read here.
 var errUnread = errors.New("outside the YAML read without the library")
+
+// errRefused is an entry or items that the library, given their lines on
+// their own, did not read as the reader needs. The mappings and lists
+// around them do not give the library their own lines in turn (each
+// would read the same text again, a nesting's depth times): the whole
+// document goes to the library.
+var errRefused = fmt.Errorf("%w: the library read a part otherwise", errUnread)
 
 // maxSimpleKey is the longest implicit key read here: the YAML library
 // takes no implicit key of more than 1024 characters.
@@ -277,10 +285,12 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 		}
 		m := r.mark()
 		f, err := r.entry(n, depth, indent)
-		if errors.Is(err, errUnread) && m.first(indent) {
+		if errors.Is(err, errUnread) && !errors.Is(err, errRefused) && m.first(indent) {
 			// The YAML library reads the entry, its lines on their own.
 			r.reset(m)
-			f, err = r.libraryEntry(n, depth, indent)
+			if f, err = r.libraryEntry(n, depth, indent); errors.Is(err, errUnread) {
+				err = errRefused
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -361,11 +371,13 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 		m := r.mark()
 		it, err := r.item(depth, indent)
 		switch {
-		case errors.Is(err, errUnread) && m.first(indent):
+		case errors.Is(err, errUnread) && !errors.Is(err, errRefused) && m.first(indent):
 			// The YAML library reads the item, with those that follow
 			// it up to a part's size: one part each would cost more.
 			r.reset(m)
-			err = r.libraryItems(&l, depth, indent)
+			if err = r.libraryItems(&l, depth, indent); errors.Is(err, errUnread) {
+				err = errRefused
+			}
 		case err == nil:
 			l.put(r, it)
 		}

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/docs-publish/docs-publish/internal/growthtest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -372,4 +374,22 @@ func genFlow(rng *rand.Rand, depth int) string {
 		return "[" + strings.Join(parts, sep) + "]"
 	}
 	return "{" + strings.Join(parts, sep) + "}"
+}
+
+// TestYAMLRefusedPartCostsOnce: an entry deep in block mappings that the
+// library, given its lines alone, reads otherwise (an alias to an anchor
+// outside it) sends the document to the library once, not once a level
+// (a nesting's depth times the text). Four times the depth, the same
+// list: about the same allocations. Not parallel: it counts the heap.
+func TestYAMLRefusedPartCostsOnce(t *testing.T) {
+	growthtest.Bounded(t, "an alias deep in block mappings", 25, func(depth int) {
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-anchor: &a {q: 1}\nx-deep:\n")
+		for d := range depth {
+			b.WriteString(strings.Repeat(" ", d+1) + "k:\n")
+		}
+		in := strings.Repeat(" ", depth+1)
+		b.WriteString(in + "list: [1" + strings.Repeat(",1", 20_000) + "]\n" + in + "z: *a\n")
+		prepareYAML(t, fstest.MapFS{"a.yaml": {Data: []byte(b.String())}})
+	})
 }
