@@ -48,10 +48,17 @@ func lastKeyWins(data []byte) ([]byte, int) {
 					blank = append(blank, first)
 				}
 				// The earlier copy goes with the comma after it: a later
-				// copy follows it, so there is one.
+				// copy follows it, so there is one, past white space only
+				// (the white space after each member is read once: a
+				// search further would read on to the next comma, for the
+				// last member of every object).
 				end := dec.InputOffset()
-				if i := bytes.IndexByte(data[end:], ','); i >= 0 {
-					end += int64(i) + 1
+				i := end
+				for i < int64(len(data)) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+					i++
+				}
+				if i < int64(len(data)) && data[i] == ',' {
+					end = i + 1
 				}
 				seen[string(name)] = span{start, end}
 			}
