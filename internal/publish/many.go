@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 
@@ -200,32 +201,47 @@ func outcome(units []*unit, sent bool) error {
 }
 
 // conflicts finds descriptions that would overwrite each other: the same
-// file of the same project and branch, or the same path in the workspace
-// (a bundle, a zip, a site). The later of a pair gets an *InputError that
-// names the earlier.
+// file of the same project and branch, or the same place in the workspace
+// (a bundle, a zip, a site, the report): the same path, one inside the
+// other (a bundle in another's site), or one reached through a link to the
+// other's folder; or a place a description writes where another's files
+// are read (its description, base, agreed changes). The later of a pair
+// gets an *InputError that names the earlier.
 func conflicts(units []*unit) error {
 	type claim struct {
-		u    *unit // nil for the report file
-		what string
+		u     *unit // nil for the report file
+		what  string
+		real  string // where it leads, links followed
+		write bool
 	}
-	seen := map[string]claim{}
-	take := func(u *unit, key, what string) {
-		c, ok := seen[key]
-		switch {
-		case ok && u.err == nil && c.u == nil:
-			u.err = &InputError{Input: "report", Msg: fmt.Sprintf("%s would write %s, which is the report file's path: give the report a path of its own", u.label(), what)}
-			return
-		case ok && u.err == nil:
-			u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, as %s does: give each description its own", u.label(), what, c.u.label())}
+	var claims []claim
+	service := map[string]*unit{}
+	clash := func(c claim) {
+		for _, o := range claims {
+			if !c.write && !o.write || !nested(o.real, c.real) {
+				continue
+			}
+			switch {
+			case o.u == nil:
+				c.u.err = &InputError{Input: "report", Msg: fmt.Sprintf("%s would write %s, which is the report file's path: give the report a path of its own", c.u.label(), c.what)}
+			case o.u == c.u:
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s where it also has %s: give each a place of its own", c.u.label(), c.what, o.what)}
+			case c.write && o.write:
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, as %s does with %s: give each description its own", c.u.label(), c.what, o.u.label(), o.what)}
+			case c.write:
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, where %s reads its %s: write elsewhere", c.u.label(), c.what, o.u.label(), o.what)}
+			default:
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s reads %s, where %s would write %s: give each description its own", c.u.label(), c.what, o.u.label(), o.what)}
+			}
 			return
 		}
-		seen[key] = claim{u, what}
+		claims = append(claims, c)
 	}
 	for _, u := range units {
 		// The report is the run's: every description has the same, which
 		// the first claims.
-		if u.plan != nil && u.plan.ReportPath != "" {
-			seen["path\x00"+u.plan.ReportPath] = claim{nil, "report " + u.plan.ReportPath}
+		if u.plan != nil && u.ws != nil && u.plan.ReportPath != "" {
+			claims = append(claims, claim{nil, "report " + u.plan.ReportPath, leadsTo(u.ws, u.plan.ReportPath), true})
 			break
 		}
 	}
@@ -235,12 +251,20 @@ func conflicts(units []*unit) error {
 		}
 		p := u.plan
 		if !p.DryRun {
-			take(u, "service\x00"+u.cfg.ProjectID+"\x00"+u.cfg.Branch+"\x00"+p.FileName,
-				fmt.Sprintf("file %s on branch %s of project %s", p.FileName, u.cfg.Branch, u.cfg.ProjectID))
+			key := u.cfg.ProjectID + "\x00" + u.cfg.Branch + "\x00" + p.FileName
+			if o, ok := service[key]; ok {
+				u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write file %s on branch %s of project %s, as %s does: give each description its own", u.label(), p.FileName, u.cfg.Branch, u.cfg.ProjectID, o.label())}
+				continue
+			}
+			service[key] = u
 		}
-		for _, out := range []struct{ input, path string }{{"bundle-path", p.BundlePath}, {"download-path", p.ZipPath}, {"extract-to", p.SitePath}} {
-			if out.path != "" {
-				take(u, "path\x00"+out.path, fmt.Sprintf("%s %s", out.input, out.path))
+		for _, c := range []struct {
+			input, path string
+			write       bool
+		}{{"bundle-path", p.BundlePath, true}, {"download-path", p.ZipPath, true}, {"extract-to", p.SitePath, true},
+			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}} {
+			if c.path != "" && u.err == nil {
+				clash(claim{u, fmt.Sprintf("%s %s", c.input, c.path), leadsTo(u.ws, c.path), c.write})
 			}
 		}
 	}
@@ -250,6 +274,26 @@ func conflicts(units []*unit) error {
 		}
 	}
 	return nil
+}
+
+// leadsTo is where name, a slash path in the workspace, leads: its nearest
+// folder that exists with links followed, and the rest of name after it.
+func leadsTo(ws *workspace.Workspace, name string) string {
+	rest := ""
+	for dir := path.Clean(name); ; dir = path.Dir(dir) {
+		if to, err := ws.RealPath(dir); err == nil {
+			return path.Join(to, rest)
+		}
+		if dir == "." || dir == "/" {
+			return path.Clean(name)
+		}
+		rest = path.Join(path.Base(dir), rest)
+	}
+}
+
+// nested says whether a and b are one place, or one is inside the other.
+func nested(a, b string) bool {
+	return a == b || a == "." || b == "." || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
 }
 
 // targets sets the Plan.Target of each description whose file another

@@ -147,6 +147,14 @@ func TestDescriptionsThatWouldOverwriteEachOther(t *testing.T) {
 		{"same zip", func(c *Config, i int) { c.DownloadPath = "out/docs.zip" }, "download-path out/docs.zip"},
 		{"same site", func(c *Config, i int) { c.ExtractTo = "site" }, "extract-to site"},
 		{"same file, another name", func(c *Config, i int) { c.FileName = []string{"a.yml", "b.yml", "a.yml"}[i] }, "file a.yml on branch main"},
+		{"a bundle in a site", func(c *Config, i int) {
+			c.ExtractTo, c.BundlePath = []string{"site", "", ""}[i], []string{"", "site/b.json", ""}[i]
+		}, "bundle-path site/b.json"},
+		{"a site around a zip", func(c *Config, i int) {
+			c.DownloadPath, c.ExtractTo = []string{"out/docs/a.zip", "", ""}[i], []string{"", "out", ""}[i]
+		}, "extract-to out"},
+		{"a bundle through a link", func(c *Config, i int) { c.BundlePath = []string{"out/a.json", "alias/a.json", ""}[i] }, "bundle-path alias/a.json"},
+		{"a bundle over a description", func(c *Config, i int) { c.BundlePath = []string{"", "api/svc0.yaml", ""}[i] }, "bundle-path api/svc0.yaml"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,13 +163,20 @@ func TestDescriptionsThatWouldOverwriteEachOther(t *testing.T) {
 			for i := range cfgs {
 				tc.set(&cfgs[i], i)
 			}
+			ws := cfgs[0].Workspace
+			if err := os.MkdirAll(filepath.Join(ws, "out"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("out", filepath.Join(ws, "alias")); err != nil {
+				t.Fatal(err)
+			}
 			before := len(emu.Requests())
 			_, rep, err := runMany(t, cfgs, Options{})
 			var ie *InputError
 			if !errors.As(err, &ie) || IsInvalid(err) {
 				t.Fatalf("error %v (%T): want an input error\n%s", err, err, rep.log())
 			}
-			if !strings.Contains(err.Error(), tc.clash) || !strings.Contains(err.Error(), "as descriptions[0] (api/svc0.yaml)") {
+			if !strings.Contains(err.Error(), tc.clash) || !strings.Contains(err.Error(), " descriptions[0] (api/svc0.yaml)") {
 				t.Errorf("error %q: want it to name %q and the first description", err, tc.clash)
 			}
 			if strings.Contains(rep.log(), "== descriptions[") {
