@@ -2,6 +2,7 @@ package docsapi
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -29,14 +30,30 @@ func (g *Gate) closeUntil(t time.Time) {
 	g.mu.Unlock()
 }
 
-// wait waits until the gate opens, or ctx ends. now is the client's clock.
+// ThrottledError is a request not sent because the service asked, with
+// Retry-After, to be left alone past the time the run has left.
+type ThrottledError struct {
+	Until time.Time // when the service asked to be sent requests again
+}
+
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("the service asked (Retry-After) to be sent no request before %s, after this run's time ends: re-run the job later, or raise timeout", e.Until.UTC().Format(time.RFC3339))
+}
+
+// wait waits until the gate opens, or ctx ends: at once with a
+// *ThrottledError when the gate opens after ctx's deadline. now is the
+// client's clock.
 func (g *Gate) wait(ctx context.Context, now func() time.Time) error {
 	for {
 		g.mu.Lock()
-		left := g.until.Sub(now())
+		until := g.until
 		g.mu.Unlock()
+		left := until.Sub(now())
 		if left <= 0 {
 			return nil
+		}
+		if d, ok := ctx.Deadline(); ok && until.After(d) {
+			return &ThrottledError{Until: until}
 		}
 		t := time.NewTimer(left)
 		select {
