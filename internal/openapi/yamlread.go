@@ -269,6 +269,27 @@ func (r *yamlReader) node(depth, parent int) (*Node, error) {
 	return n, nil
 }
 
+// toLibrary says whether the entry or item that began at m, which the
+// reader left with err, goes to the library on its own lines, and if so
+// steps back to m: when the reader did not read it, unless the library
+// already read a part of it otherwise, and when it begins its line.
+func (r *yamlReader) toLibrary(err error, m mark, indent int) bool {
+	if !errors.Is(err, errUnread) || errors.Is(err, errRefused) || !m.first(indent) {
+		return false
+	}
+	r.reset(m)
+	return true
+}
+
+// refused is err, the library's reading of an entry or items, as
+// errRefused when the library did not read them as the reader needs.
+func refused(err error) error {
+	if errors.Is(err, errUnread) {
+		return errRefused
+	}
+	return err
+}
+
 // mapping reads a block mapping whose keys are at column indent (0-based),
 // the first at r.i.
 func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
@@ -285,12 +306,10 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 		}
 		m := r.mark()
 		f, err := r.entry(n, depth, indent)
-		if errors.Is(err, errUnread) && !errors.Is(err, errRefused) && m.first(indent) {
+		if r.toLibrary(err, m, indent) {
 			// The YAML library reads the entry, its lines on their own.
-			r.reset(m)
-			if f, err = r.libraryEntry(n, depth, indent); errors.Is(err, errUnread) {
-				err = errRefused
-			}
+			f, err = r.libraryEntry(n, depth, indent)
+			err = refused(err)
 		}
 		if err != nil {
 			return nil, err
@@ -371,13 +390,10 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 		m := r.mark()
 		it, err := r.item(depth, indent)
 		switch {
-		case errors.Is(err, errUnread) && !errors.Is(err, errRefused) && m.first(indent):
+		case r.toLibrary(err, m, indent):
 			// The YAML library reads the item, with those that follow
 			// it up to a part's size: one part each would cost more.
-			r.reset(m)
-			if err = r.libraryItems(&l, depth, indent); errors.Is(err, errUnread) {
-				err = errRefused
-			}
+			err = refused(r.libraryItems(&l, depth, indent))
 		case err == nil:
 			l.put(r, it)
 		}
