@@ -28,27 +28,9 @@ func TestUnchangedDescriptionCostsNoLoad(t *testing.T) {
 	}
 	b.WriteString("\n}}\n")
 	desc := b.String()
+	files := map[string]string{"api/openapi.json": desc, "base/openapi.json": desc}
 	allocated := func(compare bool) uint64 {
-		cfg := flowConfig(t, "https://docs-api.invalid/v1")
-		os.Remove(filepath.Join(cfg.Workspace, "api", "openapi.yaml"))
-		os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-		for _, p := range []string{"api/openapi.json", "base/openapi.json"} {
-			if err := os.WriteFile(filepath.Join(cfg.Workspace, p), []byte(desc), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cfg.File, cfg.BaseFile, cfg.DryRun, cfg.Compare = "api/openapi.json", "base/openapi.json", true, Bool(compare)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, rep, err := runFlow(t, cfg, Options{})
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, rep.log())
-		}
-		if compare && rep.count("API changes against base-file base/openapi.json: 0 breaking changes, 0 warnings, 0 other changes") != 1 {
-			t.Fatalf("the log does not say there is no API change:\n%s", rep.log())
-		}
-		return after.TotalAlloc - before.TotalAlloc
+		return dryRunAllocates(t, files, "api/openapi.json", "base/openapi.json", compare, "0 breaking changes, 0 warnings, 0 other changes")
 	}
 	without, with := allocated(false), allocated(true)
 	if with > without && with-without > uint64(len(desc))/2 {
@@ -81,30 +63,12 @@ func TestUnchangedYAMLCostsNoLoad(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"api/openapi.yaml": tc.desc, "base/openapi.yaml": tc.desc}
+			if tc.headNamed != "" {
+				files["api/named.yaml"], files["base/named.yaml"] = tc.headNamed, tc.before
+			}
 			allocated := func(compare bool) uint64 {
-				cfg := flowConfig(t, "https://docs-api.invalid/v1")
-				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-				files := map[string]string{"api/openapi.yaml": tc.desc, "base/openapi.yaml": tc.desc}
-				if tc.headNamed != "" {
-					files["api/named.yaml"], files["base/named.yaml"] = tc.headNamed, tc.before
-				}
-				for p, content := range files {
-					if err := os.WriteFile(filepath.Join(cfg.Workspace, p), []byte(content), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				cfg.File, cfg.BaseFile, cfg.DryRun, cfg.Compare = "api/openapi.yaml", "base/openapi.yaml", true, Bool(compare)
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				_, rep, err := runFlow(t, cfg, Options{})
-				runtime.ReadMemStats(&after)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, rep.log())
-				}
-				if compare && rep.count("API changes against base-file base/openapi.yaml: "+tc.wantChanges) != 1 {
-					t.Fatalf("the log does not say %q:\n%s", tc.wantChanges, rep.log())
-				}
-				return after.TotalAlloc - before.TotalAlloc
+				return dryRunAllocates(t, files, "api/openapi.yaml", "base/openapi.yaml", compare, tc.wantChanges)
 			}
 			without, with := allocated(false), allocated(true)
 			if noLoad := with <= without || with-without <= uint64(len(tc.desc))/2; noLoad != tc.noLoad {
@@ -112,4 +76,31 @@ func TestUnchangedYAMLCostsNoLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dryRunAllocates is the bytes a dry run of file allocates, compared with
+// base or not, in a workspace of files (the sample's description removed);
+// compared, its log must say the changes are wantChanges.
+func dryRunAllocates(t *testing.T, files map[string]string, file, base string, compare bool, wantChanges string) uint64 {
+	t.Helper()
+	cfg := flowConfig(t, "https://docs-api.invalid/v1")
+	os.Remove(filepath.Join(cfg.Workspace, "api", "openapi.yaml"))
+	for p, content := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(cfg.Workspace, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(cfg.Workspace, p), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.File, cfg.BaseFile, cfg.DryRun, cfg.Compare = file, base, true, Bool(compare)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, rep, err := runFlow(t, cfg, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if compare && rep.count("API changes against base-file "+base+": "+wantChanges) != 1 {
+		t.Fatalf("the log does not say %q:\n%s", wantChanges, rep.log())
+	}
+	return after.TotalAlloc - before.TotalAlloc
 }
