@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/redact"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -78,4 +80,79 @@ func scrubValue(v jsontext.Value, secrets *redact.Redactor) jsontext.Value {
 		return jsontext.Value("null")
 	}
 	return v
+}
+
+// maxJSONOutput bounds an output whose value is a JSON text. GitHub takes
+// 1 MB of outputs a job, counted as UTF-16 (two bytes a character of
+// ASCII), and the step's other outputs need room beside it.
+const maxJSONOutput = 256 << 10
+
+// fitJSON returns text, a JSON value already scrubbed, within max bytes,
+// and how many strings it cut: when text is longer, each string value
+// longer than a length is cut to it and marked, the length halved until
+// the text fits. Names, numbers and the shape stay whole, so a value
+// without strings to cut may stay over max. Each pass reads the text once.
+func fitJSON(text string, max int) (string, int) {
+	if len(text) <= max {
+		return text, 0
+	}
+	longest, _, err := cutStrings(text, -1)
+	if err != nil {
+		return text, 0
+	}
+	for limit := len(longest) / 2; ; limit /= 2 {
+		out, n, err := cutStrings(text, limit)
+		if err != nil {
+			return text, 0
+		}
+		// Written again, a string loses the escapes that broke a command.
+		if out = defuseJSON(out); len(out) <= max || limit == 0 {
+			return out, n
+		}
+	}
+}
+
+// cutStrings writes text again with each string value of more than limit
+// bytes cut to limit (on a character's start) and marked, and counts
+// them. With limit -1 it cuts nothing and returns the longest string
+// value instead of the text.
+func cutStrings(text string, limit int) (string, int, error) {
+	dec := jsontext.NewDecoder(strings.NewReader(text))
+	var out bytes.Buffer
+	enc := jsontext.NewEncoder(&out)
+	longest, n := "", 0
+	for {
+		// An object's name is read when the object holds an even count of
+		// names and values so far.
+		kind, length := dec.StackIndex(dec.StackDepth())
+		isName := kind == '{' && length%2 == 0
+		tok, err := dec.ReadToken()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", 0, err
+		}
+		if tok.Kind() == '"' && !isName {
+			s := tok.String()
+			switch {
+			case limit < 0 && len(s) > len(longest):
+				longest = s
+			case limit >= 0 && len(s) > limit:
+				cut := limit
+				for cut > 0 && !utf8.RuneStart(s[cut]) {
+					cut--
+				}
+				tok = jsontext.String(s[:cut] + report.CutMark)
+				n++
+			}
+		}
+		if err := enc.WriteToken(tok); err != nil {
+			return "", 0, err
+		}
+	}
+	if limit < 0 {
+		return longest, 0, nil
+	}
+	return strings.TrimSuffix(out.String(), "\n"), n, nil
 }

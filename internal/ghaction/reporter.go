@@ -211,9 +211,15 @@ func (r *Reporter) setOutput(name, value string, scrubbed bool) error {
 // SetJSONOutput records an output whose value is a JSON text: each string
 // in it that holds a secret is scrubbed, as PrintJSON does, rather than the
 // whole value withheld, so that one message that echoes a token costs
-// later steps that message alone.
+// later steps that message alone. Scrubbed, the value is then fitted
+// within maxJSONOutput by cutting its longest strings (see fitJSON).
 func (r *Reporter) SetJSONOutput(name, value string) error {
-	return r.setOutput(name, strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"), true)
+	value, cut := fitJSON(strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"), maxJSONOutput)
+	if cut > 0 {
+		r.warnFixed(fmt.Sprintf("output %s: %s cut short to keep it within %d KiB, as GitHub takes 1 MB of outputs a job; "+
+			"a file written with the report input holds them whole", name, report.Plural(cut, "string"), maxJSONOutput>>10))
+	}
+	return r.setOutput(name, value, true)
 }
 
 // ScrubJSON is a JSON text with every secret scrubbed, its shape kept, for
