@@ -523,6 +523,7 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	case err != nil:
 		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar, err)
 	}
+	b.bud.file(int64(len(data)))
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -237,8 +238,12 @@ type Sink interface {
 // found in the rest.
 func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
 	lim := opts.Limits.withDefaults()
+	// The tree, or what the single pass keeps, is given room in the
+	// collector's limit as the files are read (budget.file).
+	mem := memlimit.Reserve(0)
+	defer mem.Release()
 	if !opts.TreeOnly {
-		p, err := onePass(ctx, fsys, name, lim, out)
+		p, err := onePass(ctx, fsys, name, lim, out, mem)
 		if !errors.Is(err, errGiveWay) {
 			return p, err
 		}
@@ -249,7 +254,7 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 			return nil, fmt.Errorf("write the document: %w", err)
 		}
 	}
-	root, err := Load(ctx, fsys, name, lim)
+	root, err := load(ctx, fsys, name, lim, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +281,7 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 
 // onePass tries the single pass; errGiveWay leaves the description to the
 // tree.
-func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer) (*Prepared, error) {
+func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer, mem *memlimit.Reservation) (*Prepared, error) {
 	if err := checkRealPath(fsys, name); err != nil {
 		return nil, gaveWay("%v", err)
 	}
@@ -299,6 +304,8 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	}
 	lr := newLineReader(in)
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
+	src.budget.mem = mem
+	src.budget.file(st.Size())
 	p := &pass{
 		// Keys written twice are caught by the pass itself, more cheaply:
 		// by their hashes (see names).
