@@ -99,8 +99,8 @@ func needsBundling(root *Node, maxDepth int) bool {
 		}
 		switch n.Kind {
 		case Object:
-			for i := range n.Fields {
-				f := &n.Fields[i]
+			for i := range n.Fields() {
+				f := &n.Fields()[i]
 				switch {
 				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar, false):
 					return true
@@ -119,7 +119,7 @@ func needsBundling(root *Node, maxDepth int) bool {
 			if n.packed {
 				return depth+1 > maxDepth // its items are scalars
 			}
-			for _, it := range n.Items {
+			for _, it := range n.Items() {
 				if needs(it, depth+1) {
 					return true
 				}
@@ -146,7 +146,7 @@ func fieldsOfMapping(d *Node) []Field {
 	if m == nil || m.Kind != Object {
 		return nil
 	}
-	return m.Fields
+	return m.Fields()
 }
 
 // LoadErrors are all the load errors of a description: every $ref that does
@@ -319,10 +319,12 @@ func (b *bundler) fillSections() error {
 			b.failed[ref] = true
 			continue
 		}
-		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src, Fields: withSiblings(target.Fields, m.Fields)}
+		fields := withSiblings(target.Fields(), m.Fields())
+		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src}
+		m.SetFields(fields)
 		// A $ref elsewhere to one of these components, by the file's path,
 		// is a $ref to its place in the section.
-		for _, f := range target.Fields {
+		for _, f := range target.Fields() {
 			b.lifted[key+"/"+escapeToken(f.Key)] = "#/" + strings.Join(sec, "/") + "/" + escapeToken(f.Key)
 		}
 	}
@@ -341,7 +343,7 @@ func (b *bundler) reserveNames() {
 			b.taken[key] = map[string]bool{}
 		}
 		if m := b.sectionNode(sec, false); m != nil {
-			for _, f := range m.Fields {
+			for _, f := range m.Fields() {
 				b.taken[key][f.Key] = true
 			}
 		}
@@ -358,7 +360,7 @@ func (b *bundler) sectionNode(sec []string, create bool) *Node {
 				return nil
 			}
 			next = &Node{Kind: Object, Src: b.main.Src}
-			n.Fields = append(n.Fields, Field{Key: k, Value: next})
+			n.SetFields(append(n.Fields(), Field{Key: k, Value: next}))
 		}
 		n = next
 	}
@@ -378,12 +380,12 @@ func (b *bundler) fillTopLevelRefs() error {
 		if m == nil || m.Kind != Object {
 			continue
 		}
-		for i := range m.Fields {
-			ref, ok := refOf(m.Fields[i].Value)
-			if !ok || isRemote(ref.Scalar) || len(m.Fields[i].Value.Fields) != 1 {
+		for i := range m.Fields() {
+			ref, ok := refOf(m.Fields()[i].Value)
+			if !ok || isRemote(ref.Scalar) || len(m.Fields()[i].Value.Fields()) != 1 {
 				continue
 			}
-			key, target, err := b.target(m.Fields[i].Value, ref)
+			key, target, err := b.target(m.Fields()[i].Value, ref)
 			if err != nil {
 				if err := b.collect(err); err != nil {
 					return err
@@ -394,12 +396,12 @@ func (b *bundler) fillTopLevelRefs() error {
 			if key == "" { // a reference inside the description itself
 				continue
 			}
-			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields[i].Key)), "/")
+			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields()[i].Key)), "/")
 			if _, done := b.lifted[key]; done {
 				continue // two entries for one target: the second stays a reference
 			}
 			b.lifted[key] = local
-			m.Fields[i].Value = target
+			m.Fields()[i].Value = target
 		}
 	}
 	return nil
@@ -447,7 +449,7 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		// A target that is itself only a reference is followed, so that
 		// the lifted component is the content, not a reference to it.
 		next, ok := refOf(t)
-		if !ok || len(t.Fields) != 1 || isRemote(b.refText(next)) {
+		if !ok || len(t.Fields()) != 1 || isRemote(b.refText(next)) {
 			return here, t, nil
 		}
 		nf, np, err := splitRef(b.refText(next))
@@ -571,7 +573,7 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 			n.unpack() // for the error at its first item
 		}
 		// A packed Array's items are scalars: nothing to make local.
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			if err := b.walk(it, child(p, "", b.version == 3), depth+1); err != nil {
 				return err
 			}
@@ -594,11 +596,11 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 				return err
 			}
 		}
-		for i := range n.Fields {
-			if n.Fields[i].Key == "$ref" {
+		for i := range n.Fields() {
+			if n.Fields()[i].Key == "$ref" {
 				continue
 			}
-			if err := b.walk(n.Fields[i].Value, child(p, n.Fields[i].Key, b.version == 3), depth+1); err != nil {
+			if err := b.walk(n.Fields()[i].Value, child(p, n.Fields()[i].Key, b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
@@ -643,7 +645,7 @@ func (b *bundler) mappings(schema *Node, depth int) error {
 		return nil
 	}
 	sec := section(sSchema, b.fmt)
-	for _, f := range m.Fields {
+	for _, f := range m.Fields() {
 		v := f.Value
 		if v.Kind != String || !looksLikeRef(v.Scalar) || isRemote(v.Scalar) || b.failed[v] {
 			continue
@@ -704,7 +706,7 @@ func (b *bundler) lift(key string, target *Node, sec []string) string {
 	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
 	b.lifted[key] = local
 	m := b.sectionNode(sec, true)
-	m.Fields = append(m.Fields, Field{Key: name, Value: target})
+	m.SetFields(append(m.Fields(), Field{Key: name, Value: target}))
 	return local
 }
 
@@ -728,8 +730,12 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
 	cp := *target
-	cp.Fields = withSiblings(target.Fields, n.Fields)
-	cp.Items = append([]*Node(nil), target.Items...)
+	switch target.Kind {
+	case Object:
+		cp.SetFields(withSiblings(target.Fields(), n.Fields()))
+	case Array:
+		cp.SetItems(append([]*Node(nil), target.Items()...))
+	}
 	*n = cp
 	n.walked = 0
 	return b.walk(n, p, depth)
@@ -766,7 +772,7 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 		s = int64(len(n.Scalar)) + 2
 	case Object:
 		s = 2
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			s += int64(len(f.Key)) + 4 + jsonSize(f.Value, memo)
 		}
 	case Array:
@@ -775,7 +781,7 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 			break
 		}
 		s = 2
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			s += 1 + jsonSize(it, memo)
 		}
 	default:
@@ -799,7 +805,7 @@ func sizeUpTo(n *Node, max int64) int64 {
 			s += int64(len(n.Scalar)) + 2
 		case Object:
 			s += 2
-			for _, f := range n.Fields {
+			for _, f := range n.Fields() {
 				s += int64(len(f.Key)) + 4
 				if s > max || !walk(f.Value) {
 					return false
@@ -811,7 +817,7 @@ func sizeUpTo(n *Node, max int64) int64 {
 				break
 			}
 			s += 2
-			for _, it := range n.Items {
+			for _, it := range n.Items() {
 				s++
 				if s > max || !walk(it) {
 					return false

@@ -249,13 +249,13 @@ func hasFileRefs(n *Node) bool {
 		if r := n.Get("$ref"); r != nil && r.Kind == String && !strings.HasPrefix(r.Scalar, "#") && !isRemote(r.Scalar) {
 			return true
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			if hasFileRefs(f.Value) {
 				return true
 			}
 		}
 	case Array:
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			if hasFileRefs(it) {
 				return true
 			}

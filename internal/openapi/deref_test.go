@@ -102,8 +102,8 @@ func (d *dereferencer) node(n *Node) *Node {
 	switch n.Kind {
 	case Array:
 		cp := &Node{Kind: Array}
-		for _, it := range n.Items {
-			cp.Items = append(cp.Items, d.node(it))
+		for _, it := range n.Items() {
+			cp.SetItems(append(cp.Items(), d.node(it)))
 		}
 		return cp
 	case Object:
@@ -111,12 +111,12 @@ func (d *dereferencer) node(n *Node) *Node {
 			return d.ref(n, r.Scalar)
 		}
 		cp := &Node{Kind: Object}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			v := d.node(f.Value)
 			if f.Key == "discriminator" {
 				v = d.mapping(n, f.Value, v)
 			}
-			cp.Fields = append(cp.Fields, Field{Key: f.Key, Value: v})
+			cp.SetFields(append(cp.Fields(), Field{Key: f.Key, Value: v}))
 		}
 		return cp
 	}
@@ -166,17 +166,17 @@ func (d *dereferencer) ref(n *Node, ref string) *Node {
 	d.stack[target] = true
 	out := d.node(target)
 	delete(d.stack, target)
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		if f.Key == "$ref" || out.Kind != Object {
 			continue
 		}
 		// A sibling of the $ref replaces the target's field of its key.
 		sib := Field{Key: f.Key, Value: d.node(f.Value)}
-		if i := slices.IndexFunc(out.Fields, func(g Field) bool { return g.Key == f.Key }); i >= 0 {
-			out.Fields = slices.Clone(out.Fields)
-			out.Fields[i] = sib
+		if i := slices.IndexFunc(out.Fields(), func(g Field) bool { return g.Key == f.Key }); i >= 0 {
+			out.SetFields(slices.Clone(out.Fields()))
+			out.Fields()[i] = sib
 		} else {
-			out.Fields = append(slices.Clone(out.Fields), sib)
+			out.SetFields(append(slices.Clone(out.Fields()), sib))
 		}
 	}
 	return out
@@ -191,20 +191,22 @@ func (d *dereferencer) mapping(holder, raw, expanded *Node) *Node {
 		return expanded
 	}
 	cp := &Node{Kind: Object}
-	for _, f := range expanded.Fields {
+	for _, f := range expanded.Fields() {
 		if f.Key != "mapping" {
-			cp.Fields = append(cp.Fields, f)
+			cp.SetFields(append(cp.Fields(), f))
 			continue
 		}
 		mm := &Node{Kind: Object}
-		for _, e := range m.Fields {
+		for _, e := range m.Fields() {
 			v := d.node(e.Value)
 			if e.Value.Kind == String && strings.ContainsAny(e.Value.Scalar, "#/.") {
-				v = d.ref(&Node{Kind: Object, Src: holder.Src, Fields: []Field{{Key: "$ref", Value: e.Value}}}, e.Value.Scalar)
+				ref := &Node{Kind: Object, Src: holder.Src}
+				ref.SetFields([]Field{{Key: "$ref", Value: e.Value}})
+				v = d.ref(ref, e.Value.Scalar)
 			}
-			mm.Fields = append(mm.Fields, Field{Key: e.Key, Value: v})
+			mm.SetFields(append(mm.Fields(), Field{Key: e.Key, Value: v}))
 		}
-		cp.Fields = append(cp.Fields, Field{Key: "mapping", Value: mm})
+		cp.SetFields(append(cp.Fields(), Field{Key: "mapping", Value: mm}))
 	}
 	return cp
 }
@@ -225,12 +227,12 @@ func (c *expandedComparison) document(src, bundled *Node, f format) (outcome, re
 	if f.major == 2 {
 		holders = map[string]bool{"definitions": true, "parameters": true, "responses": true}
 	}
-	for _, fl := range bundled.Fields {
+	for _, fl := range bundled.Fields() {
 		if src.Get(fl.Key) == nil && !holders[fl.Key] {
 			return "mismatch", fl.Key + " is in the bundle only"
 		}
 	}
-	for _, fl := range src.Fields {
+	for _, fl := range src.Fields() {
 		var outcome, reason string
 		switch {
 		case holders[fl.Key] && f.major == 2:
@@ -254,7 +256,7 @@ func (c *expandedComparison) components(src, bundled *Node) (outcome, reason str
 		return c.value("components", src, bundled)
 	}
 	bundled = c.bundle.shallow(bundled)
-	for _, sec := range src.Fields {
+	for _, sec := range src.Fields() {
 		var b *Node
 		if bundled != nil {
 			b = bundled.Get(sec.Key)
@@ -277,7 +279,7 @@ func (c *expandedComparison) entries(what string, src, bundled *Node) (outcome, 
 	if bundled == nil || bundled.Kind != Object {
 		return "mismatch", what + " is not a mapping in the bundle"
 	}
-	for _, e := range src.Fields {
+	for _, e := range src.Fields() {
 		if outcome, reason := c.compare(what+"."+e.Key, e.Value, bundled.Get(e.Key), true); outcome != "exact" {
 			return outcome, reason
 		}

@@ -219,7 +219,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			return nil, err
 		}
 		if len(p.fields) > mark {
-			n.Fields = slices.Clone(p.fields[mark:])
+			n.SetFields(slices.Clone(p.fields[mark:]))
 		}
 		clear(p.fields[mark:])
 		p.fields = p.fields[:mark]
@@ -254,7 +254,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 				pk.done(n)
 				pk = nil
 				p.items = append(p.items, n.Elems()...)
-				n.Items = nil
+				n.SetItems(nil)
 			}
 			v, err := p.value(depth + 1)
 			if err != nil {
@@ -270,7 +270,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			break
 		}
 		if len(p.items) > mark {
-			n.Items = slices.Clone(p.items[mark:])
+			n.SetItems(slices.Clone(p.items[mark:]))
 		}
 		clear(p.items[mark:])
 		p.items = p.items[:mark]

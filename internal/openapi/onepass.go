@@ -592,7 +592,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		}
 		p.sch.member(&so, cpl, vm, rm, v)
 		if v != nil && n != nil && vm != mCopy {
-			n.Fields = append(n.Fields, Field{Key: kept, KeyPos: kpos, Value: v})
+			n.SetFields(append(n.Fields(), Field{Key: kept, KeyPos: kpos, Value: v}))
 		}
 	}
 }
@@ -687,7 +687,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 		}
 		p.sch.itemRead(pl, cpl, im, rm, mark, v)
 		if v != nil && n != nil && im != mCopy {
-			n.Items = append(n.Items, v)
+			n.SetItems(append(n.Items(), v))
 		}
 	}
 }

@@ -45,7 +45,8 @@ func (p *packer) add(k Kind, lit string, pos Pos) {
 
 // done makes n, an Array without items, hold p's items packed.
 func (p *packer) done(n *Node) {
-	n.Scalar, n.packed, n.Items = p.b.String(), true, nil
+	n.Scalar, n.packed = p.b.String(), true
+	n.SetItems(nil)
 	*p = packer{}
 }
 
@@ -106,7 +107,7 @@ func (n *Node) Elems() []*Node {
 	if n == nil {
 		return nil
 	}
-	return n.Items
+	return n.Items()
 }
 
 // unpack turns a packed Array into one with a Node for each item, as the
@@ -122,7 +123,8 @@ func (n *Node) unpack() {
 		items = append(items, it)
 		return true
 	})
-	n.Scalar, n.packed, n.Items = "", false, items
+	n.Scalar, n.packed = "", false
+	n.SetItems(items)
 }
 
 // packedSize is a packed Array's size as JSON, as jsonSize reckons it.

@@ -344,11 +344,11 @@ func (v *validator) schemas() {
 				if _, ref := refOf(n); ref && r.ignoresSiblings() {
 					return
 				}
-				for _, f := range n.Fields {
+				for _, f := range n.Fields() {
 					r.keyword(as, f.Key, f.Value, add)
 				}
 			}
-			for _, f := range n.Fields {
+			for _, f := range n.Fields() {
 				if c := child(p, f.Key, v3); f.Key != "$ref" && leadsToSchemas(c) {
 					walk(f.Value, c, keywordOf(as, f.Key), p.s != sSchemaList)
 				}
@@ -733,6 +733,6 @@ func (a *arena) node() *Node {
 		a.at = arenaMark{a.at.b + 1, 0}
 	}
 	// Keep the lists' room: a node reused holds the same kind of values.
-	*n = Node{Fields: n.Fields[:0], Items: n.Items[:0]}
+	*n = Node{kids: n.kids, room: n.room}
 	return n
 }

@@ -308,7 +308,8 @@ func TestArenaReusesItsBlocks(t *testing.T) {
 	var a arena
 	start := a.mark()
 	first := a.node()
-	first.Kind, first.Fields = Object, append(first.Fields, Field{Key: "k"})
+	first.Kind = Object
+	first.SetFields(append(first.Fields(), Field{Key: "k"}))
 	for range 2999 {
 		a.node()
 	}
@@ -316,8 +317,8 @@ func TestArenaReusesItsBlocks(t *testing.T) {
 		t.Errorf("3000 nodes in %d blocks, want 3", len(a.blocks))
 	}
 	a.release(start)
-	if again := a.node(); again != first || again.Kind != 0 || len(again.Fields) != 0 {
-		t.Errorf("after a release: node %p (%v, %d fields), want %p emptied", again, again.Kind, len(again.Fields), first)
+	if again := a.node(); again != first || again.Kind != 0 || len(again.Fields()) != 0 {
+		t.Errorf("after a release: node %p (%v, %d fields), want %p emptied", again, again.Kind, len(again.Fields()), first)
 	}
 	for range 2999 {
 		a.node()

@@ -190,7 +190,7 @@ func (v *validator) structure() {
 		v.add(Error, paths, "paths must be a mapping of path templates")
 		return
 	}
-	for _, f := range paths.Fields {
+	for _, f := range paths.Fields() {
 		if !strings.HasPrefix(f.Key, "/") && !strings.HasPrefix(f.Key, "x-") {
 			v.add(Error, f.Value, "path %q must start with /", f.Key)
 		}
@@ -201,7 +201,7 @@ func (v *validator) structure() {
 			continue
 		}
 		rs := o.op.Get("responses")
-		if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.fmt.since31() {
+		if (rs == nil || rs.Kind != Object || len(rs.Fields()) == 0) && !v.fmt.since31() {
 			v.add(Error, o.op, "%s has no responses: list at least one", o.where())
 		}
 	}
@@ -250,7 +250,7 @@ func (v *validator) listOperations() []operation {
 		return []operation{}
 	}
 	ops := []operation{}
-	for _, pf := range paths.Fields {
+	for _, pf := range paths.Fields() {
 		item := v.deref(pf.Value)
 		if strings.HasPrefix(pf.Key, "x-") || item == nil || item.Kind != Object {
 			continue
@@ -265,7 +265,7 @@ func (v *validator) listOperations() []operation {
 				ops = append(ops, operation{pf.Key, "query", item, op})
 			}
 			if more := item.Get("additionalOperations"); more != nil && more.Kind == Object {
-				for _, f := range more.Fields {
+				for _, f := range more.Fields() {
 					ops = append(ops, operation{pf.Key, f.Key, item, f.Value})
 				}
 			}
@@ -320,7 +320,7 @@ func (v *validator) refs(n *Node, p place) {
 	switch n.Kind {
 	case Array:
 		// A packed Array's items are scalars: no reference among them.
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			v.refs(it, child(p, "", v.version == 3))
 		}
 	case Object:
@@ -329,7 +329,7 @@ func (v *validator) refs(n *Node, p place) {
 		} else if ok && !ref.unresolved {
 			v.checkRef(ref)
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			if f.Key != "$ref" && !skipKey(p, f.Key) {
 				v.refs(f.Value, child(p, f.Key, v.version == 3))
 			}
@@ -421,7 +421,7 @@ func (v *validator) parameters() {
 	type key struct{ name, in string }
 	seen := map[key]string{}
 	if shared := v.sharedSection(sParam); shared != nil {
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			p := v.deref(f.Value)
 			if p == nil || p.Kind != Object {
 				continue
@@ -719,7 +719,7 @@ func (v *validator) responses() {
 			v.add(Error, hs, "%s: headers must be a mapping of header names", what)
 			return
 		}
-		for _, h := range hs.Fields {
+		for _, h := range hs.Fields() {
 			hv := v.deref(h.Value)
 			if hv == nil || hv.Kind != Object {
 				v.add(Error, h.Value, "%s: header %s must be a mapping", what, h.Key)
@@ -735,13 +735,13 @@ func (v *validator) responses() {
 		}
 	}
 	if shared := v.sharedSection(sResponse); shared != nil {
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			check(f.Value, responseName{key: f.Key})
 		}
 	}
 	for _, o := range v.operations() {
 		if rs := o.op.Get("responses"); rs != nil && rs.Kind == Object {
-			for _, rf := range rs.Fields {
+			for _, rf := range rs.Fields() {
 				if !strings.HasPrefix(rf.Key, "x-") {
 					check(rf.Value, responseName{key: rf.Key, op: o})
 				}
@@ -773,10 +773,10 @@ func usedRefs(root *Node) map[string]string {
 		if r, ok := refOf(n); ok {
 			used[r.Scalar] = r.Scalar
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			collect(f.Value)
 		}
-		for _, it := range n.Items { // a packed Array holds no $ref
+		for _, it := range n.Items() { // a packed Array holds no $ref
 			collect(it)
 		}
 	}
@@ -794,7 +794,7 @@ func (v *validator) unused(used map[string]string) {
 		}
 		prefix := "#/" + strings.Join(section(s, v.fmt), "/") + "/"
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
 				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}
