@@ -111,10 +111,10 @@ func synthesize(root *openapi.Node, size float64, path string) error {
 	total := 0
 	var reach func(n *openapi.Node)
 	reach = func(n *openapi.Node) {
-		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar, "#/") && !comps[r.Scalar] {
-			comps[r.Scalar] = true
-			order = append(order, r.Scalar)
-			if t, err := openapi.Resolve(root, r.Scalar[1:]); err == nil {
+		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar(), "#/") && !comps[r.Scalar()] {
+			comps[r.Scalar()] = true
+			order = append(order, r.Scalar())
+			if t, err := openapi.Resolve(root, r.Scalar()[1:]); err == nil {
 				total += len(t.AppendJSON(nil))
 				reach(t)
 			}

@@ -102,11 +102,11 @@ func needsBundling(root *Node, maxDepth int) bool {
 			for i := range n.Fields() {
 				f := &n.Fields()[i]
 				switch {
-				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar, false):
+				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar(), false):
 					return true
 				case f.Key == "discriminator":
 					for _, m := range fieldsOfMapping(f.Value) {
-						if m.Value.Kind == String && namesFile(m.Value.Scalar, true) {
+						if m.Value.Kind == String && namesFile(m.Value.Scalar(), true) {
 							return true
 						}
 					}
@@ -259,15 +259,15 @@ func (b *bundler) refText(ref *Node) string {
 	if s, ok := b.orig[ref]; ok {
 		return s
 	}
-	return ref.Scalar
+	return ref.Scalar()
 }
 
 // rewrite points a $ref (or a discriminator mapping's value) at local.
 func (b *bundler) rewrite(ref *Node, local string) {
 	if _, ok := b.orig[ref]; !ok {
-		b.orig[ref] = ref.Scalar
+		b.orig[ref] = ref.Scalar()
 	}
-	ref.Scalar = local
+	ref.SetScalar(local)
 }
 
 func (b *bundler) fail(n *Node, format string, args ...any) error {
@@ -300,7 +300,7 @@ func (b *bundler) fillSections() error {
 	for _, sec := range secs {
 		m := b.sectionNode(sec, false)
 		ref, ok := refOf(m)
-		if !ok || isRemote(ref.Scalar) {
+		if !ok || isRemote(ref.Scalar()) {
 			continue
 		}
 		key, target, err := b.target(m, ref)
@@ -315,7 +315,7 @@ func (b *bundler) fillSections() error {
 			continue // a section that refers into this very file: left as it is
 		}
 		if target.Kind != Object {
-			b.errs = append(b.errs, &LoadError{File: ref.Src.Name, Pos: ref.Pos, Msg: fmt.Sprintf("$ref %s names a %s, not a mapping of %s", ref.Scalar, target.Kind, sec[len(sec)-1])})
+			b.errs = append(b.errs, &LoadError{File: ref.Src.Name, Pos: ref.Pos, Msg: fmt.Sprintf("$ref %s names a %s, not a mapping of %s", ref.Scalar(), target.Kind, sec[len(sec)-1])})
 			b.failed[ref] = true
 			continue
 		}
@@ -382,7 +382,7 @@ func (b *bundler) fillTopLevelRefs() error {
 		}
 		for i := range m.Fields() {
 			ref, ok := refOf(m.Fields()[i].Value)
-			if !ok || isRemote(ref.Scalar) || len(m.Fields()[i].Value.Fields()) != 1 {
+			if !ok || isRemote(ref.Scalar()) || len(m.Fields()[i].Value.Fields()) != 1 {
 				continue
 			}
 			key, target, err := b.target(m.Fields()[i].Value, ref)
@@ -472,7 +472,7 @@ func (b *bundler) refPath(ref *Node, from, file string) (string, error) {
 	if err != nil {
 		var re *ruleError
 		errors.As(err, &re)
-		return "", b.failWith(re.cause, ref, "$ref %s %s", ref.Scalar, re.why)
+		return "", b.failWith(re.cause, ref, "$ref %s %s", ref.Scalar(), re.why)
 	}
 	return p, nil
 }
@@ -511,32 +511,32 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 		return nil, err
 	}
 	if len(b.files) >= b.lim.Files {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar, b.lim.Files)
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar(), b.lim.Files)
 	}
 	if err := checkRealPath(b.fsys, name); err != nil {
-		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar, err)
+		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar(), err)
 	}
 	data, err := readFile(b.fsys, name, b.lim.FileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar, name)
+		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar(), name)
 	case errors.Is(err, ErrLimit):
-		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar, name, err)
+		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar(), name, err)
 	case err != nil:
-		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar, err)
+		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar(), err)
 	}
 	b.bud.file(int64(len(data)))
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar(), mib(b.lim.TotalBytes))
 	}
 	src := &Source{Name: name, budget: b.bud}
 	if !isDescriptionFile(name) {
 		// Code samples, Markdown, text: the file's text, exactly as
 		// written, is the value.
 		if err := b.bud.value(); err != nil {
-			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar, err)
+			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar(), err)
 		}
-		root := &Node{Kind: String, Scalar: string(data), Pos: Pos{Line: 1, Col: 1}, Src: src}
+		root := scalarAt(String, string(data), Pos{Line: 1, Col: 1}, src)
 		b.files[name] = root
 		return root, nil
 	}
@@ -579,7 +579,7 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 			}
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !b.failed[ref] {
+		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar()) && !b.failed[ref] {
 			var err error
 			if p.s == sData {
 				err = b.dataRef(n, ref, depth)
@@ -619,11 +619,11 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 func (b *bundler) dataRef(n, ref *Node, depth int) error {
 	file, pointer, err := splitRef(b.refText(ref))
 	if err != nil {
-		return b.fail(ref, "$ref %s in data: %v", ref.Scalar, err)
+		return b.fail(ref, "$ref %s in data: %v", ref.Scalar(), err)
 	}
 	if file == "" && (n.Src == nil || n.Src.Name == b.mainPath) {
 		if _, err := b.ix.resolve(b.main, pointer); err != nil {
-			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar, err)
+			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar(), err)
 		}
 		return nil
 	}
@@ -647,7 +647,7 @@ func (b *bundler) mappings(schema *Node, depth int) error {
 	sec := section(sSchema, b.fmt)
 	for _, f := range m.Fields() {
 		v := f.Value
-		if v.Kind != String || !looksLikeRef(v.Scalar) || isRemote(v.Scalar) || b.failed[v] {
+		if v.Kind != String || !looksLikeRef(v.Scalar()) || isRemote(v.Scalar()) || b.failed[v] {
 			continue
 		}
 		key, target, err := b.target(d, v)
@@ -769,7 +769,7 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 	var s int64
 	switch n.Kind {
 	case String:
-		s = int64(len(n.Scalar)) + 2
+		s = int64(len(n.Scalar())) + 2
 	case Object:
 		s = 2
 		for _, f := range n.Fields() {
@@ -785,7 +785,7 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 			s += 1 + jsonSize(it, memo)
 		}
 	default:
-		s = int64(len(n.Scalar))
+		s = int64(len(n.Scalar()))
 	}
 	if memo != nil {
 		memo[n] = s
@@ -802,7 +802,7 @@ func sizeUpTo(n *Node, max int64) int64 {
 	walk = func(n *Node) bool {
 		switch n.Kind {
 		case String:
-			s += int64(len(n.Scalar)) + 2
+			s += int64(len(n.Scalar())) + 2
 		case Object:
 			s += 2
 			for _, f := range n.Fields() {
@@ -824,7 +824,7 @@ func sizeUpTo(n *Node, max int64) int64 {
 				}
 			}
 		default:
-			s += int64(len(n.Scalar))
+			s += int64(len(n.Scalar()))
 		}
 		return s <= max
 	}

@@ -246,7 +246,7 @@ func checkCorpusEntry(t *testing.T, fsys iofs.FS, e corpusEntry) corpusResult {
 func hasFileRefs(n *Node) bool {
 	switch n.Kind {
 	case Object:
-		if r := n.Get("$ref"); r != nil && r.Kind == String && !strings.HasPrefix(r.Scalar, "#") && !isRemote(r.Scalar) {
+		if r := n.Get("$ref"); r != nil && r.Kind == String && !strings.HasPrefix(r.Scalar(), "#") && !isRemote(r.Scalar()) {
 			return true
 		}
 		for _, f := range n.Fields() {

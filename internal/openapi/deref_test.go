@@ -52,7 +52,7 @@ func (d *dereferencer) load(name string) *Node {
 			d.t.Fatal(err)
 		}
 	default:
-		root = &Node{Kind: String, Scalar: string(data), Src: &Source{Name: name}}
+		root = scalarAt(String, string(data), Pos{}, &Source{Name: name})
 	}
 	d.files[name] = root
 	return root
@@ -76,10 +76,10 @@ func (d *dereferencer) target(from, ref string) (*Node, string, string, bool) {
 	for _, tok := range pointerTokens(pointer) {
 		for hops := 0; hops < 64; hops++ { // follow a $ref standing in the way
 			r := n.Get("$ref")
-			if r == nil || r.Kind != String || isRemote(r.Scalar) {
+			if r == nil || r.Kind != String || isRemote(r.Scalar()) {
 				break
 			}
-			next, nextName, _, ok := d.target(name, r.Scalar)
+			next, nextName, _, ok := d.target(name, r.Scalar())
 			if !ok {
 				return nil, "", "", false
 			}
@@ -97,7 +97,7 @@ func (d *dereferencer) target(from, ref string) (*Node, string, string, bool) {
 // node expands n, which was read from its Src's file.
 func (d *dereferencer) node(n *Node) *Node {
 	if d.nodes++; d.nodes > maxDerefNodes {
-		return &Node{Kind: String, Scalar: "<too large to expand>"}
+		return NewScalar(String, "<too large to expand>")
 	}
 	switch n.Kind {
 	case Array:
@@ -107,8 +107,8 @@ func (d *dereferencer) node(n *Node) *Node {
 		}
 		return cp
 	case Object:
-		if r := n.Get("$ref"); r != nil && r.Kind == String && !isRemote(r.Scalar) {
-			return d.ref(n, r.Scalar)
+		if r := n.Get("$ref"); r != nil && r.Kind == String && !isRemote(r.Scalar()) {
+			return d.ref(n, r.Scalar())
 		}
 		cp := &Node{Kind: Object}
 		for _, f := range n.Fields() {
@@ -142,10 +142,10 @@ func (d *dereferencer) entry(n *Node) *Node {
 func (d *dereferencer) shallow(n *Node) *Node {
 	for hops := 0; n != nil && hops < 64; hops++ {
 		r := n.Get("$ref")
-		if r == nil || r.Kind != String || isRemote(r.Scalar) {
+		if r == nil || r.Kind != String || isRemote(r.Scalar()) {
 			return n
 		}
-		next, _, _, ok := d.target(n.Src.Name, r.Scalar)
+		next, _, _, ok := d.target(n.Src.Name, r.Scalar())
 		if !ok {
 			return nil
 		}
@@ -161,7 +161,7 @@ func (d *dereferencer) ref(n *Node, ref string) *Node {
 		return n
 	}
 	if d.stack[target] {
-		return &Node{Kind: String, Scalar: "<cycle>"}
+		return NewScalar(String, "<cycle>")
 	}
 	d.stack[target] = true
 	out := d.node(target)
@@ -199,10 +199,10 @@ func (d *dereferencer) mapping(holder, raw, expanded *Node) *Node {
 		mm := &Node{Kind: Object}
 		for _, e := range m.Fields() {
 			v := d.node(e.Value)
-			if e.Value.Kind == String && strings.ContainsAny(e.Value.Scalar, "#/.") {
+			if e.Value.Kind == String && strings.ContainsAny(e.Value.Scalar(), "#/.") {
 				ref := &Node{Kind: Object, Src: holder.Src}
 				ref.SetFields([]Field{{Key: "$ref", Value: e.Value}})
-				v = d.ref(ref, e.Value.Scalar)
+				v = d.ref(ref, e.Value.Scalar())
 			}
 			mm.SetFields(append(mm.Fields(), Field{Key: e.Key, Value: v}))
 		}

@@ -180,7 +180,8 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			return nil, err
 		}
 		n := p.nodes.node()
-		n.Kind, n.Scalar, n.Pos, n.Src = k, lit, pos, p.src
+		n.Kind, n.Pos, n.Src = k, pos, p.src
+		n.SetScalar(lit)
 		return n, nil
 	}
 	pos, err := p.begin(depth)
@@ -237,7 +238,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			if pk == nil && len(p.items)-mark == packFrom && allScalars(p.items[mark:]) {
 				pk = &packer{}
 				for _, it := range p.items[mark:] {
-					pk.add(it.Kind, it.Scalar, it.Pos)
+					pk.add(it.Kind, it.Scalar(), it.Pos)
 				}
 				clear(p.items[mark:])
 				p.items = p.items[:mark]

@@ -43,7 +43,7 @@ func TestLiftedNamesNumberPastNamesInUse(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("schemas %q, want %q", strings.Join(got, " "), want)
 	}
-	if typ := root.Get("components").Get("schemas").Get("a_2").Get("type"); typ == nil || typ.Scalar != "integer" {
+	if typ := root.Get("components").Get("schemas").Get("a_2").Get("type"); typ == nil || typ.Scalar() != "integer" {
 		t.Errorf("the defined a_2 was replaced: type %v", typ)
 	}
 }

@@ -77,19 +77,48 @@ type Node struct {
 	// bundler.walk): a mark on the node, in room its other fields leave,
 	// where a set of every node walked cost some 40 bytes a node.
 	walked uint32
-	// Scalar is the text of a String, and the JSON literal of a Number,
-	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
-	Scalar string
-	// kids are an Object's members (Fields) or an Array's elements
-	// (Items), never both: where the first is, how many there are, and
-	// the room there is for them, negative for elements. One pointer for
-	// either list, where two slices cost 48 bytes a node, and a node is
-	// made for every value a description holds.
+	// kids are an Object's members (Fields), an Array's elements (Items)
+	// or a scalar's text (Scalar), never two of them: where the first
+	// member, element or byte is, how many there are, and the room there
+	// is for members (positive) or elements (negative); 0 for text. One
+	// pointer for all three, where a string and two slices cost 64 bytes
+	// a node, and a node is made for every value a description holds. The
+	// limits keep a file, and so any text, far under 2 GiB.
 	kids  unsafe.Pointer
 	nkids int32
 	room  int32
 	Pos   Pos
 	Src   *Source // the file it was written in
+}
+
+// Scalar is the text of a String, and the JSON literal of a Number, Bool
+// or Null (a number keeps its exact literal: "1.0" stays "1.0"); a packed
+// Array's items (see pack.go); "" for any other node.
+func (n *Node) Scalar() string {
+	if n.room != 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(n.kids), n.nkids)
+}
+
+// SetScalar makes s the node's text, in place of its text, members or
+// elements.
+func (n *Node) SetScalar(s string) {
+	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.StringData(s)), int32(len(s)), 0
+}
+
+// NewScalar is a node of kind k whose text is s.
+func NewScalar(k Kind, s string) *Node {
+	n := &Node{Kind: k}
+	n.SetScalar(s)
+	return n
+}
+
+// scalarAt is a node of kind k whose text is s, written at pos in src.
+func scalarAt(k Kind, s string, pos Pos, src *Source) *Node {
+	n := &Node{Kind: k, Pos: pos, Src: src}
+	n.SetScalar(s)
+	return n
 }
 
 // Fields are an Object's members in the order they were written: nil for
@@ -102,7 +131,8 @@ func (n *Node) Fields() []Field {
 	return unsafe.Slice((*Field)(n.kids), n.room)[:n.nkids]
 }
 
-// SetFields makes fs the node's members.
+// SetFields makes fs the node's members, in place of its text or
+// elements.
 func (n *Node) SetFields(fs []Field) {
 	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.SliceData(fs)), int32(len(fs)), int32(cap(fs))
 }
@@ -117,7 +147,8 @@ func (n *Node) Items() []*Node {
 	return unsafe.Slice((**Node)(n.kids), -n.room)[:n.nkids]
 }
 
-// SetItems makes items the node's elements.
+// SetItems makes items the node's elements, in place of its text or
+// members.
 func (n *Node) SetItems(items []*Node) {
 	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.SliceData(items)), int32(len(items)), -int32(cap(items))
 }
@@ -209,7 +240,7 @@ func (n *Node) Str() string {
 	if n == nil || n.Kind != String {
 		return ""
 	}
-	return n.Scalar
+	return n.Scalar()
 }
 
 // slab hands out Nodes from blocks: a 13 MB description has half a million
@@ -356,9 +387,9 @@ func (n *Node) budgetOf() *budget {
 func (n *Node) AppendJSON(b []byte) []byte {
 	switch n.Kind {
 	case Null, Bool, Number:
-		return append(b, n.Scalar...)
+		return append(b, n.Scalar()...)
 	case String:
-		return appendString(b, n.Scalar)
+		return appendString(b, n.Scalar())
 	case Array:
 		if n.packed {
 			return n.appendPacked(b)

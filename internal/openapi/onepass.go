@@ -460,7 +460,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if m == mStub {
 			n.part = stub
 		} else {
-			n.Scalar = keep(s, copied)
+			n.SetScalar(keep(s, copied))
 		}
 		return n, nil
 	case '0', 'n', 't', 'f':
@@ -489,7 +489,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 			return nil, nil
 		}
 		n := p.node(kind, off)
-		n.Scalar = string(raw)
+		n.SetScalar(string(raw))
 		return n, nil
 	}
 	_, err := p.dec.ReadToken()
@@ -631,7 +631,8 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 		return nil, nil
 	}
 	n := p.alloc()
-	n.Kind, n.Scalar, n.Pos, n.Src = String, text, pos, p.src
+	n.Kind, n.Pos, n.Src = String, pos, p.src
+	n.SetScalar(text)
 	return n, nil
 }
 
@@ -642,9 +643,9 @@ func (p *pass) mapping(m mode, depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if looksLikeRef(v.Scalar) && !isRemote(v.Scalar) {
-		if file, _, err := splitRef(v.Scalar); err != nil || file != "" {
-			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar)
+	if looksLikeRef(v.Scalar()) && !isRemote(v.Scalar()) {
+		if file, _, err := splitRef(v.Scalar()); err != nil || file != "" {
+			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar())
 		}
 	}
 	if m == mCopy {

@@ -168,8 +168,8 @@ func TestPackedListsResolved(t *testing.T) {
 			line = n + 1
 		}
 	}
-	if got.Kind != Number || got.Scalar != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
-		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar, got.Pos)
+	if got.Kind != Number || got.Scalar() != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
+		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar(), got.Pos)
 	}
 }
 
@@ -191,8 +191,8 @@ func TestPackedPlaces(t *testing.T) {
 		t.Fatalf("%d items, want %d", len(items), len(places))
 	}
 	for i, it := range items {
-		if it.Pos != places[i] || it.Scalar != fmt.Sprint(i) {
-			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar, it.Pos, i, places[i])
+		if it.Pos != places[i] || it.Scalar() != fmt.Sprint(i) {
+			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar(), it.Pos, i, places[i])
 		}
 	}
 }

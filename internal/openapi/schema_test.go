@@ -270,14 +270,14 @@ func TestShownValues(t *testing.T) {
 		v    Node
 		want string
 	}{
-		{Node{Kind: Number, Scalar: n40}, "a number (" + n40 + ")"},
-		{Node{Kind: Number, Scalar: n40 + "9"}, "a number"},
-		{Node{Kind: Bool, Scalar: "false"}, "a boolean (false)"},
-		{Node{Kind: String, Scalar: "secret"}, "a string"},
+		{*NewScalar(Number, n40), "a number (" + n40 + ")"},
+		{*NewScalar(Number, n40+"9"), "a number"},
+		{*NewScalar(Bool, "false"), "a boolean (false)"},
+		{*NewScalar(String, "secret"), "a string"},
 		{Node{Kind: Array}, "an array"},
 	} {
 		if got := shown(&tc.v); got != tc.want {
-			t.Errorf("shown(%s %q) = %q, want %q", tc.v.Kind, tc.v.Scalar, got, tc.want)
+			t.Errorf("shown(%s %q) = %q, want %q", tc.v.Kind, tc.v.Scalar(), got, tc.want)
 		}
 	}
 }

@@ -414,35 +414,35 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 			return nil, c.fail(y, "%v", err)
 		}
 		n := c.newNode(kind, y)
-		n.Scalar = lit
+		n.SetScalar(lit)
 		return n, nil
 	}
 	// Quoted, block, or explicitly tagged: the tag decides.
 	switch y.ShortTag() {
 	case "!!null":
-		return &Node{Kind: Null, Scalar: "null", Pos: pos, Src: c.src}, nil
+		return scalarAt(Null, "null", pos, c.src), nil
 	case "!!bool":
 		b, err := strconv.ParseBool(strings.ToLower(y.Value))
 		if err != nil {
-			return &Node{Kind: String, Scalar: y.Value, Pos: pos, Src: c.src}, nil
+			return scalarAt(String, y.Value, pos, c.src), nil
 		}
-		return &Node{Kind: Bool, Scalar: strconv.FormatBool(b), Pos: pos, Src: c.src}, nil
+		return scalarAt(Bool, strconv.FormatBool(b), pos, c.src), nil
 	case "!!int":
 		lit, err := intLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
+		return scalarAt(Number, lit, pos, c.src), nil
 	case "!!float":
 		lit, err := floatLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
+		return scalarAt(Number, lit, pos, c.src), nil
 	}
 	// !!str, !!timestamp, !!binary and custom tags: the text as written.
 	n := c.newNode(String, y)
-	n.Scalar = y.Value
+	n.SetScalar(y.Value)
 	return n, nil
 }
 

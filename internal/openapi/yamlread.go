@@ -512,7 +512,8 @@ func (l *list) put(r *yamlReader, it pending) {
 			return
 		}
 		it.node = r.c.nodes.node()
-		it.node.Kind, it.node.Scalar, it.node.Pos, it.node.Src = it.kind, it.lit, it.pos, r.c.src
+		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
+		it.node.SetScalar(it.lit)
 	}
 	if !l.unpack {
 		// The items packed so far become nodes.
@@ -565,7 +566,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 			return nil, err
 		}
 		n := r.newNode(String, off)
-		n.Scalar = text
+		n.SetScalar(text)
 		return n, nil
 	}
 	if !isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
@@ -586,7 +587,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 		r.refuse(off, err)
 	}
 	n := r.newNode(kind, off)
-	n.Scalar = lit
+	n.SetScalar(lit)
 	return n, nil
 }
 

@@ -36,7 +36,7 @@ var All = []Edit{
 			if n.Get("in").Str() != "query" || n.Get("name") == nil || isTrue(n.Get("required")) {
 				return false
 			}
-			set(n, "required", &openapi.Node{Kind: openapi.Bool, Scalar: "true"})
+			set(n, "required", openapi.NewScalar(openapi.Bool, "true"))
 			return true
 		})
 	}},
@@ -58,7 +58,7 @@ var All = []Edit{
 			}
 			for _, f := range props.Fields() {
 				if t := f.Value.Get("type"); t != nil && t.Str() == "string" && f.Value.Get("enum") == nil {
-					t.Scalar = "integer"
+					t.SetScalar("integer")
 					return true
 				}
 			}
@@ -72,9 +72,9 @@ var All = []Edit{
 				return false
 			}
 			added := &openapi.Node{Kind: openapi.Object}
-			added.SetFields([]openapi.Field{{Key: "type", Value: &openapi.Node{Kind: openapi.String, Scalar: "string"}}})
+			added.SetFields([]openapi.Field{{Key: "type", Value: openapi.NewScalar(openapi.String, "string")}})
 			props.SetFields(append(props.Fields(), openapi.Field{Key: "added_by_edit", Value: added}))
-			req.SetItems(append(req.Elems(), &openapi.Node{Kind: openapi.String, Scalar: "added_by_edit"}))
+			req.SetItems(append(req.Elems(), openapi.NewScalar(openapi.String, "added_by_edit")))
 			return true
 		})
 	}},
@@ -112,7 +112,7 @@ var All = []Edit{
 		}
 		walk(root, func(n *openapi.Node) bool {
 			if r := n.Get("$ref"); r != nil && r.Str() == prefix+best {
-				r.Scalar = prefix + best + "Renamed"
+				r.SetScalar(prefix + best + "Renamed")
 			}
 			return false
 		})
@@ -120,7 +120,7 @@ var All = []Edit{
 	}},
 }
 
-func isTrue(n *openapi.Node) bool { return n != nil && n.Kind == openapi.Bool && n.Scalar == "true" }
+func isTrue(n *openapi.Node) bool { return n != nil && n.Kind == openapi.Bool && n.Scalar() == "true" }
 
 func schemas(root *openapi.Node) *openapi.Node {
 	if root.Get("swagger") != nil {
