@@ -120,6 +120,10 @@ var heapShapes = []struct {
 	file  string
 	n     int
 }{
+	{"a deep allOf chain", func(n int) fstest.MapFS { return allOfChain(n, false) }, "openapi.yaml", 20_000},
+	{"many tags", func(n int) fstest.MapFS {
+		return yamlShape("x-list:\n", "", func(int) string { return "- !!str 1\n" }, n)
+	}, "a.yaml", 100_000},
 	{"many anchors", func(n int) fstest.MapFS {
 		return yamlShape("x-list:\n", "", func(i int) string { return fmt.Sprintf("- &a%d 1\n", i) }, n)
 	}, "a.yaml", 100_000},
@@ -127,9 +131,11 @@ var heapShapes = []struct {
 
 // TestPreparedHeapFollowsTheLimit: preparing each shape at n and 4n items,
 // the heap's peak, what is live and the garbage not yet collected, grows
-// by at most 10 bytes a byte of input more: the room Prepare gives the
-// files in the collector's limit, where without it the heap grew to about
-// twice what is live (15). Not parallel: it measures the heap.
+// by at most 9 bytes a byte of input more, about the room Prepare gives
+// the files in the collector's limit (memoryPerByte, 8; measured 7 to 8),
+// where without it the collector let the heap grow past what is live (8
+// to 10.5 measured, sampled every millisecond). Not parallel: it measures
+// the heap.
 func TestPreparedHeapFollowsTheLimit(t *testing.T) {
 	testenv.Long(t) // prepares megabytes of YAML
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
@@ -144,8 +150,8 @@ func TestPreparedHeapFollowsTheLimit(t *testing.T) {
 		}
 		perByte := float64(peak[1]-peak[0]) / float64(size[1]-size[0])
 		t.Logf("%s: %d KB: peak %d KB; %d KB: peak %d KB; %.1f bytes a byte between", s.name, size[0]>>10, peak[0]>>10, size[1]>>10, peak[1]>>10, perByte)
-		if perByte > 10 {
-			t.Errorf("%s: the heap grew %.1f bytes a byte of input, want at most 10", s.name, perByte)
+		if perByte > 9 {
+			t.Errorf("%s: the heap grew %.1f bytes a byte of input, want at most 9", s.name, perByte)
 		}
 	}
 }
