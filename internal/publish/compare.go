@@ -169,9 +169,10 @@ func (f *flow) compare(ctx context.Context) error {
 }
 
 // The soft memory limit the comparison runs under (with what other work
-// holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the library keeps some 30 bytes live a byte of the part
-// it reads, which is at most half the two descriptions, and without a
-// limit the collector lets the heap grow to twice what is live.
+// holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the
+// library keeps some 30 bytes live a byte of the part it reads, which is
+// at most half the two descriptions, and without a limit the collector
+// lets the heap grow to twice what is live.
 const (
 	compareMemoryFloor   = 32 << 20
 	compareMemoryPerByte = 20
