@@ -101,7 +101,7 @@ func namingAnotherFile(from, to string) error {
 // components those paths reach, so that every size is a valid description.
 func synthesize(root *openapi.Node, size float64, path string) error {
 	paths := root.Get("paths")
-	if paths == nil || len(paths.Fields) == 0 {
+	if paths == nil || len(paths.Fields()) == 0 {
 		return fmt.Errorf("no paths to repeat")
 	}
 	target := int(size * 1e6)
@@ -111,28 +111,28 @@ func synthesize(root *openapi.Node, size float64, path string) error {
 	total := 0
 	var reach func(n *openapi.Node)
 	reach = func(n *openapi.Node) {
-		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar, "#/") && !comps[r.Scalar] {
-			comps[r.Scalar] = true
-			order = append(order, r.Scalar)
-			if t, err := openapi.Resolve(root, r.Scalar[1:]); err == nil {
+		if r := n.Get("$ref"); r != nil && strings.HasPrefix(r.Scalar(), "#/") && !comps[r.Scalar()] {
+			comps[r.Scalar()] = true
+			order = append(order, r.Scalar())
+			if t, err := openapi.Resolve(root, r.Scalar()[1:]); err == nil {
 				total += len(t.AppendJSON(nil))
 				reach(t)
 			}
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			reach(f.Value)
 		}
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			reach(it)
 		}
 	}
 	for copyN := 0; total < target; copyN++ {
-		for _, f := range paths.Fields {
+		for _, f := range paths.Fields() {
 			key := f.Key
 			if copyN > 0 {
 				key = fmt.Sprintf("/copy%d%s", copyN, f.Key)
 			}
-			grownPaths.Fields = append(grownPaths.Fields, openapi.Field{Key: key, Value: f.Value})
+			grownPaths.SetFields(append(grownPaths.Fields(), openapi.Field{Key: key, Value: f.Value}))
 			total += len(key) + len(f.Value.AppendJSON(nil)) + 4
 			reach(f.Value)
 			if total >= target {
@@ -143,19 +143,19 @@ func synthesize(root *openapi.Node, size float64, path string) error {
 	// The document: the source's top level with the grown paths and the
 	// reached components, each in its own section, in the source's order.
 	out := &openapi.Node{Kind: openapi.Object}
-	for _, f := range root.Fields {
+	for _, f := range root.Fields() {
 		switch f.Key {
 		case "paths":
-			out.Fields = append(out.Fields, openapi.Field{Key: "paths", Value: grownPaths})
+			out.SetFields(append(out.Fields(), openapi.Field{Key: "paths", Value: grownPaths}))
 		case "webhooks", "x-webhooks":
 			// Not paths: left out, with the components only they reach.
 		case "components", "definitions", "parameters", "responses":
 			kept := pick(root, f, comps)
 			if kept != nil {
-				out.Fields = append(out.Fields, openapi.Field{Key: f.Key, Value: kept})
+				out.SetFields(append(out.Fields(), openapi.Field{Key: f.Key, Value: kept}))
 			}
 		default:
-			out.Fields = append(out.Fields, f)
+			out.SetFields(append(out.Fields(), f))
 		}
 	}
 	return os.WriteFile(path, out.AppendJSON(nil), 0o644)
@@ -166,19 +166,19 @@ func pick(root *openapi.Node, sec openapi.Field, reached map[string]bool) *opena
 	prefix := "#/" + sec.Key + "/"
 	keep := &openapi.Node{Kind: openapi.Object}
 	if sec.Key == "components" {
-		for _, group := range sec.Value.Fields {
+		for _, group := range sec.Value.Fields() {
 			if g := pick(root, openapi.Field{Key: "components/" + group.Key, Value: group.Value}, reached); g != nil {
-				keep.Fields = append(keep.Fields, openapi.Field{Key: group.Key, Value: g})
+				keep.SetFields(append(keep.Fields(), openapi.Field{Key: group.Key, Value: g}))
 			}
 		}
 	} else {
-		for _, f := range sec.Value.Fields {
+		for _, f := range sec.Value.Fields() {
 			if reached[prefix+strings.ReplaceAll(strings.ReplaceAll(f.Key, "~", "~0"), "/", "~1")] {
-				keep.Fields = append(keep.Fields, f)
+				keep.SetFields(append(keep.Fields(), f))
 			}
 		}
 	}
-	if len(keep.Fields) == 0 {
+	if len(keep.Fields()) == 0 {
 		return nil
 	}
 	return keep

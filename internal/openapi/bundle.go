@@ -99,14 +99,14 @@ func needsBundling(root *Node, maxDepth int) bool {
 		}
 		switch n.Kind {
 		case Object:
-			for i := range n.Fields {
-				f := &n.Fields[i]
+			for i := range n.Fields() {
+				f := &n.Fields()[i]
 				switch {
-				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar, false):
+				case f.Key == "$ref" && f.Value.Kind == String && namesFile(f.Value.Scalar(), false):
 					return true
 				case f.Key == "discriminator":
 					for _, m := range fieldsOfMapping(f.Value) {
-						if m.Value.Kind == String && namesFile(m.Value.Scalar, true) {
+						if m.Value.Kind == String && namesFile(m.Value.Scalar(), true) {
 							return true
 						}
 					}
@@ -119,7 +119,7 @@ func needsBundling(root *Node, maxDepth int) bool {
 			if n.packed {
 				return depth+1 > maxDepth // its items are scalars
 			}
-			for _, it := range n.Items {
+			for _, it := range n.Items() {
 				if needs(it, depth+1) {
 					return true
 				}
@@ -146,7 +146,7 @@ func fieldsOfMapping(d *Node) []Field {
 	if m == nil || m.Kind != Object {
 		return nil
 	}
-	return m.Fields
+	return m.Fields()
 }
 
 // LoadErrors are all the load errors of a description: every $ref that does
@@ -259,15 +259,15 @@ func (b *bundler) refText(ref *Node) string {
 	if s, ok := b.orig[ref]; ok {
 		return s
 	}
-	return ref.Scalar
+	return ref.Scalar()
 }
 
 // rewrite points a $ref (or a discriminator mapping's value) at local.
 func (b *bundler) rewrite(ref *Node, local string) {
 	if _, ok := b.orig[ref]; !ok {
-		b.orig[ref] = ref.Scalar
+		b.orig[ref] = ref.Scalar()
 	}
-	ref.Scalar = local
+	ref.SetScalar(local)
 }
 
 func (b *bundler) fail(n *Node, format string, args ...any) error {
@@ -300,7 +300,7 @@ func (b *bundler) fillSections() error {
 	for _, sec := range secs {
 		m := b.sectionNode(sec, false)
 		ref, ok := refOf(m)
-		if !ok || isRemote(ref.Scalar) {
+		if !ok || isRemote(ref.Scalar()) {
 			continue
 		}
 		key, target, err := b.target(m, ref)
@@ -315,14 +315,16 @@ func (b *bundler) fillSections() error {
 			continue // a section that refers into this very file: left as it is
 		}
 		if target.Kind != Object {
-			b.errs = append(b.errs, &LoadError{File: ref.Src.Name, Pos: ref.Pos, Msg: fmt.Sprintf("$ref %s names a %s, not a mapping of %s", ref.Scalar, target.Kind, sec[len(sec)-1])})
+			b.errs = append(b.errs, &LoadError{File: ref.Src.Name, Pos: ref.Pos, Msg: fmt.Sprintf("$ref %s names a %s, not a mapping of %s", ref.Scalar(), target.Kind, sec[len(sec)-1])})
 			b.failed[ref] = true
 			continue
 		}
-		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src, Fields: withSiblings(target.Fields, m.Fields)}
+		fields := withSiblings(target.Fields(), m.Fields())
+		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src}
+		m.SetFields(fields)
 		// A $ref elsewhere to one of these components, by the file's path,
 		// is a $ref to its place in the section.
-		for _, f := range target.Fields {
+		for _, f := range target.Fields() {
 			b.lifted[key+"/"+escapeToken(f.Key)] = "#/" + strings.Join(sec, "/") + "/" + escapeToken(f.Key)
 		}
 	}
@@ -341,7 +343,7 @@ func (b *bundler) reserveNames() {
 			b.taken[key] = map[string]bool{}
 		}
 		if m := b.sectionNode(sec, false); m != nil {
-			for _, f := range m.Fields {
+			for _, f := range m.Fields() {
 				b.taken[key][f.Key] = true
 			}
 		}
@@ -358,7 +360,7 @@ func (b *bundler) sectionNode(sec []string, create bool) *Node {
 				return nil
 			}
 			next = &Node{Kind: Object, Src: b.main.Src}
-			n.Fields = append(n.Fields, Field{Key: k, Value: next})
+			n.SetFields(append(n.Fields(), Field{Key: k, Value: next}))
 		}
 		n = next
 	}
@@ -378,12 +380,12 @@ func (b *bundler) fillTopLevelRefs() error {
 		if m == nil || m.Kind != Object {
 			continue
 		}
-		for i := range m.Fields {
-			ref, ok := refOf(m.Fields[i].Value)
-			if !ok || isRemote(ref.Scalar) || len(m.Fields[i].Value.Fields) != 1 {
+		for i := range m.Fields() {
+			ref, ok := refOf(m.Fields()[i].Value)
+			if !ok || isRemote(ref.Scalar()) || len(m.Fields()[i].Value.Fields()) != 1 {
 				continue
 			}
-			key, target, err := b.target(m.Fields[i].Value, ref)
+			key, target, err := b.target(m.Fields()[i].Value, ref)
 			if err != nil {
 				if err := b.collect(err); err != nil {
 					return err
@@ -394,12 +396,12 @@ func (b *bundler) fillTopLevelRefs() error {
 			if key == "" { // a reference inside the description itself
 				continue
 			}
-			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields[i].Key)), "/")
+			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields()[i].Key)), "/")
 			if _, done := b.lifted[key]; done {
 				continue // two entries for one target: the second stays a reference
 			}
 			b.lifted[key] = local
-			m.Fields[i].Value = target
+			m.Fields()[i].Value = target
 		}
 	}
 	return nil
@@ -447,7 +449,7 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		// A target that is itself only a reference is followed, so that
 		// the lifted component is the content, not a reference to it.
 		next, ok := refOf(t)
-		if !ok || len(t.Fields) != 1 || isRemote(b.refText(next)) {
+		if !ok || len(t.Fields()) != 1 || isRemote(b.refText(next)) {
 			return here, t, nil
 		}
 		nf, np, err := splitRef(b.refText(next))
@@ -470,7 +472,7 @@ func (b *bundler) refPath(ref *Node, from, file string) (string, error) {
 	if err != nil {
 		var re *ruleError
 		errors.As(err, &re)
-		return "", b.failWith(re.cause, ref, "$ref %s %s", ref.Scalar, re.why)
+		return "", b.failWith(re.cause, ref, "$ref %s %s", ref.Scalar(), re.why)
 	}
 	return p, nil
 }
@@ -509,31 +511,32 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 		return nil, err
 	}
 	if len(b.files) >= b.lim.Files {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar, b.lim.Files)
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar(), b.lim.Files)
 	}
 	if err := checkRealPath(b.fsys, name); err != nil {
-		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar, err)
+		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar(), err)
 	}
 	data, err := readFile(b.fsys, name, b.lim.FileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar, name)
+		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar(), name)
 	case errors.Is(err, ErrLimit):
-		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar, name, err)
+		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar(), name, err)
 	case err != nil:
-		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar, err)
+		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar(), err)
 	}
+	b.bud.file(int64(len(data)))
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar, mib(b.lim.TotalBytes))
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar(), mib(b.lim.TotalBytes))
 	}
 	src := &Source{Name: name, budget: b.bud}
 	if !isDescriptionFile(name) {
 		// Code samples, Markdown, text: the file's text, exactly as
 		// written, is the value.
 		if err := b.bud.value(); err != nil {
-			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar, err)
+			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar(), err)
 		}
-		root := &Node{Kind: String, Scalar: string(data), Pos: Pos{Line: 1, Col: 1}, Src: src}
+		root := scalarAt(String, string(data), Pos{Line: 1, Col: 1}, src)
 		b.files[name] = root
 		return root, nil
 	}
@@ -570,13 +573,13 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 			n.unpack() // for the error at its first item
 		}
 		// A packed Array's items are scalars: nothing to make local.
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			if err := b.walk(it, child(p, "", b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar) && !b.failed[ref] {
+		if ref, ok := refOf(n); ok && !isRemote(ref.Scalar()) && !b.failed[ref] {
 			var err error
 			if p.s == sData {
 				err = b.dataRef(n, ref, depth)
@@ -593,11 +596,11 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 				return err
 			}
 		}
-		for i := range n.Fields {
-			if n.Fields[i].Key == "$ref" {
+		for i := range n.Fields() {
+			if n.Fields()[i].Key == "$ref" {
 				continue
 			}
-			if err := b.walk(n.Fields[i].Value, child(p, n.Fields[i].Key, b.version == 3), depth+1); err != nil {
+			if err := b.walk(n.Fields()[i].Value, child(p, n.Fields()[i].Key, b.version == 3), depth+1); err != nil {
 				return err
 			}
 		}
@@ -616,11 +619,11 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 func (b *bundler) dataRef(n, ref *Node, depth int) error {
 	file, pointer, err := splitRef(b.refText(ref))
 	if err != nil {
-		return b.fail(ref, "$ref %s in data: %v", ref.Scalar, err)
+		return b.fail(ref, "$ref %s in data: %v", ref.Scalar(), err)
 	}
 	if file == "" && (n.Src == nil || n.Src.Name == b.mainPath) {
 		if _, err := b.ix.resolve(b.main, pointer); err != nil {
-			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar, err)
+			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar(), err)
 		}
 		return nil
 	}
@@ -642,9 +645,9 @@ func (b *bundler) mappings(schema *Node, depth int) error {
 		return nil
 	}
 	sec := section(sSchema, b.fmt)
-	for _, f := range m.Fields {
+	for _, f := range m.Fields() {
 		v := f.Value
-		if v.Kind != String || !looksLikeRef(v.Scalar) || isRemote(v.Scalar) || b.failed[v] {
+		if v.Kind != String || !looksLikeRef(v.Scalar()) || isRemote(v.Scalar()) || b.failed[v] {
 			continue
 		}
 		key, target, err := b.target(d, v)
@@ -703,7 +706,7 @@ func (b *bundler) lift(key string, target *Node, sec []string) string {
 	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
 	b.lifted[key] = local
 	m := b.sectionNode(sec, true)
-	m.Fields = append(m.Fields, Field{Key: name, Value: target})
+	m.SetFields(append(m.Fields(), Field{Key: name, Value: target}))
 	return local
 }
 
@@ -727,8 +730,12 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
 	cp := *target
-	cp.Fields = withSiblings(target.Fields, n.Fields)
-	cp.Items = append([]*Node(nil), target.Items...)
+	switch target.Kind {
+	case Object:
+		cp.SetFields(withSiblings(target.Fields(), n.Fields()))
+	case Array:
+		cp.SetItems(append([]*Node(nil), target.Items()...))
+	}
 	*n = cp
 	n.walked = 0
 	return b.walk(n, p, depth)
@@ -762,10 +769,10 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 	var s int64
 	switch n.Kind {
 	case String:
-		s = int64(len(n.Scalar)) + 2
+		s = int64(len(n.Scalar())) + 2
 	case Object:
 		s = 2
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			s += int64(len(f.Key)) + 4 + jsonSize(f.Value, memo)
 		}
 	case Array:
@@ -774,11 +781,11 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 			break
 		}
 		s = 2
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			s += 1 + jsonSize(it, memo)
 		}
 	default:
-		s = int64(len(n.Scalar))
+		s = int64(len(n.Scalar()))
 	}
 	if memo != nil {
 		memo[n] = s
@@ -795,10 +802,10 @@ func sizeUpTo(n *Node, max int64) int64 {
 	walk = func(n *Node) bool {
 		switch n.Kind {
 		case String:
-			s += int64(len(n.Scalar)) + 2
+			s += int64(len(n.Scalar())) + 2
 		case Object:
 			s += 2
-			for _, f := range n.Fields {
+			for _, f := range n.Fields() {
 				s += int64(len(f.Key)) + 4
 				if s > max || !walk(f.Value) {
 					return false
@@ -810,14 +817,14 @@ func sizeUpTo(n *Node, max int64) int64 {
 				break
 			}
 			s += 2
-			for _, it := range n.Items {
+			for _, it := range n.Items() {
 				s++
 				if s > max || !walk(it) {
 					return false
 				}
 			}
 		default:
-			s += int64(len(n.Scalar))
+			s += int64(len(n.Scalar()))
 		}
 		return s <= max
 	}

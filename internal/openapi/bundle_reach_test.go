@@ -76,12 +76,12 @@ func hasPacked(n *Node) bool {
 	if n.packed {
 		return true
 	}
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		if hasPacked(f.Value) {
 			return true
 		}
 	}
-	return slices.ContainsFunc(n.Items, hasPacked)
+	return slices.ContainsFunc(n.Items(), hasPacked)
 }
 
 // TestBundleKeepsLoadsLimits: a description Load read is bundled within the

@@ -151,10 +151,10 @@ func checkSameDocument(t *testing.T, file string) {
 
 func setSrc(n *Node, s *Source) {
 	n.Src = s
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		setSrc(f.Value, s)
 	}
-	for _, it := range n.Items {
+	for _, it := range n.Items() {
 		setSrc(it, s)
 	}
 }

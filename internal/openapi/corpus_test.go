@@ -246,16 +246,16 @@ func checkCorpusEntry(t *testing.T, fsys iofs.FS, e corpusEntry) corpusResult {
 func hasFileRefs(n *Node) bool {
 	switch n.Kind {
 	case Object:
-		if r := n.Get("$ref"); r != nil && r.Kind == String && !strings.HasPrefix(r.Scalar, "#") && !isRemote(r.Scalar) {
+		if r := n.Get("$ref"); r != nil && r.Kind == String && !strings.HasPrefix(r.Scalar(), "#") && !isRemote(r.Scalar()) {
 			return true
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			if hasFileRefs(f.Value) {
 				return true
 			}
 		}
 	case Array:
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			if hasFileRefs(it) {
 				return true
 			}

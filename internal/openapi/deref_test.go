@@ -52,7 +52,7 @@ func (d *dereferencer) load(name string) *Node {
 			d.t.Fatal(err)
 		}
 	default:
-		root = &Node{Kind: String, Scalar: string(data), Src: &Source{Name: name}}
+		root = scalarAt(String, string(data), Pos{}, &Source{Name: name})
 	}
 	d.files[name] = root
 	return root
@@ -76,10 +76,10 @@ func (d *dereferencer) target(from, ref string) (*Node, string, string, bool) {
 	for _, tok := range pointerTokens(pointer) {
 		for hops := 0; hops < 64; hops++ { // follow a $ref standing in the way
 			r := n.Get("$ref")
-			if r == nil || r.Kind != String || isRemote(r.Scalar) {
+			if r == nil || r.Kind != String || isRemote(r.Scalar()) {
 				break
 			}
-			next, nextName, _, ok := d.target(name, r.Scalar)
+			next, nextName, _, ok := d.target(name, r.Scalar())
 			if !ok {
 				return nil, "", "", false
 			}
@@ -97,26 +97,26 @@ func (d *dereferencer) target(from, ref string) (*Node, string, string, bool) {
 // node expands n, which was read from its Src's file.
 func (d *dereferencer) node(n *Node) *Node {
 	if d.nodes++; d.nodes > maxDerefNodes {
-		return &Node{Kind: String, Scalar: "<too large to expand>"}
+		return NewScalar(String, "<too large to expand>")
 	}
 	switch n.Kind {
 	case Array:
 		cp := &Node{Kind: Array}
-		for _, it := range n.Items {
-			cp.Items = append(cp.Items, d.node(it))
+		for _, it := range n.Items() {
+			cp.SetItems(append(cp.Items(), d.node(it)))
 		}
 		return cp
 	case Object:
-		if r := n.Get("$ref"); r != nil && r.Kind == String && !isRemote(r.Scalar) {
-			return d.ref(n, r.Scalar)
+		if r := n.Get("$ref"); r != nil && r.Kind == String && !isRemote(r.Scalar()) {
+			return d.ref(n, r.Scalar())
 		}
 		cp := &Node{Kind: Object}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			v := d.node(f.Value)
 			if f.Key == "discriminator" {
 				v = d.mapping(n, f.Value, v)
 			}
-			cp.Fields = append(cp.Fields, Field{Key: f.Key, Value: v})
+			cp.SetFields(append(cp.Fields(), Field{Key: f.Key, Value: v}))
 		}
 		return cp
 	}
@@ -142,10 +142,10 @@ func (d *dereferencer) entry(n *Node) *Node {
 func (d *dereferencer) shallow(n *Node) *Node {
 	for hops := 0; n != nil && hops < 64; hops++ {
 		r := n.Get("$ref")
-		if r == nil || r.Kind != String || isRemote(r.Scalar) {
+		if r == nil || r.Kind != String || isRemote(r.Scalar()) {
 			return n
 		}
-		next, _, _, ok := d.target(n.Src.Name, r.Scalar)
+		next, _, _, ok := d.target(n.Src.Name, r.Scalar())
 		if !ok {
 			return nil
 		}
@@ -161,22 +161,22 @@ func (d *dereferencer) ref(n *Node, ref string) *Node {
 		return n
 	}
 	if d.stack[target] {
-		return &Node{Kind: String, Scalar: "<cycle>"}
+		return NewScalar(String, "<cycle>")
 	}
 	d.stack[target] = true
 	out := d.node(target)
 	delete(d.stack, target)
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		if f.Key == "$ref" || out.Kind != Object {
 			continue
 		}
 		// A sibling of the $ref replaces the target's field of its key.
 		sib := Field{Key: f.Key, Value: d.node(f.Value)}
-		if i := slices.IndexFunc(out.Fields, func(g Field) bool { return g.Key == f.Key }); i >= 0 {
-			out.Fields = slices.Clone(out.Fields)
-			out.Fields[i] = sib
+		if i := slices.IndexFunc(out.Fields(), func(g Field) bool { return g.Key == f.Key }); i >= 0 {
+			out.SetFields(slices.Clone(out.Fields()))
+			out.Fields()[i] = sib
 		} else {
-			out.Fields = append(slices.Clone(out.Fields), sib)
+			out.SetFields(append(slices.Clone(out.Fields()), sib))
 		}
 	}
 	return out
@@ -191,20 +191,22 @@ func (d *dereferencer) mapping(holder, raw, expanded *Node) *Node {
 		return expanded
 	}
 	cp := &Node{Kind: Object}
-	for _, f := range expanded.Fields {
+	for _, f := range expanded.Fields() {
 		if f.Key != "mapping" {
-			cp.Fields = append(cp.Fields, f)
+			cp.SetFields(append(cp.Fields(), f))
 			continue
 		}
 		mm := &Node{Kind: Object}
-		for _, e := range m.Fields {
+		for _, e := range m.Fields() {
 			v := d.node(e.Value)
-			if e.Value.Kind == String && strings.ContainsAny(e.Value.Scalar, "#/.") {
-				v = d.ref(&Node{Kind: Object, Src: holder.Src, Fields: []Field{{Key: "$ref", Value: e.Value}}}, e.Value.Scalar)
+			if e.Value.Kind == String && strings.ContainsAny(e.Value.Scalar(), "#/.") {
+				ref := &Node{Kind: Object, Src: holder.Src}
+				ref.SetFields([]Field{{Key: "$ref", Value: e.Value}})
+				v = d.ref(ref, e.Value.Scalar())
 			}
-			mm.Fields = append(mm.Fields, Field{Key: e.Key, Value: v})
+			mm.SetFields(append(mm.Fields(), Field{Key: e.Key, Value: v}))
 		}
-		cp.Fields = append(cp.Fields, Field{Key: "mapping", Value: mm})
+		cp.SetFields(append(cp.Fields(), Field{Key: "mapping", Value: mm}))
 	}
 	return cp
 }
@@ -225,12 +227,12 @@ func (c *expandedComparison) document(src, bundled *Node, f format) (outcome, re
 	if f.major == 2 {
 		holders = map[string]bool{"definitions": true, "parameters": true, "responses": true}
 	}
-	for _, fl := range bundled.Fields {
+	for _, fl := range bundled.Fields() {
 		if src.Get(fl.Key) == nil && !holders[fl.Key] {
 			return "mismatch", fl.Key + " is in the bundle only"
 		}
 	}
-	for _, fl := range src.Fields {
+	for _, fl := range src.Fields() {
 		var outcome, reason string
 		switch {
 		case holders[fl.Key] && f.major == 2:
@@ -254,7 +256,7 @@ func (c *expandedComparison) components(src, bundled *Node) (outcome, reason str
 		return c.value("components", src, bundled)
 	}
 	bundled = c.bundle.shallow(bundled)
-	for _, sec := range src.Fields {
+	for _, sec := range src.Fields() {
 		var b *Node
 		if bundled != nil {
 			b = bundled.Get(sec.Key)
@@ -277,7 +279,7 @@ func (c *expandedComparison) entries(what string, src, bundled *Node) (outcome, 
 	if bundled == nil || bundled.Kind != Object {
 		return "mismatch", what + " is not a mapping in the bundle"
 	}
-	for _, e := range src.Fields {
+	for _, e := range src.Fields() {
 		if outcome, reason := c.compare(what+"."+e.Key, e.Value, bundled.Get(e.Key), true); outcome != "exact" {
 			return outcome, reason
 		}

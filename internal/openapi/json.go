@@ -180,7 +180,8 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			return nil, err
 		}
 		n := p.nodes.node()
-		n.Kind, n.Scalar, n.Pos, n.Src = k, lit, pos, p.src
+		n.Kind, n.Pos, n.Src = k, pos, p.src
+		n.SetScalar(lit)
 		return n, nil
 	}
 	pos, err := p.begin(depth)
@@ -219,7 +220,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			return nil, err
 		}
 		if len(p.fields) > mark {
-			n.Fields = slices.Clone(p.fields[mark:])
+			n.SetFields(slices.Clone(p.fields[mark:]))
 		}
 		clear(p.fields[mark:])
 		p.fields = p.fields[:mark]
@@ -237,7 +238,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			if pk == nil && len(p.items)-mark == packFrom && allScalars(p.items[mark:]) {
 				pk = &packer{}
 				for _, it := range p.items[mark:] {
-					pk.add(it.Kind, it.Scalar, it.Pos)
+					pk.add(it.Kind, it.Scalar(), it.Pos)
 				}
 				clear(p.items[mark:])
 				p.items = p.items[:mark]
@@ -254,7 +255,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 				pk.done(n)
 				pk = nil
 				p.items = append(p.items, n.Elems()...)
-				n.Items = nil
+				n.SetItems(nil)
 			}
 			v, err := p.value(depth + 1)
 			if err != nil {
@@ -270,7 +271,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			break
 		}
 		if len(p.items) > mark {
-			n.Items = slices.Clone(p.items[mark:])
+			n.SetItems(slices.Clone(p.items[mark:]))
 		}
 		clear(p.items[mark:])
 		p.items = p.items[:mark]

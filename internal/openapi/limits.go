@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 )
 
 // Limits bound what loading one description may cost, whoever wrote it: a
@@ -78,6 +80,23 @@ type budget struct {
 	values   int64 // values parsed
 	aliased  int64 // values aliases added
 	expanded int64 // bytes of JSON aliases and inlined $refs added
+	// read is the bytes of the files read, main and referenced; mem, when
+	// set, keeps room for the tree they make in the collector's limit.
+	read int64
+	mem  *memlimit.Reservation
+}
+
+// memoryPerByte is the room in the collector's soft limit (see memlimit) a
+// description's tree is given per byte of its files, while it is prepared:
+// about what the densest shapes keep live, so that the heap follows what is
+// live instead of growing to twice it, and no more than the 10 bytes a
+// byte a description may take.
+const memoryPerByte = 8
+
+// file counts n bytes of a file read, and makes room for them.
+func (b *budget) file(n int64) {
+	b.read += n
+	b.mem.Set(memoryPerByte * b.read)
 }
 
 func newBudget(ctx context.Context, lim Limits) *budget {

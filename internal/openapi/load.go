@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 )
 
 // LoadError is a description, or a file it refers to, that cannot be loaded:
@@ -43,7 +45,13 @@ var errEmpty = errors.New("empty")
 // where a path leads (RealPather), a link to a hidden file or folder is
 // refused.
 func Load(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Node, error) {
+	return load(ctx, fsys, name, lim, nil)
+}
+
+// load is Load, making room in mem for the files it reads.
+func load(ctx context.Context, fsys fs.FS, name string, lim Limits, mem *memlimit.Reservation) (*Node, error) {
 	bud := newBudget(ctx, lim)
+	bud.mem = mem
 	if err := checkRealPath(fsys, name); err != nil {
 		return nil, &LoadError{File: name, Msg: err.Error(), Err: err}
 	}
@@ -51,6 +59,7 @@ func Load(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Node, erro
 	if err != nil {
 		return nil, &LoadError{File: name, Msg: describeReadError(err), Err: err}
 	}
+	bud.file(int64(len(data)))
 	return parseDescription(&Source{Name: name, budget: bud}, data)
 }
 

@@ -113,7 +113,7 @@ func TestShortNumberKeepsWhatNumReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := num(&Node{Kind: Number, Scalar: lit})
+		got := num(NewScalar(Number, lit))
 		if got == nil || got.Cmp(want) != 0 {
 			t.Errorf("num(%.30s…) = %v, want %v (shortened to %s)", lit, got, want, shortNumber(lit))
 		}

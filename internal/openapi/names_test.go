@@ -36,14 +36,14 @@ func TestLiftedNamesNumberPastNamesInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range root.Get("components").Get("schemas").Fields {
+	for _, f := range root.Get("components").Get("schemas").Fields() {
 		got = append(got, f.Key)
 	}
 	want := "a_2 S a c_a a_3 a_4 a_5"
 	if strings.Join(got, " ") != want {
 		t.Errorf("schemas %q, want %q", strings.Join(got, " "), want)
 	}
-	if typ := root.Get("components").Get("schemas").Get("a_2").Get("type"); typ == nil || typ.Scalar != "integer" {
+	if typ := root.Get("components").Get("schemas").Get("a_2").Get("type"); typ == nil || typ.Scalar() != "integer" {
 		t.Errorf("the defined a_2 was replaced: type %v", typ)
 	}
 }
@@ -57,7 +57,7 @@ func TestCollidingNamesCostLinear(t *testing.T) {
 	prepare := preparer(t, false)
 	growthtest.Linear(t, "colliding lifted names", 2000, func(n int) {
 		p := prepare(collidingRefs(n), "openapi.yaml")
-		if got := len(p.Root.Get("components").Get("schemas").Fields); got != n+2 {
+		if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+2 {
 			t.Fatalf("%d schemas, want %d", got, n+2)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON kind of a Node.
@@ -76,17 +77,80 @@ type Node struct {
 	// bundler.walk): a mark on the node, in room its other fields leave,
 	// where a set of every node walked cost some 40 bytes a node.
 	walked uint32
-	// Scalar is the text of a String, and the JSON literal of a Number,
-	// Bool or Null (a number keeps its exact literal: "1.0" stays "1.0").
-	Scalar string
-	// Fields are an Object's members in the order they were written.
-	Fields []Field
-	// Items are an Array's elements. An Array read from a long YAML list
-	// of plain scalars holds them packed until Elems is called: read them
-	// with Elems.
-	Items []*Node
+	// kids are an Object's members (Fields), an Array's elements (Items)
+	// or a scalar's text (Scalar), never two of them: where the first
+	// member, element or byte is, how many there are, and the room there
+	// is for members (positive) or elements (negative); 0 for text. One
+	// pointer for all three, where a string and two slices cost 64 bytes
+	// a node, and a node is made for every value a description holds. The
+	// limits keep a file, and so any text, far under 2 GiB.
+	kids  unsafe.Pointer
+	nkids int32
+	room  int32
 	Pos   Pos
 	Src   *Source // the file it was written in
+}
+
+// Scalar is the text of a String, and the JSON literal of a Number, Bool
+// or Null (a number keeps its exact literal: "1.0" stays "1.0"); a packed
+// Array's items (see pack.go); "" for any other node.
+func (n *Node) Scalar() string {
+	if n.room != 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(n.kids), n.nkids)
+}
+
+// SetScalar makes s the node's text, in place of its text, members or
+// elements.
+func (n *Node) SetScalar(s string) {
+	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.StringData(s)), int32(len(s)), 0
+}
+
+// NewScalar is a node of kind k whose text is s.
+func NewScalar(k Kind, s string) *Node {
+	n := &Node{Kind: k}
+	n.SetScalar(s)
+	return n
+}
+
+// scalarAt is a node of kind k whose text is s, written at pos in src.
+func scalarAt(k Kind, s string, pos Pos, src *Source) *Node {
+	n := &Node{Kind: k, Pos: pos, Src: src}
+	n.SetScalar(s)
+	return n
+}
+
+// Fields are an Object's members in the order they were written: nil for
+// any other node. The slice is the node's own: an element changed through
+// it changes the node, and SetFields stores a slice grown or cut.
+func (n *Node) Fields() []Field {
+	if n == nil || n.room <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*Field)(n.kids), n.room)[:n.nkids]
+}
+
+// SetFields makes fs the node's members, in place of its text or
+// elements.
+func (n *Node) SetFields(fs []Field) {
+	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.SliceData(fs)), int32(len(fs)), int32(cap(fs))
+}
+
+// Items are an Array's elements: nil for any other node. An Array read
+// from a long YAML list of plain scalars holds them packed until Elems is
+// called: read them with Elems. The slice is the node's own, as Fields'.
+func (n *Node) Items() []*Node {
+	if n == nil || n.room >= 0 {
+		return nil
+	}
+	return unsafe.Slice((**Node)(n.kids), -n.room)[:n.nkids]
+}
+
+// SetItems makes items the node's elements, in place of its text or
+// members.
+func (n *Node) SetItems(items []*Node) {
+	n.kids, n.nkids, n.room = unsafe.Pointer(unsafe.SliceData(items)), int32(len(items)), -int32(cap(items))
 }
 
 // part is how much of its value a node holds.
@@ -114,13 +178,13 @@ func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
-	for i := range n.Fields {
-		if n.Fields[i].Key == key {
+	for i := range n.Fields() {
+		if n.Fields()[i].Key == key {
 			countScan(n, i+1)
-			return n.Fields[i].Value
+			return n.Fields()[i].Value
 		}
 	}
-	countScan(n, len(n.Fields))
+	countScan(n, len(n.Fields()))
 	return nil
 }
 
@@ -133,7 +197,7 @@ var scanned atomic.Int64
 
 // countScan adds k members gone through in n to scanned, when n is large.
 func countScan(n *Node, k int) {
-	if len(n.Fields) >= indexFrom {
+	if len(n.Fields()) >= indexFrom {
 		scanned.Add(int64(k))
 	}
 }
@@ -153,20 +217,20 @@ const indexFrom = 32
 
 // get is n.Get(key), through the index for large objects.
 func (ix index) get(n *Node, key string) *Node {
-	if n == nil || n.Kind != Object || len(n.Fields) < indexFrom || ix == nil {
+	if n == nil || n.Kind != Object || len(n.Fields()) < indexFrom || ix == nil {
 		return n.Get(key)
 	}
 	oi := ix[n]
-	if oi == nil || oi.fields != len(n.Fields) {
-		oi = &objectIndex{fields: len(n.Fields), at: make(map[string]int, len(n.Fields))}
-		countScan(n, len(n.Fields))
-		for i := len(n.Fields) - 1; i >= 0; i-- { // the first of a key wins, as in Get
-			oi.at[n.Fields[i].Key] = i
+	if oi == nil || oi.fields != len(n.Fields()) {
+		oi = &objectIndex{fields: len(n.Fields()), at: make(map[string]int, len(n.Fields()))}
+		countScan(n, len(n.Fields()))
+		for i := len(n.Fields()) - 1; i >= 0; i-- { // the first of a key wins, as in Get
+			oi.at[n.Fields()[i].Key] = i
 		}
 		ix[n] = oi
 	}
 	if i, ok := oi.at[key]; ok {
-		return n.Fields[i].Value
+		return n.Fields()[i].Value
 	}
 	return nil
 }
@@ -176,7 +240,7 @@ func (n *Node) Str() string {
 	if n == nil || n.Kind != String {
 		return ""
 	}
-	return n.Scalar
+	return n.Scalar()
 }
 
 // slab hands out Nodes from blocks: a 13 MB description has half a million
@@ -285,7 +349,7 @@ func (e *encoder) node(n *Node) {
 		e.buf = append(e.buf, ']')
 	case n.Kind == Array:
 		e.buf = append(e.buf, '[')
-		for i, it := range n.Items {
+		for i, it := range n.Items() {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
@@ -294,13 +358,13 @@ func (e *encoder) node(n *Node) {
 		e.buf = append(e.buf, ']')
 	case n.Kind == Object:
 		e.buf = append(e.buf, '{')
-		for i := range n.Fields {
+		for i := range n.Fields() {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.buf = appendString(e.buf, n.Fields[i].Key)
+			e.buf = appendString(e.buf, n.Fields()[i].Key)
 			e.buf = append(e.buf, ':')
-			e.node(n.Fields[i].Value)
+			e.node(n.Fields()[i].Value)
 		}
 		e.buf = append(e.buf, '}')
 	default:
@@ -323,15 +387,15 @@ func (n *Node) budgetOf() *budget {
 func (n *Node) AppendJSON(b []byte) []byte {
 	switch n.Kind {
 	case Null, Bool, Number:
-		return append(b, n.Scalar...)
+		return append(b, n.Scalar()...)
 	case String:
-		return appendString(b, n.Scalar)
+		return appendString(b, n.Scalar())
 	case Array:
 		if n.packed {
 			return n.appendPacked(b)
 		}
 		b = append(b, '[')
-		for i, it := range n.Items {
+		for i, it := range n.Items() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -340,13 +404,13 @@ func (n *Node) AppendJSON(b []byte) []byte {
 		return append(b, ']')
 	case Object:
 		b = append(b, '{')
-		for i := range n.Fields {
+		for i := range n.Fields() {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, n.Fields[i].Key)
+			b = appendString(b, n.Fields()[i].Key)
 			b = append(b, ':')
-			b = n.Fields[i].Value.AppendJSON(b)
+			b = n.Fields()[i].Value.AppendJSON(b)
 		}
 		return append(b, '}')
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -237,8 +238,12 @@ type Sink interface {
 // found in the rest.
 func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
 	lim := opts.Limits.withDefaults()
+	// The tree, or what the single pass keeps, is given room in the
+	// collector's limit as the files are read (budget.file).
+	mem := memlimit.Reserve(0)
+	defer mem.Release()
 	if !opts.TreeOnly {
-		p, err := onePass(ctx, fsys, name, lim, out)
+		p, err := onePass(ctx, fsys, name, lim, out, mem)
 		if !errors.Is(err, errGiveWay) {
 			return p, err
 		}
@@ -249,7 +254,7 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 			return nil, fmt.Errorf("write the document: %w", err)
 		}
 	}
-	root, err := Load(ctx, fsys, name, lim)
+	root, err := load(ctx, fsys, name, lim, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +281,7 @@ func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 
 // onePass tries the single pass; errGiveWay leaves the description to the
 // tree.
-func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer) (*Prepared, error) {
+func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer, mem *memlimit.Reservation) (*Prepared, error) {
 	if err := checkRealPath(fsys, name); err != nil {
 		return nil, gaveWay("%v", err)
 	}
@@ -299,6 +304,8 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	}
 	lr := newLineReader(in)
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
+	src.budget.mem = mem
+	src.budget.file(st.Size())
 	p := &pass{
 		// Keys written twice are caught by the pass itself, more cheaply:
 		// by their hashes (see names).
@@ -453,7 +460,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if m == mStub {
 			n.part = stub
 		} else {
-			n.Scalar = keep(s, copied)
+			n.SetScalar(keep(s, copied))
 		}
 		return n, nil
 	case '0', 'n', 't', 'f':
@@ -482,7 +489,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 			return nil, nil
 		}
 		n := p.node(kind, off)
-		n.Scalar = string(raw)
+		n.SetScalar(string(raw))
 		return n, nil
 	}
 	_, err := p.dec.ReadToken()
@@ -585,7 +592,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		}
 		p.sch.member(&so, cpl, vm, rm, v)
 		if v != nil && n != nil && vm != mCopy {
-			n.Fields = append(n.Fields, Field{Key: kept, KeyPos: kpos, Value: v})
+			n.SetFields(append(n.Fields(), Field{Key: kept, KeyPos: kpos, Value: v}))
 		}
 	}
 }
@@ -624,7 +631,8 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 		return nil, nil
 	}
 	n := p.alloc()
-	n.Kind, n.Scalar, n.Pos, n.Src = String, text, pos, p.src
+	n.Kind, n.Pos, n.Src = String, pos, p.src
+	n.SetScalar(text)
 	return n, nil
 }
 
@@ -635,9 +643,9 @@ func (p *pass) mapping(m mode, depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if looksLikeRef(v.Scalar) && !isRemote(v.Scalar) {
-		if file, _, err := splitRef(v.Scalar); err != nil || file != "" {
-			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar)
+	if looksLikeRef(v.Scalar()) && !isRemote(v.Scalar()) {
+		if file, _, err := splitRef(v.Scalar()); err != nil || file != "" {
+			return nil, gaveWay("mapping %q names a file, or cannot be read", v.Scalar())
 		}
 	}
 	if m == mCopy {
@@ -680,7 +688,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 		}
 		p.sch.itemRead(pl, cpl, im, rm, mark, v)
 		if v != nil && n != nil && im != mCopy {
-			n.Items = append(n.Items, v)
+			n.SetItems(append(n.Items(), v))
 		}
 	}
 }

@@ -123,7 +123,7 @@ func fieldsOf(n *Node) []Field {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
-	return n.Fields
+	return n.Fields()
 }
 
 // TestOnePassAgreesOnTestdata: every description and file under testdata/

@@ -21,9 +21,9 @@ func (n *Node) field(key string) *Field {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
-	for i := range n.Fields {
-		if n.Fields[i].Key == key {
-			return &n.Fields[i]
+	for i := range n.Fields() {
+		if n.Fields()[i].Key == key {
+			return &n.Fields()[i]
 		}
 	}
 	return nil

@@ -45,14 +45,15 @@ func (p *packer) add(k Kind, lit string, pos Pos) {
 
 // done makes n, an Array without items, hold p's items packed.
 func (p *packer) done(n *Node) {
-	n.Scalar, n.packed, n.Items = p.b.String(), true, nil
+	n.packed = true
+	n.SetScalar(p.b.String())
 	*p = packer{}
 }
 
 // packedItems calls f with each item of a packed Array, in order, until f
 // returns false.
 func (n *Node) packedItems(f func(k Kind, lit string, pos Pos) bool) {
-	s, line, prev := n.Scalar, int32(0), int32(0)
+	s, line, prev := n.Scalar(), int32(0), int32(0)
 	for len(s) > 0 {
 		h, w := uvarint(s)
 		s = s[w:]
@@ -106,7 +107,7 @@ func (n *Node) Elems() []*Node {
 	if n == nil {
 		return nil
 	}
-	return n.Items
+	return n.Items()
 }
 
 // unpack turns a packed Array into one with a Node for each item, as the
@@ -118,11 +119,13 @@ func (n *Node) unpack() {
 	items := make([]*Node, 0, count)
 	n.packedItems(func(k Kind, lit string, pos Pos) bool {
 		it := &block[len(items)]
-		it.Kind, it.Scalar, it.Pos, it.Src = k, lit, pos, n.Src
+		it.Kind, it.Pos, it.Src = k, pos, n.Src
+		it.SetScalar(lit)
 		items = append(items, it)
 		return true
 	})
-	n.Scalar, n.packed, n.Items = "", false, items
+	n.packed = false
+	n.SetItems(items)
 }
 
 // packedSize is a packed Array's size as JSON, as jsonSize reckons it.

@@ -27,7 +27,7 @@ func listDoc(n int, indent string) []byte {
 
 // unpackAll unpacks every packed Array of a tree.
 func unpackAll(n *Node) {
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		unpackAll(f.Value)
 	}
 	for _, it := range n.Elems() {
@@ -54,8 +54,8 @@ func TestLongListsPacked(t *testing.T) {
 			t.Fatal(err)
 		}
 		sl, ll := short.Get("x-list"), long.Get("x-list")
-		if sl.packed || !ll.packed || ll.Items != nil || !least.Get("x-list").packed {
-			t.Fatalf("indent %q: packed: short %v, long %v with %d items, %d items %v", indent, sl.packed, ll.packed, len(ll.Items), packFrom, least.Get("x-list").packed)
+		if sl.packed || !ll.packed || ll.Items() != nil || !least.Get("x-list").packed {
+			t.Fatalf("indent %q: packed: short %v, long %v with %d items, %d items %v", indent, sl.packed, ll.packed, len(ll.Items()), packFrom, least.Get("x-list").packed)
 		}
 		size := jsonSize(long, nil)
 		packedJSON, err := Encode(long, DefaultLimits)
@@ -69,7 +69,7 @@ func TestLongListsPacked(t *testing.T) {
 		if ll.packed || len(items) != 3*packFrom {
 			t.Fatalf("indent %q: unpacked into %d items, packed %v", indent, len(items), ll.packed)
 		}
-		for i, it := range sl.Items {
+		for i, it := range sl.Items() {
 			if d := treeDiff(it, items[i], fmt.Sprintf("#/x-list/%d", i)); d != "" || items[i].Src != ll.Src || it.Src != sl.Src {
 				t.Fatalf("indent %q: unpacked %s", indent, d)
 			}
@@ -168,8 +168,8 @@ func TestPackedListsResolved(t *testing.T) {
 			line = n + 1
 		}
 	}
-	if got.Kind != Number || got.Scalar != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
-		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar, got.Pos)
+	if got.Kind != Number || got.Scalar() != "-3e2" || got.Pos != (Pos{Line: int32(line), Col: 5}) {
+		t.Errorf("item %d: %s %q at %v", i, got.Kind, got.Scalar(), got.Pos)
 	}
 }
 
@@ -191,8 +191,8 @@ func TestPackedPlaces(t *testing.T) {
 		t.Fatalf("%d items, want %d", len(items), len(places))
 	}
 	for i, it := range items {
-		if it.Pos != places[i] || it.Scalar != fmt.Sprint(i) {
-			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar, it.Pos, i, places[i])
+		if it.Pos != places[i] || it.Scalar() != fmt.Sprint(i) {
+			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar(), it.Pos, i, places[i])
 		}
 	}
 }

@@ -206,8 +206,8 @@ func TestPositions(t *testing.T) {
 		}
 		paths := n.Get("paths")
 		get := paths.Get("/a").Get("get")
-		if paths.Fields[0].KeyPos.Line != 6-boolInt(tc.file == "p.yaml") || get.Pos.Line != 7-boolInt(tc.file == "p.yaml") {
-			t.Errorf("%s: /a key at %v, get at %v", tc.file, paths.Fields[0].KeyPos, get.Pos)
+		if paths.Fields()[0].KeyPos.Line != 6-boolInt(tc.file == "p.yaml") || get.Pos.Line != 7-boolInt(tc.file == "p.yaml") {
+			t.Errorf("%s: /a key at %v, get at %v", tc.file, paths.Fields()[0].KeyPos, get.Pos)
 		}
 	}
 }

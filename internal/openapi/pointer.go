@@ -89,7 +89,7 @@ func (ix index) resolve(root *Node, pointer string) (*Node, error) {
 			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Elems()) {
 				return nil, fmt.Errorf("no item %q", tok)
 			}
-			n = n.Items[i]
+			n = n.Items()[i]
 		default:
 			return nil, fmt.Errorf("%q is inside a %s", tok, n.Kind)
 		}
@@ -120,7 +120,7 @@ func (ix index) resolveKept(root *Node, pointer string) (n *Node, err error, ok 
 			if err != nil || !arrayIndex.MatchString(tok) || i >= len(n.Elems()) {
 				return nil, fmt.Errorf("no item %q", tok), true
 			}
-			n = n.Items[i]
+			n = n.Items()[i]
 		default:
 			return nil, fmt.Errorf("%q is inside a %s", tok, n.Kind), true
 		}

@@ -22,7 +22,7 @@ func TestResolveInALargeObject(t *testing.T) {
 	}
 	for _, i := range []int{0, indexFrom, indexFrom + 7} {
 		n, err := Resolve(root, fmt.Sprintf("/x/k%d", i))
-		if err != nil || n.Scalar != fmt.Sprint(i) {
+		if err != nil || n.Scalar() != fmt.Sprint(i) {
 			t.Errorf("/x/k%d: %v %v, want %d", i, n, err, i)
 		}
 	}
@@ -67,7 +67,7 @@ func TestStringsAsJSON(t *testing.T) {
 		{"\xe2\x82", `"\ufffd\ufffd"`},
 	}
 	for _, tc := range cases {
-		got, err := Encode(&Node{Kind: String, Scalar: tc.in}, Limits{})
+		got, err := Encode(NewScalar(String, tc.in), Limits{})
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%q: %s %v, want %s", tc.in, got, err, tc.want)
 		}

@@ -110,7 +110,7 @@ func (r schemaRules) value(v *Node, key string, add report) {
 	case v.Kind == Array && key == "items" && r.f.major == 2:
 		// Swagger 2.0's JSON Schema draft 4 lets items be a list.
 	case v.Kind == Bool:
-		add(v, fmt.Sprintf("true and false are schemas from OpenAPI 3.1 on: before, write {} for any value, not %s", v.Scalar), Warning)
+		add(v, fmt.Sprintf("true and false are schemas from OpenAPI 3.1 on: before, write {} for any value, not %s", v.Scalar()), Warning)
 	case v.Kind == Array && key == "items":
 		fix := "a list of schemas, one for each position, is prefixItems from OpenAPI 3.1 on"
 		if r.f.since31() {
@@ -243,8 +243,8 @@ func (r schemaRules) checkType(v *Node, add report) {
 	}
 	for i, t := range v.Elems() {
 		r.typeName(t, true, add)
-		if t.Kind == String && slices.ContainsFunc(v.Elems()[:i], func(u *Node) bool { return u.Kind == String && u.Scalar == t.Scalar }) {
-			add(t, fmt.Sprintf("type lists %q twice", t.Scalar), Warning)
+		if t.Kind == String && slices.ContainsFunc(v.Elems()[:i], func(u *Node) bool { return u.Kind == String && u.Scalar() == t.Scalar() }) {
+			add(t, fmt.Sprintf("type lists %q twice", t.Scalar()), Warning)
 		}
 	}
 }
@@ -258,13 +258,13 @@ func (r schemaRules) typeName(t *Node, listed bool, add report) {
 		add(t, `type names null, not the type name "null": write it quoted, "null"`, Warning)
 	case t.Kind != String:
 		add(t, fmt.Sprintf("type must be a type name, one of %s, not %s", strings.Join(names, ", "), shown(t)))
-	case slices.Contains(names, t.Scalar):
-	case slices.Contains(anyTypeNames, t.Scalar):
+	case slices.Contains(names, t.Scalar()):
+	case slices.Contains(anyTypeNames, t.Scalar()):
 		if !listed || r.f.since31() { // else the list is the news
-			add(t, r.otherVersionsType(t.Scalar), Warning)
+			add(t, r.otherVersionsType(t.Scalar()), Warning)
 		}
 	default:
-		add(t, fmt.Sprintf("type %q is not one of %s%s", t.Scalar, strings.Join(names, ", "), didYouMean(t.Scalar, names)))
+		add(t, fmt.Sprintf("type %q is not one of %s%s", t.Scalar(), strings.Join(names, ", "), didYouMean(t.Scalar(), names)))
 	}
 }
 
@@ -287,8 +287,8 @@ func (r schemaRules) otherVersionsType(name string) string {
 // the kind of most values it checks.
 func shown(v *Node) string {
 	kind := article(v.Kind) + " " + v.Kind.String()
-	if (v.Kind == Number || v.Kind == Bool) && len(v.Scalar) <= 40 {
-		return kind + " (" + v.Scalar + ")"
+	if (v.Kind == Number || v.Kind == Bool) && len(v.Scalar()) <= 40 {
+		return kind + " (" + v.Scalar() + ")"
 	}
 	return kind
 }
@@ -344,11 +344,11 @@ func (v *validator) schemas() {
 				if _, ref := refOf(n); ref && r.ignoresSiblings() {
 					return
 				}
-				for _, f := range n.Fields {
+				for _, f := range n.Fields() {
 					r.keyword(as, f.Key, f.Value, add)
 				}
 			}
-			for _, f := range n.Fields {
+			for _, f := range n.Fields() {
 				if c := child(p, f.Key, v3); f.Key != "$ref" && leadsToSchemas(c) {
 					walk(f.Value, c, keywordOf(as, f.Key), p.s != sSchemaList)
 				}
@@ -733,6 +733,6 @@ func (a *arena) node() *Node {
 		a.at = arenaMark{a.at.b + 1, 0}
 	}
 	// Keep the lists' room: a node reused holds the same kind of values.
-	*n = Node{Fields: n.Fields[:0], Items: n.Items[:0]}
+	*n = Node{kids: n.kids, room: n.room}
 	return n
 }

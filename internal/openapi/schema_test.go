@@ -270,14 +270,14 @@ func TestShownValues(t *testing.T) {
 		v    Node
 		want string
 	}{
-		{Node{Kind: Number, Scalar: n40}, "a number (" + n40 + ")"},
-		{Node{Kind: Number, Scalar: n40 + "9"}, "a number"},
-		{Node{Kind: Bool, Scalar: "false"}, "a boolean (false)"},
-		{Node{Kind: String, Scalar: "secret"}, "a string"},
+		{*NewScalar(Number, n40), "a number (" + n40 + ")"},
+		{*NewScalar(Number, n40+"9"), "a number"},
+		{*NewScalar(Bool, "false"), "a boolean (false)"},
+		{*NewScalar(String, "secret"), "a string"},
 		{Node{Kind: Array}, "an array"},
 	} {
 		if got := shown(&tc.v); got != tc.want {
-			t.Errorf("shown(%s %q) = %q, want %q", tc.v.Kind, tc.v.Scalar, got, tc.want)
+			t.Errorf("shown(%s %q) = %q, want %q", tc.v.Kind, tc.v.Scalar(), got, tc.want)
 		}
 	}
 }
@@ -308,7 +308,8 @@ func TestArenaReusesItsBlocks(t *testing.T) {
 	var a arena
 	start := a.mark()
 	first := a.node()
-	first.Kind, first.Fields = Object, append(first.Fields, Field{Key: "k"})
+	first.Kind = Object
+	first.SetFields(append(first.Fields(), Field{Key: "k"}))
 	for range 2999 {
 		a.node()
 	}
@@ -316,8 +317,8 @@ func TestArenaReusesItsBlocks(t *testing.T) {
 		t.Errorf("3000 nodes in %d blocks, want 3", len(a.blocks))
 	}
 	a.release(start)
-	if again := a.node(); again != first || again.Kind != 0 || len(again.Fields) != 0 {
-		t.Errorf("after a release: node %p (%v, %d fields), want %p emptied", again, again.Kind, len(again.Fields), first)
+	if again := a.node(); again != first || again.Kind != 0 || len(again.Fields()) != 0 {
+		t.Errorf("after a release: node %p (%v, %d fields), want %p emptied", again, again.Kind, len(again.Fields()), first)
 	}
 	for range 2999 {
 		a.node()

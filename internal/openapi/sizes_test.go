@@ -49,10 +49,10 @@ func TestJSONSizes(t *testing.T) {
 				t.Errorf("%s (%d bytes): sizeUpTo(%d) = %d", at, want, max, got)
 			}
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			check(f.Value, at+"/"+f.Key)
 		}
-		for i, it := range n.Items {
+		for i, it := range n.Items() {
 			check(it, fmt.Sprintf("%s/%d", at, i))
 		}
 	}
@@ -62,13 +62,13 @@ func TestJSONSizes(t *testing.T) {
 // filledContainers counts the objects and arrays in n that hold anything.
 func filledContainers(n *Node) int {
 	c := 0
-	if len(n.Fields) > 0 || len(n.Items) > 0 || n.packed {
+	if len(n.Fields()) > 0 || len(n.Items()) > 0 || n.packed {
 		c++
 	}
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		c += filledContainers(f.Value)
 	}
-	for _, it := range n.Items {
+	for _, it := range n.Items() {
 		c += filledContainers(it)
 	}
 	return c

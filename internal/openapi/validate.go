@@ -78,7 +78,8 @@ func validateKept(root *Node, refs []passRef, used map[string]string) (findings 
 			continue
 		}
 		if isRemote(r.text) {
-			at.Scalar, at.Pos = r.text, r.pos
+			at.Pos = r.pos
+			at.SetScalar(r.text)
 			v.remote(&at)
 			continue
 		}
@@ -88,7 +89,8 @@ func validateKept(root *Node, refs []passRef, used map[string]string) (findings 
 			problems[r.text] = msg
 		}
 		if msg != "" {
-			at.Scalar, at.Pos = r.text, r.pos
+			at.Pos = r.pos
+			at.SetScalar(r.text)
 			v.add(Error, &at, "%s", msg)
 		}
 	}
@@ -160,10 +162,10 @@ var versions = regexp.MustCompile(`^3\.[012]\.\d+(-.+)?$`)
 func (v *validator) structure() {
 	r := v.root
 	if s := r.Get("swagger"); s != nil {
-		if s.Kind != String || s.Scalar != "2.0" {
+		if s.Kind != String || s.Scalar() != "2.0" {
 			v.add(Error, s, `swagger must be "2.0" (a string): this is the only Swagger version%s`, quoteIt(s, "2.0"))
 		}
-	} else if o := r.Get("openapi"); o.Kind != String || !versions.MatchString(o.Scalar) {
+	} else if o := r.Get("openapi"); o.Kind != String || !versions.MatchString(o.Scalar()) {
 		v.add(Error, o, "openapi must be a 3.0.x, 3.1.x or 3.2.x version string, such as \"3.0.3\"%s", quoteIt(o, "3.0.3"))
 	}
 	info := r.Get("info")
@@ -190,7 +192,7 @@ func (v *validator) structure() {
 		v.add(Error, paths, "paths must be a mapping of path templates")
 		return
 	}
-	for _, f := range paths.Fields {
+	for _, f := range paths.Fields() {
 		if !strings.HasPrefix(f.Key, "/") && !strings.HasPrefix(f.Key, "x-") {
 			v.add(Error, f.Value, "path %q must start with /", f.Key)
 		}
@@ -201,7 +203,7 @@ func (v *validator) structure() {
 			continue
 		}
 		rs := o.op.Get("responses")
-		if (rs == nil || rs.Kind != Object || len(rs.Fields) == 0) && !v.fmt.since31() {
+		if (rs == nil || rs.Kind != Object || len(rs.Fields()) == 0) && !v.fmt.since31() {
 			v.add(Error, o.op, "%s has no responses: list at least one", o.where())
 		}
 	}
@@ -219,7 +221,7 @@ func quoteIt(n *Node, example string) string {
 		return ": it is empty"
 	case Number, Bool:
 		kind := map[Kind]string{Number: "a number", Bool: "a boolean"}[n.Kind]
-		return fmt.Sprintf(": %s is written without quotes, so it is read as %s; quote it, as in %q", n.Scalar, kind, cmp.Or(example, n.Scalar))
+		return fmt.Sprintf(": %s is written without quotes, so it is read as %s; quote it, as in %q", n.Scalar(), kind, cmp.Or(example, n.Scalar()))
 	case Object, Array:
 		kind := map[Kind]string{Object: "a mapping", Array: "a list"}[n.Kind]
 		return fmt.Sprintf(": it is written as %s; give its text, in quotes", kind)
@@ -250,7 +252,7 @@ func (v *validator) listOperations() []operation {
 		return []operation{}
 	}
 	ops := []operation{}
-	for _, pf := range paths.Fields {
+	for _, pf := range paths.Fields() {
 		item := v.deref(pf.Value)
 		if strings.HasPrefix(pf.Key, "x-") || item == nil || item.Kind != Object {
 			continue
@@ -265,7 +267,7 @@ func (v *validator) listOperations() []operation {
 				ops = append(ops, operation{pf.Key, "query", item, op})
 			}
 			if more := item.Get("additionalOperations"); more != nil && more.Kind == Object {
-				for _, f := range more.Fields {
+				for _, f := range more.Fields() {
 					ops = append(ops, operation{pf.Key, f.Key, item, f.Value})
 				}
 			}
@@ -283,16 +285,16 @@ func (v *validator) deref(n *Node) *Node {
 		if !ok {
 			return n
 		}
-		if !strings.HasPrefix(ref.Scalar, "#") || ref.unresolved {
+		if !strings.HasPrefix(ref.Scalar(), "#") || ref.unresolved {
 			return nil
 		}
-		t, ok := v.derefs[ref.Scalar]
+		t, ok := v.derefs[ref.Scalar()]
 		if !ok {
-			t = v.follow(ref.Scalar)
+			t = v.follow(ref.Scalar())
 			if v.derefs == nil {
 				v.derefs = map[string]*Node{}
 			}
-			v.derefs[ref.Scalar] = t
+			v.derefs[ref.Scalar()] = t
 		}
 		if t == nil {
 			return nil
@@ -320,16 +322,16 @@ func (v *validator) refs(n *Node, p place) {
 	switch n.Kind {
 	case Array:
 		// A packed Array's items are scalars: no reference among them.
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			v.refs(it, child(p, "", v.version == 3))
 		}
 	case Object:
-		if ref, ok := refOf(n); ok && isRemote(ref.Scalar) {
+		if ref, ok := refOf(n); ok && isRemote(ref.Scalar()) {
 			v.remote(ref)
 		} else if ok && !ref.unresolved {
 			v.checkRef(ref)
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			if f.Key != "$ref" && !skipKey(p, f.Key) {
 				v.refs(f.Value, child(p, f.Key, v.version == 3))
 			}
@@ -341,14 +343,14 @@ func (v *validator) refs(n *Node, p place) {
 // address: it is published as written, since nothing is fetched from the
 // network.
 func (v *validator) remote(ref *Node) {
-	if v.remotes[ref.Scalar] {
+	if v.remotes[ref.Scalar()] {
 		return
 	}
 	if v.remotes == nil {
 		v.remotes = map[string]bool{}
 	}
-	v.remotes[ref.Scalar] = true
-	v.add(Warning, ref, "$ref %s is an address, not a file: it is published as written, not bundled, so the docs show it only if the service can read that address; to bundle it, copy the file into the repository and refer to it by its path", ref.Scalar)
+	v.remotes[ref.Scalar()] = true
+	v.add(Warning, ref, "$ref %s is an address, not a file: it is published as written, not bundled, so the docs show it only if the service can read that address; to bundle it, copy the file into the repository and refer to it by its path", ref.Scalar())
 }
 
 // checkRef reports a $ref that does not resolve, or names a file it may not.
@@ -357,7 +359,7 @@ func (v *validator) checkRef(ref *Node) {
 	if ref.Src != nil {
 		from = ref.Src.Name
 	}
-	if msg := v.refProblem(ref.Scalar, from); msg != "" {
+	if msg := v.refProblem(ref.Scalar(), from); msg != "" {
 		v.add(Error, ref, "%s", msg)
 	}
 }
@@ -421,7 +423,7 @@ func (v *validator) parameters() {
 	type key struct{ name, in string }
 	seen := map[key]string{}
 	if shared := v.sharedSection(sParam); shared != nil {
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			p := v.deref(f.Value)
 			if p == nil || p.Kind != Object {
 				continue
@@ -523,17 +525,17 @@ func (v *validator) parameter(p *Node, what string) {
 	}
 	v.checked[p] = true
 	name := p.Get("name")
-	if name == nil || name.Kind != String || name.Scalar == "" {
+	if name == nil || name.Kind != String || name.Scalar() == "" {
 		v.add(Error, p, "%s has no name: name is the parameter's name in HTTP requests", what)
 	} else if what == "parameter" {
-		what += " " + name.Scalar
+		what += " " + name.Scalar()
 	}
 	in := p.Get("in")
 	if in == nil || !slices.Contains(paramIn(v.fmt), in.Str()) {
 		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
 	}
 	if in.Str() == "path" {
-		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar != "true" {
+		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar() != "true" {
 			v.add(Error, p, "%s is in path, so it must have required: true", what)
 		}
 	}
@@ -573,7 +575,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 	if t := r.Get("type"); t != nil {
 		switch t.Kind {
 		case String:
-			typ = t.Scalar
+			typ = t.Scalar()
 			if !slices.Contains(types, typ) {
 				v.add(Error, t, "%s: type %q is not one of %s", what, typ, strings.Join(types, ", "))
 				typ = ""
@@ -597,8 +599,8 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 	var re *regexp.Regexp
 	if pat := r.Get("pattern"); pat != nil && pat.Kind == String {
 		var err error
-		if re, err = regexp.Compile(pat.Scalar); err != nil {
-			v.add(Warning, pat, "%s: pattern %q uses ECMA-262 syntax this check cannot read (%v): defaults are not checked against it", what, pat.Scalar, err)
+		if re, err = regexp.Compile(pat.Scalar()); err != nil {
+			v.add(Warning, pat, "%s: pattern %q uses ECMA-262 syntax this check cannot read (%v): defaults are not checked against it", what, pat.Scalar(), err)
 		}
 	}
 	// A default that does not fit its rules is a warning: other tools
@@ -613,16 +615,16 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 		return
 	}
 	if def.Kind == String {
-		n := big.NewFloat(float64(len([]rune(def.Scalar))))
+		n := big.NewFloat(float64(len([]rune(def.Scalar()))))
 		if minL != nil && n.Cmp(minL) < 0 || maxL != nil && n.Cmp(maxL) > 0 {
-			v.add(Warning, def, "%s: default %q breaks its length limits", what, def.Scalar)
+			v.add(Warning, def, "%s: default %q breaks its length limits", what, def.Scalar())
 		}
-		if re != nil && !re.MatchString(def.Scalar) {
-			v.add(Warning, def, "%s: default %q does not match pattern %s", what, def.Scalar, re)
+		if re != nil && !re.MatchString(def.Scalar()) {
+			v.add(Warning, def, "%s: default %q does not match pattern %s", what, def.Scalar(), re)
 		}
 	}
 	if d := num(def); d != nil && (lo != nil && d.Cmp(lo) < 0 || hi != nil && d.Cmp(hi) > 0) {
-		v.add(Warning, def, "%s: default %s is outside minimum..maximum", what, def.Scalar)
+		v.add(Warning, def, "%s: default %s is outside minimum..maximum", what, def.Scalar())
 	}
 	if enum := r.Get("enum"); enum != nil && enum.Kind == Array {
 		want := string(def.AppendJSON(nil))
@@ -636,7 +638,7 @@ func num(n *Node) *big.Float {
 	if n == nil || n.Kind != Number {
 		return nil
 	}
-	f, _, err := big.ParseFloat(shortNumber(n.Scalar), 10, 128, big.ToNearestEven)
+	f, _, err := big.ParseFloat(shortNumber(n.Scalar()), 10, 128, big.ToNearestEven)
 	if err != nil {
 		return nil
 	}
@@ -719,7 +721,7 @@ func (v *validator) responses() {
 			v.add(Error, hs, "%s: headers must be a mapping of header names", what)
 			return
 		}
-		for _, h := range hs.Fields {
+		for _, h := range hs.Fields() {
 			hv := v.deref(h.Value)
 			if hv == nil || hv.Kind != Object {
 				v.add(Error, h.Value, "%s: header %s must be a mapping", what, h.Key)
@@ -735,13 +737,13 @@ func (v *validator) responses() {
 		}
 	}
 	if shared := v.sharedSection(sResponse); shared != nil {
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			check(f.Value, responseName{key: f.Key})
 		}
 	}
 	for _, o := range v.operations() {
 		if rs := o.op.Get("responses"); rs != nil && rs.Kind == Object {
-			for _, rf := range rs.Fields {
+			for _, rf := range rs.Fields() {
 				if !strings.HasPrefix(rf.Key, "x-") {
 					check(rf.Value, responseName{key: rf.Key, op: o})
 				}
@@ -771,12 +773,12 @@ func usedRefs(root *Node) map[string]string {
 	var collect func(n *Node)
 	collect = func(n *Node) {
 		if r, ok := refOf(n); ok {
-			used[r.Scalar] = r.Scalar
+			used[r.Scalar()] = r.Scalar()
 		}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			collect(f.Value)
 		}
-		for _, it := range n.Items { // a packed Array holds no $ref
+		for _, it := range n.Items() { // a packed Array holds no $ref
 			collect(it)
 		}
 	}
@@ -794,7 +796,7 @@ func (v *validator) unused(used map[string]string) {
 		}
 		prefix := "#/" + strings.Join(section(s, v.fmt), "/") + "/"
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
-		for _, f := range shared.Fields {
+		for _, f := range shared.Fields() {
 			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
 				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}

@@ -250,13 +250,13 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 			p.done(n)
 			return n, nil
 		}
-		n.Items = make([]*Node, 0, len(y.Content))
+		n.SetItems(make([]*Node, 0, len(y.Content)))
 		for i, it := range y.Content {
 			v, err := c.convert(it)
 			if err != nil {
 				return nil, err
 			}
-			n.Items = append(n.Items, v)
+			n.SetItems(append(n.Items(), v))
 			c.release(y, i)
 		}
 		return n, nil
@@ -277,7 +277,7 @@ func (c *yamlConverter) release(y *yaml.Node, i int) {
 
 func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 	n := c.newNode(Object, y)
-	n.Fields = make([]Field, 0, len(y.Content)/2)
+	n.SetFields(make([]Field, 0, len(y.Content)/2))
 	var seen map[string]int // by key, for large mappings; small ones are looked through
 	if len(y.Content) > 2*16 {
 		seen = make(map[string]int, len(y.Content)/2)
@@ -287,7 +287,7 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 			_, ok := seen[key]
 			return ok
 		}
-		return slices.ContainsFunc(n.Fields, func(f Field) bool { return f.Key == key })
+		return slices.ContainsFunc(n.Fields(), func(f Field) bool { return f.Key == key })
 	}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(y.Content); i += 2 {
@@ -307,13 +307,13 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 			return nil, c.duplicate(k, c.firstKey(y, i, key), key)
 		}
 		if seen != nil {
-			seen[key] = len(n.Fields)
+			seen[key] = len(n.Fields())
 		}
 		val, err := c.convert(v)
 		if err != nil {
 			return nil, err
 		}
-		n.Fields = append(n.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
+		n.SetFields(append(n.Fields(), Field{Key: key, KeyPos: c.pos(k), Value: val}))
 		c.release(y, i+1)
 	}
 	// Merge keys (<<): explicit keys win, then earlier merged maps over later.
@@ -330,12 +330,12 @@ func (c *yamlConverter) mapping(y *yaml.Node) (*Node, error) {
 			if val.Kind != Object {
 				return nil, c.fail(src, "a merge key (<<) needs a mapping or a list of mappings, not a %s", val.Kind)
 			}
-			for _, f := range val.Fields {
+			for _, f := range val.Fields() {
 				if !has(f.Key) {
 					if seen != nil {
-						seen[f.Key] = len(n.Fields)
+						seen[f.Key] = len(n.Fields())
 					}
-					n.Fields = append(n.Fields, f)
+					n.SetFields(append(n.Fields(), f))
 				}
 			}
 		}
@@ -414,35 +414,35 @@ func (c *yamlConverter) scalar(y *yaml.Node) (*Node, error) {
 			return nil, c.fail(y, "%v", err)
 		}
 		n := c.newNode(kind, y)
-		n.Scalar = lit
+		n.SetScalar(lit)
 		return n, nil
 	}
 	// Quoted, block, or explicitly tagged: the tag decides.
 	switch y.ShortTag() {
 	case "!!null":
-		return &Node{Kind: Null, Scalar: "null", Pos: pos, Src: c.src}, nil
+		return scalarAt(Null, "null", pos, c.src), nil
 	case "!!bool":
 		b, err := strconv.ParseBool(strings.ToLower(y.Value))
 		if err != nil {
-			return &Node{Kind: String, Scalar: y.Value, Pos: pos, Src: c.src}, nil
+			return scalarAt(String, y.Value, pos, c.src), nil
 		}
-		return &Node{Kind: Bool, Scalar: strconv.FormatBool(b), Pos: pos, Src: c.src}, nil
+		return scalarAt(Bool, strconv.FormatBool(b), pos, c.src), nil
 	case "!!int":
 		lit, err := intLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
+		return scalarAt(Number, lit, pos, c.src), nil
 	case "!!float":
 		lit, err := floatLiteral(y.Value)
 		if err != nil {
 			return nil, c.fail(y, "%v", err)
 		}
-		return &Node{Kind: Number, Scalar: lit, Pos: pos, Src: c.src}, nil
+		return scalarAt(Number, lit, pos, c.src), nil
 	}
 	// !!str, !!timestamp, !!binary and custom tags: the text as written.
 	n := c.newNode(String, y)
-	n.Scalar = y.Value
+	n.SetScalar(y.Value)
 	return n, nil
 }
 

@@ -426,7 +426,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			}
 			cur.node = c.newNode(Object, m)
 			parent := open[len(open)-2].node
-			parent.Fields[len(parent.Fields)-1].Value = cur.node
+			parent.Fields()[len(parent.Fields())-1].Value = cur.node
 		}
 		if p.open {
 			if len(m.Content) != 2 || m.Content[1].Kind != yaml.ScalarNode || m.Content[1].Tag != "!!null" || m.Content[1].Value != "" {
@@ -450,7 +450,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			}
 			cur.keys[key] = true
 			if p.open {
-				cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k)})
+				cur.node.SetFields(append(cur.node.Fields(), Field{Key: key, KeyPos: c.pos(k)}))
 				open = append(open, &level{keys: map[string]bool{}, seq: p.seq, count: p.count})
 				break
 			}
@@ -459,7 +459,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			cur.node.Fields = append(cur.node.Fields, Field{Key: key, KeyPos: c.pos(k), Value: val})
+			cur.node.SetFields(append(cur.node.Fields(), Field{Key: key, KeyPos: c.pos(k), Value: val}))
 			m.Content[j+1] = nil
 		}
 	}
@@ -485,12 +485,12 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packe
 			return errPartsDisagree
 		}
 		*seq = c.newNode(Array, m)
-		parent.Fields[len(parent.Fields)-1].Value = *seq
+		parent.Fields()[len(parent.Fields())-1].Value = *seq
 		c.depth = depth // the items' depth, less one, as convert counts
 		if count >= packFrom && c.packable(m.Content) {
 			*pack = &packer{}
 		} else {
-			(*seq).Items = make([]*Node, 0, count)
+			(*seq).SetItems(make([]*Node, 0, count))
 		}
 	}
 	n := *seq
@@ -509,7 +509,7 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packe
 		if err != nil {
 			return err
 		}
-		n.Items = append(n.Items, v)
+		n.SetItems(append(n.Items(), v))
 		c.release(m, i)
 	}
 	return nil

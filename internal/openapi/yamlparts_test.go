@@ -71,12 +71,12 @@ func partsAgree(t *testing.T, name string, data []byte) bool {
 
 // treeDiff is the first difference between two trees, or "".
 func treeDiff(a, b *Node, at string) string {
-	if a.Kind != b.Kind || a.Scalar != b.Scalar || a.Pos != b.Pos || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+	if a.Kind != b.Kind || a.Scalar() != b.Scalar() || a.Pos != b.Pos || len(a.Fields()) != len(b.Fields()) || len(a.Items()) != len(b.Items()) {
 		return fmt.Sprintf("at %s: %s %q at %v with %d members, %d items; want %s %q at %v with %d members, %d items",
-			at, b.Kind, b.Scalar, b.Pos, len(b.Fields), len(b.Items), a.Kind, a.Scalar, a.Pos, len(a.Fields), len(a.Items))
+			at, b.Kind, b.Scalar(), b.Pos, len(b.Fields()), len(b.Items()), a.Kind, a.Scalar(), a.Pos, len(a.Fields()), len(a.Items()))
 	}
-	for i := range a.Fields {
-		fa, fb := a.Fields[i], b.Fields[i]
+	for i := range a.Fields() {
+		fa, fb := a.Fields()[i], b.Fields()[i]
 		if fa.Key != fb.Key || fa.KeyPos != fb.KeyPos {
 			return fmt.Sprintf("at %s: key %q at %v, want %q at %v", at, fb.Key, fb.KeyPos, fa.Key, fa.KeyPos)
 		}
@@ -84,8 +84,8 @@ func treeDiff(a, b *Node, at string) string {
 			return d
 		}
 	}
-	for i := range a.Items {
-		if d := treeDiff(a.Items[i], b.Items[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+	for i := range a.Items() {
+		if d := treeDiff(a.Items()[i], b.Items()[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
 			return d
 		}
 	}

@@ -315,7 +315,7 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 			return nil, err
 		}
 		if r.err == nil {
-			n.Fields = append(n.Fields, f)
+			n.SetFields(append(n.Fields(), f))
 		}
 		if r.eof || r.indent < indent {
 			break
@@ -324,7 +324,7 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 			return nil, errUnread
 		}
 	}
-	if hasDuplicate(n.Fields) {
+	if hasDuplicate(n.Fields()) {
 		return nil, errUnread // the library words the error
 	}
 	return n, nil
@@ -343,7 +343,7 @@ func (r *yamlReader) entry(n *Node, depth, indent int) (Field, error) {
 	if err := r.value(r.i); err != nil {
 		return Field{}, err
 	}
-	if smallDuplicate(n.Fields, key) {
+	if smallDuplicate(n.Fields(), key) {
 		return Field{}, errUnread // the library words the error
 	}
 	f := Field{Key: key, KeyPos: r.pos(r.i)}
@@ -512,7 +512,8 @@ func (l *list) put(r *yamlReader, it pending) {
 			return
 		}
 		it.node = r.c.nodes.node()
-		it.node.Kind, it.node.Scalar, it.node.Pos, it.node.Src = it.kind, it.lit, it.pos, r.c.src
+		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
+		it.node.SetScalar(it.lit)
 	}
 	if !l.unpack {
 		// The items packed so far become nodes.
@@ -521,7 +522,7 @@ func (l *list) put(r *yamlReader, it pending) {
 			tmp := Node{Src: r.c.src}
 			l.p.done(&tmp)
 			tmp.unpack()
-			l.items = tmp.Items
+			l.items = tmp.Items()
 		}
 	}
 	l.items = append(l.items, it.node)
@@ -531,14 +532,14 @@ func (l *list) put(r *yamlReader, it pending) {
 // all plain scalars.
 func (l *list) done(n *Node) {
 	if l.unpack {
-		n.Items = l.items
+		n.SetItems(l.items)
 		return
 	}
 	l.p.done(n)
 	if l.count < packFrom {
 		n.unpack()
-		if len(n.Items) == 0 {
-			n.Items = nil
+		if len(n.Items()) == 0 {
+			n.SetItems(nil)
 		}
 	}
 }
@@ -565,7 +566,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 			return nil, err
 		}
 		n := r.newNode(String, off)
-		n.Scalar = text
+		n.SetScalar(text)
 		return n, nil
 	}
 	if !isPlainStart(r.at(r.i), r.at(r.i+1), flow) {
@@ -586,7 +587,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 		r.refuse(off, err)
 	}
 	n := r.newNode(kind, off)
-	n.Scalar = lit
+	n.SetScalar(lit)
 	return n, nil
 }
 
@@ -803,7 +804,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			if err := r.value(r.i); err != nil {
 				return nil, err
 			}
-			if smallDuplicate(n.Fields, key) {
+			if smallDuplicate(n.Fields(), key) {
 				return nil, errUnread
 			}
 			f := Field{Key: key, KeyPos: r.pos(r.i)}
@@ -815,7 +816,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			}
 			f.Value = v
 			if r.err == nil {
-				n.Fields = append(n.Fields, f)
+				n.SetFields(append(n.Fields(), f))
 			}
 		}
 		r.spaces()
@@ -836,7 +837,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 	}
 	if seq {
 		l.done(n)
-	} else if hasDuplicate(n.Fields) {
+	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
 	}
 	return n, nil
@@ -992,7 +993,7 @@ func (r *yamlReader) libraryEntry(n *Node, depth, indent int) (Field, error) {
 	if err != nil {
 		return Field{}, r.keep(err)
 	}
-	if smallDuplicate(n.Fields, key) {
+	if smallDuplicate(n.Fields(), key) {
 		return Field{}, errUnread
 	}
 	if r.err != nil {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -18,6 +17,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/gitclone"
 	"github.com/docs-publish/docs-publish/internal/githubapi"
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
@@ -145,10 +145,8 @@ func (f *flow) compare(ctx context.Context) error {
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
 		// The library's garbage is collected sooner while it compares, so
 		// that the run's peak follows what it keeps live.
-		limit := compareMemoryFloor + compareMemoryPerByte*int64(len(baseJSON)+len(headJSON))
-		if cur := debug.SetMemoryLimit(-1); limit < cur {
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
-		}
+		mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + compareMemoryPerByte*int64(len(baseJSON)+len(headJSON)))
+		defer mem.Release()
 		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
 	})
 	if err != nil {
@@ -170,10 +168,11 @@ func (f *flow) compare(ctx context.Context) error {
 	return nil
 }
 
-// The soft memory limit the comparison runs under, unless a lower one is
-// set (GOMEMLIMIT): the library keeps some 30 bytes live a byte of the part
-// it reads, which is at most half the two descriptions, and without a
-// limit the collector lets the heap grow to twice what is live.
+// The soft memory limit the comparison runs under (with what other work
+// holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the
+// library keeps some 30 bytes live a byte of the part it reads, which is
+// at most half the two descriptions, and without a limit the collector
+// lets the heap grow to twice what is live.
 const (
 	compareMemoryFloor   = 32 << 20
 	compareMemoryPerByte = 20

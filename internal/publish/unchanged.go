@@ -52,10 +52,10 @@ func oneFile(root *openapi.Node) bool {
 		if n.Src != root.Src {
 			return false
 		}
-		for _, fd := range n.Fields {
+		for _, fd := range n.Fields() {
 			stack = append(stack, fd.Value)
 		}
-		stack = append(stack, n.Items...)
+		stack = append(stack, n.Items()...)
 	}
 	return true
 }

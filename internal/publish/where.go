@@ -174,15 +174,15 @@ func locate(root *openapi.Node, toks []string) (report.Where, int, bool) {
 		pos := openapi.Pos{}
 		switch n.Kind {
 		case openapi.Object:
-			for j := range n.Fields {
-				if n.Fields[j].Key == tok {
-					next, pos = n.Fields[j].Value, n.Fields[j].KeyPos
+			for j := range n.Fields() {
+				if n.Fields()[j].Key == tok {
+					next, pos = n.Fields()[j].Value, n.Fields()[j].KeyPos
 					break
 				}
 			}
 		case openapi.Array:
 			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && k < len(n.Elems()) {
-				next = n.Items[k]
+				next = n.Items()[k]
 				pos = next.Pos
 			}
 		}

@@ -36,7 +36,7 @@ var All = []Edit{
 			if n.Get("in").Str() != "query" || n.Get("name") == nil || isTrue(n.Get("required")) {
 				return false
 			}
-			set(n, "required", &openapi.Node{Kind: openapi.Bool, Scalar: "true"})
+			set(n, "required", openapi.NewScalar(openapi.Bool, "true"))
 			return true
 		})
 	}},
@@ -46,7 +46,7 @@ var All = []Edit{
 			if e == nil || e.Kind != openapi.Array || len(e.Elems()) < 2 || n.Get("type").Str() != "string" {
 				return false
 			}
-			e.Items = e.Items[:len(e.Items)-1]
+			e.SetItems(e.Items()[:len(e.Items())-1])
 			return true
 		})
 	}},
@@ -56,9 +56,9 @@ var All = []Edit{
 			if props == nil || props.Kind != openapi.Object {
 				return false
 			}
-			for _, f := range props.Fields {
+			for _, f := range props.Fields() {
 				if t := f.Value.Get("type"); t != nil && t.Str() == "string" && f.Value.Get("enum") == nil {
-					t.Scalar = "integer"
+					t.SetScalar("integer")
 					return true
 				}
 			}
@@ -71,15 +71,16 @@ var All = []Edit{
 			if props == nil || props.Kind != openapi.Object || req == nil || req.Kind != openapi.Array {
 				return false
 			}
-			props.Fields = append(props.Fields, openapi.Field{Key: "added_by_edit", Value: &openapi.Node{Kind: openapi.Object,
-				Fields: []openapi.Field{{Key: "type", Value: &openapi.Node{Kind: openapi.String, Scalar: "string"}}}}})
-			req.Items = append(req.Elems(), &openapi.Node{Kind: openapi.String, Scalar: "added_by_edit"})
+			added := &openapi.Node{Kind: openapi.Object}
+			added.SetFields([]openapi.Field{{Key: "type", Value: openapi.NewScalar(openapi.String, "string")}})
+			props.SetFields(append(props.Fields(), openapi.Field{Key: "added_by_edit", Value: added}))
+			req.SetItems(append(req.Elems(), openapi.NewScalar(openapi.String, "added_by_edit")))
 			return true
 		})
 	}},
 	{"rename a schema with its $refs", func(root *openapi.Node) bool {
 		sec := schemas(root)
-		if sec == nil || len(sec.Fields) == 0 {
+		if sec == nil || len(sec.Fields()) == 0 {
 			return false
 		}
 		prefix := "#/components/schemas/"
@@ -96,7 +97,7 @@ var All = []Edit{
 			return false
 		})
 		best := ""
-		for _, f := range sec.Fields {
+		for _, f := range sec.Fields() {
 			if count[f.Key] > 0 && (best == "" || count[f.Key] < count[best]) {
 				best = f.Key
 			}
@@ -104,14 +105,14 @@ var All = []Edit{
 		if best == "" {
 			return false
 		}
-		for i := range sec.Fields {
-			if sec.Fields[i].Key == best {
-				sec.Fields[i].Key = best + "Renamed"
+		for i := range sec.Fields() {
+			if sec.Fields()[i].Key == best {
+				sec.Fields()[i].Key = best + "Renamed"
 			}
 		}
 		walk(root, func(n *openapi.Node) bool {
 			if r := n.Get("$ref"); r != nil && r.Str() == prefix+best {
-				r.Scalar = prefix + best + "Renamed"
+				r.SetScalar(prefix + best + "Renamed")
 			}
 			return false
 		})
@@ -119,7 +120,7 @@ var All = []Edit{
 	}},
 }
 
-func isTrue(n *openapi.Node) bool { return n != nil && n.Kind == openapi.Bool && n.Scalar == "true" }
+func isTrue(n *openapi.Node) bool { return n != nil && n.Kind == openapi.Bool && n.Scalar() == "true" }
 
 func schemas(root *openapi.Node) *openapi.Node {
 	if root.Get("swagger") != nil {
@@ -133,7 +134,7 @@ func first(obj *openapi.Node, fn func(string, *openapi.Node) bool) bool {
 	if obj == nil {
 		return false
 	}
-	for _, f := range obj.Fields {
+	for _, f := range obj.Fields() {
 		if fn(f.Key, f.Value) {
 			return true
 		}
@@ -150,7 +151,7 @@ func walk(n *openapi.Node, fn func(*openapi.Node) bool) bool {
 	if fn(n) {
 		return true
 	}
-	for _, f := range n.Fields {
+	for _, f := range n.Fields() {
 		if walk(f.Value, fn) {
 			return true
 		}
@@ -164,9 +165,9 @@ func walk(n *openapi.Node, fn func(*openapi.Node) bool) bool {
 }
 
 func removeKey(obj *openapi.Node, key string) bool {
-	for i, f := range obj.Fields {
+	for i, f := range obj.Fields() {
 		if f.Key == key {
-			obj.Fields = append(obj.Fields[:i:i], obj.Fields[i+1:]...)
+			obj.SetFields(append(obj.Fields()[:i:i], obj.Fields()[i+1:]...))
 			return true
 		}
 	}
@@ -174,11 +175,11 @@ func removeKey(obj *openapi.Node, key string) bool {
 }
 
 func set(obj *openapi.Node, key string, v *openapi.Node) {
-	for i, f := range obj.Fields {
+	for i, f := range obj.Fields() {
 		if f.Key == key {
-			obj.Fields[i].Value = v
+			obj.Fields()[i].Value = v
 			return
 		}
 	}
-	obj.Fields = append(obj.Fields, openapi.Field{Key: key, Value: v})
+	obj.SetFields(append(obj.Fields(), openapi.Field{Key: key, Value: v}))
 }

@@ -1,0 +1,102 @@
+// Package memlimit keeps the collector's soft memory limit
+// (runtime/debug.SetMemoryLimit) in step with the input the process holds.
+// Without a limit the collector lets the heap grow to twice what is live
+// (GOGC=100), so a process that holds a large description, or builds one
+// and throws most of the work away, takes about twice the memory it needs.
+//
+// Work that holds input reserves room for it, as a number of bytes it may
+// grow as it reads more (Reserve, Set); the limit is Floor, the process's
+// own, plus what every reservation of the moment holds, and it goes back to
+// what it was when the last one is released. A lower limit set from outside
+// (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
+// reaches makes the collector run sooner, at most half the CPU (the
+// runtime's own cap), rather than let the heap grow past it.
+package memlimit
+
+import (
+	"runtime/debug"
+	"sync"
+)
+
+// Floor is the room the process has before any input: the runtime, the
+// buffers and tables every run keeps, and a little heap to allocate in
+// without collecting at every step.
+const Floor = 16 << 20
+
+var (
+	mu    sync.Mutex
+	held  int64 // bytes all the reservations hold together
+	count int   // reservations not released
+	outer int64 // the limit before the first reservation
+)
+
+// A Reservation is room in the limit for one piece of work. The zero
+// Reservation and nil hold nothing: their methods do nothing.
+type Reservation struct {
+	n    int64
+	live bool
+}
+
+// Reserve reserves room for n bytes until the reservation is released.
+func Reserve(n int64) *Reservation {
+	mu.Lock()
+	defer mu.Unlock()
+	if count == 0 {
+		outer = debug.SetMemoryLimit(-1)
+	}
+	count++
+	held += n
+	apply()
+	return &Reservation{n: n, live: true}
+}
+
+// Set makes r hold n bytes instead of what it held.
+func (r *Reservation) Set(n int64) {
+	if r == nil {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !r.live || n == r.n {
+		return
+	}
+	held += n - r.n
+	r.n = n
+	apply()
+}
+
+// Release gives r's room back; the last reservation released restores the
+// limit there was before the first.
+func (r *Reservation) Release() {
+	if r == nil {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !r.live {
+		return
+	}
+	r.live = false
+	held -= r.n
+	if count--; count == 0 {
+		debug.SetMemoryLimit(outer)
+		return
+	}
+	apply()
+}
+
+// Limit is the limit the reservations of the moment set: Floor and what
+// they hold, or the outer limit when that is lower; with none, the outer
+// limit itself.
+func Limit() int64 {
+	mu.Lock()
+	defer mu.Unlock()
+	if count == 0 {
+		return debug.SetMemoryLimit(-1)
+	}
+	return limit()
+}
+
+func limit() int64 { return min(Floor+held, outer) }
+
+func apply() { debug.SetMemoryLimit(limit()) }

@@ -1,0 +1,79 @@
+package memlimit
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// Not parallel, none of them: the limit is the process's.
+
+// withOuter runs the test under the outer limit outer, and restores the
+// test process's afterwards.
+func withOuter(t *testing.T, outer int64) {
+	t.Helper()
+	prev := debug.SetMemoryLimit(outer)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+}
+
+// TestReservationsAddUp: the limit is Floor and what every reservation of
+// the moment holds, as they are made, grown and released, and the last
+// released restores the limit there was before the first.
+func TestReservationsAddUp(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	steps := []struct {
+		name string
+		do   func(a, b **Reservation)
+		want int64
+	}{
+		{"first", func(a, _ **Reservation) { *a = Reserve(100 << 20) }, Floor + 100<<20},
+		{"second", func(_, b **Reservation) { *b = Reserve(10 << 20) }, Floor + 110<<20},
+		{"first grows", func(a, _ **Reservation) { (*a).Set(200 << 20) }, Floor + 210<<20},
+		{"first shrinks", func(a, _ **Reservation) { (*a).Set(50 << 20) }, Floor + 60<<20},
+		{"first released", func(a, _ **Reservation) { (*a).Release() }, Floor + 10<<20},
+		{"first released again", func(a, _ **Reservation) { (*a).Release() }, Floor + 10<<20},
+		{"first set after release", func(a, _ **Reservation) { (*a).Set(500 << 20) }, Floor + 10<<20},
+		{"last released", func(_, b **Reservation) { (*b).Release() }, math.MaxInt64},
+	}
+	var a, b *Reservation
+	for _, s := range steps {
+		s.do(&a, &b)
+		if got := debug.SetMemoryLimit(-1); got != s.want {
+			t.Errorf("after %s: limit %d, want %d", s.name, got, s.want)
+		}
+		if got := Limit(); got != s.want {
+			t.Errorf("after %s: Limit() %d, want %d", s.name, got, s.want)
+		}
+	}
+}
+
+// TestLowerOuterLimitWins: a limit set from outside (GOMEMLIMIT) lower
+// than the reservations' stays, and is there again after them.
+func TestLowerOuterLimitWins(t *testing.T) {
+	const outer = 64 << 20
+	withOuter(t, outer)
+	r := Reserve(10 << 20)
+	if got := debug.SetMemoryLimit(-1); got != Floor+10<<20 {
+		t.Errorf("under the outer limit: limit %d, want %d", got, Floor+10<<20)
+	}
+	r.Set(100 << 20)
+	if got := debug.SetMemoryLimit(-1); got != outer {
+		t.Errorf("over the outer limit: limit %d, want the outer %d", got, outer)
+	}
+	r.Release()
+	if got := debug.SetMemoryLimit(-1); got != outer {
+		t.Errorf("released: limit %d, want the outer %d", got, outer)
+	}
+}
+
+// TestNilReservationHoldsNothing: work given no reservation calls its
+// methods freely.
+func TestNilReservationHoldsNothing(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	var r *Reservation
+	r.Set(1 << 30)
+	r.Release()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d, want none", got)
+	}
+}
