@@ -734,7 +734,11 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	case Object:
 		cp.SetFields(withSiblings(target.Fields(), n.Fields()))
 	case Array:
-		cp.SetItems(append([]*Node(nil), target.Items()...))
+		// A packed list's items are its text, which no one changes:
+		// the copy shares it.
+		if !target.packed {
+			cp.SetItems(append([]*Node(nil), target.Items()...))
+		}
 	}
 	*n = cp
 	n.walked = 0

@@ -12,7 +12,7 @@ import (
 // Limits bound what loading one description may cost, whoever wrote it: a
 // description is input from anyone who can open a pull request.
 type Limits struct {
-	// FileBytes bounds one file.
+	// FileBytes bounds one file; at most maxFileBytes.
 	FileBytes int64
 	// TotalBytes bounds all the files of a description together.
 	TotalBytes int64
@@ -47,10 +47,15 @@ var DefaultLimits = Limits{
 	DepthAcrossFiles: 10_000,
 }
 
+// maxFileBytes caps FileBytes: a node counts its text, members and
+// elements in int32 (node.go), and a packed list's text is at most a few
+// times its file.
+const maxFileBytes = 512 << 20
+
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
 	return Limits{
-		FileBytes:        cmp.Or(l.FileBytes, d.FileBytes),
+		FileBytes:        min(cmp.Or(l.FileBytes, d.FileBytes), maxFileBytes),
 		TotalBytes:       cmp.Or(l.TotalBytes, d.TotalBytes),
 		Values:           cmp.Or(l.Values, d.Values),
 		DocumentBytes:    cmp.Or(l.DocumentBytes, d.DocumentBytes),
