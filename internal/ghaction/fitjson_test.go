@@ -41,12 +41,16 @@ func TestFitJSON(t *testing.T) {
 		text    string
 		max     int
 		wantCut bool
+		// slack, when set, is the bytes a cut string may lose past what
+		// fitting needs: strings cut no shorter than that.
+		slack int
 	}{
-		{"within the bound", results(3, 100, "x"), 1 << 20, false},
-		{"long messages", results(200, 5000, "x"), 64 << 10, true},
-		{"characters of three bytes", results(200, 5000, "€"), 64 << 10, true},
-		{"a long name stays whole", longName, 4000, true},
-		{"a command in a string", results(50, 2000, "##[error]x"), 16 << 10, true},
+		{"within the bound", results(3, 100, "x"), 1 << 20, false, 0},
+		{"long messages", results(200, 5000, "x"), 64 << 10, true, 1},
+		{"messages a little over", results(1000, 300, "x"), 256 << 10, true, 1},
+		{"characters of three bytes", results(200, 5000, "€"), 64 << 10, true, 3},
+		{"a long name stays whole", longName, 4000, true, 0},
+		{"a command in a string", results(50, 2000, "##[error]x"), 16 << 10, true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -59,6 +63,9 @@ func TestFitJSON(t *testing.T) {
 			}
 			if len(got) > tc.max || n == 0 {
 				t.Fatalf("fitJSON gave %d bytes (bound %d), %d strings cut", len(got), tc.max, n)
+			}
+			if tc.slack > 0 && len(got) <= tc.max-tc.slack*n {
+				t.Errorf("fitJSON gave %d bytes of the %d it may: its %d strings were cut shorter than needed", len(got), tc.max, n)
 			}
 			if strings.Contains(got, "##[") {
 				t.Errorf("a cut value holds a runner command: %.200s", got)

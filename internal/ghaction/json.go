@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -89,19 +90,20 @@ const maxJSONOutput = 256 << 10
 
 // fitJSON returns text, a JSON value already scrubbed, within max bytes,
 // and how many strings it cut: when text is longer, each string value
-// longer than a length is cut to it and marked, the length halved until
-// the text fits. Names, numbers and the shape stay whole, so a value
-// without strings to cut may stay over max. Each pass reads the text once.
+// longer than a length is cut to it and marked, the length the largest
+// that fits. Names, numbers and the shape stay whole, so a value without
+// strings to cut may stay over max. It reads the text twice, or more
+// where escapes make the strings longer than counted.
 func fitJSON(text string, max int) (string, int) {
 	if len(text) <= max {
 		return text, 0
 	}
-	longest, _, err := cutStrings(text, -1)
+	whole, lengths, _, err := cutStrings(text, -1)
 	if err != nil {
 		return text, 0
 	}
-	for limit := len(longest) / 2; ; limit /= 2 {
-		out, n, err := cutStrings(text, limit)
+	for limit := fitLimit(lengths, len(defuseJSON(whole))-max); ; limit /= 2 {
+		out, _, n, err := cutStrings(text, limit)
 		if err != nil {
 			return text, 0
 		}
@@ -112,15 +114,35 @@ func fitJSON(text string, max int) (string, int) {
 	}
 }
 
+// fitLimit is the largest length that strings of lengths, each cut to it
+// and marked, take at least over bytes less; 0 when none does.
+func fitLimit(lengths []int, over int) int {
+	saved := func(limit int) int {
+		n := 0
+		for _, l := range lengths {
+			n += max(l-limit-len(report.CutMark), 0)
+		}
+		return n
+	}
+	longest := 0
+	for _, l := range lengths {
+		longest = max(longest, l)
+	}
+	// The largest limit in [0, longest] that saves enough: saved falls as
+	// the limit grows.
+	return max(sort.Search(longest+1, func(limit int) bool { return saved(limit) < over })-1, 0)
+}
+
 // cutStrings writes text again with each string value of more than limit
-// bytes cut to limit (on a character's start) and marked, and counts
-// them. With limit -1 it cuts nothing and returns the longest string
-// value instead of the text.
-func cutStrings(text string, limit int) (string, int, error) {
+// bytes and the mark cut to limit (on a character's start) and marked, and
+// counts them. With limit -1 it cuts nothing and returns the length of
+// each string value.
+func cutStrings(text string, limit int) (string, []int, int, error) {
 	dec := jsontext.NewDecoder(strings.NewReader(text))
 	var out bytes.Buffer
 	enc := jsontext.NewEncoder(&out)
-	longest, n := "", 0
+	var lengths []int
+	n := 0
 	for {
 		// An object's name is read when the object holds an even count of
 		// names and values so far.
@@ -131,14 +153,14 @@ func cutStrings(text string, limit int) (string, int, error) {
 			break
 		}
 		if err != nil {
-			return "", 0, err
+			return "", nil, 0, err
 		}
 		if tok.Kind() == '"' && !isName {
 			s := tok.String()
 			switch {
-			case limit < 0 && len(s) > len(longest):
-				longest = s
-			case limit >= 0 && len(s) > limit:
+			case limit < 0:
+				lengths = append(lengths, len(s))
+			case len(s) > limit+len(report.CutMark):
 				cut := limit
 				for cut > 0 && !utf8.RuneStart(s[cut]) {
 					cut--
@@ -148,11 +170,8 @@ func cutStrings(text string, limit int) (string, int, error) {
 			}
 		}
 		if err := enc.WriteToken(tok); err != nil {
-			return "", 0, err
+			return "", nil, 0, err
 		}
 	}
-	if limit < 0 {
-		return longest, 0, nil
-	}
-	return strings.TrimSuffix(out.String(), "\n"), n, nil
+	return strings.TrimSuffix(out.String(), "\n"), lengths, n, nil
 }
