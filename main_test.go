@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,7 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,6 +32,17 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// Most of these tests wait: on the program they run, on loopback
+	// servers, on its polls and retries (the program's own schedule, which
+	// they test). go test runs GOMAXPROCS tests at once unless told; with
+	// four times as many, the waits overlap and the cores stay busy. An
+	// explicit -parallel is kept.
+	flag.Parse()
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 	dir, err := os.MkdirTemp("", "docs-publish-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -128,7 +142,7 @@ func startActionWithEvent(t *testing.T, event string, inputs map[string]string, 
 
 func startActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string, env map[string]string)) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
-	meta, err := ghaction.ParseMetadata(actionYAML)
+	meta, err := actionMetadata()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +201,11 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 	t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, ws, outFile, stdout
 }
+
+// actionMetadata is action.yml parsed once for the runs of the program,
+// which read its inputs: parsed at each run, it was a tenth of the test
+// process's own CPU time. Read only.
+var actionMetadata = sync.OnceValues(func() (*ghaction.Metadata, error) { return ghaction.ParseMetadata(actionYAML) })
 
 var heredoc = regexp.MustCompile(`(?s)^([A-Za-z0-9_-]+)<<(\S+)\n(.*?)\n(\S+)\n`)
 
@@ -267,7 +286,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	}
 
 	// Outputs: exactly those action.yml declares, with the run's values.
-	meta, _ := ghaction.ParseMetadata(actionYAML)
+	meta, _ := actionMetadata()
 	var declared []string
 	for _, o := range meta.Outputs {
 		declared = append(declared, o.Name)
