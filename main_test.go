@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,9 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +23,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // binary is the program, built once, run as the runner runs the container.
@@ -34,15 +32,8 @@ var binary string
 func TestMain(m *testing.M) {
 	// Most of these tests wait: on the program they run, on loopback
 	// servers, on its polls and retries (the program's own schedule, which
-	// they test). go test runs GOMAXPROCS tests at once unless told; with
-	// four times as many, the waits overlap and the cores stay busy. An
-	// explicit -parallel is kept.
-	flag.Parse()
-	parallelSet := false
-	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
-	if !parallelSet {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
+	// they test).
+	testenv.WaitingTests()
 	dir, err := os.MkdirTemp("", "docs-publish-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
