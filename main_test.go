@@ -23,12 +23,17 @@ import (
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // binary is the program, built once, run as the runner runs the container.
 var binary string
 
 func TestMain(m *testing.M) {
+	// Most of these tests wait: on the program they run, on loopback
+	// servers, on its polls and retries (the program's own schedule, which
+	// they test).
+	testenv.WaitingTests()
 	dir, err := os.MkdirTemp("", "docs-publish-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -128,7 +133,7 @@ func startActionWithEvent(t *testing.T, event string, inputs map[string]string, 
 
 func startActionWith(t *testing.T, event string, inputs map[string]string, files map[string]string, setup func(ws string, env map[string]string)) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
-	meta, err := ghaction.ParseMetadata(actionYAML)
+	meta, err := actionMetadata()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +192,11 @@ func startActionWith(t *testing.T, event string, inputs map[string]string, files
 	t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, ws, outFile, stdout
 }
+
+// actionMetadata is action.yml parsed once for the runs of the program,
+// which read its inputs: parsed at each run, it was a tenth of the test
+// process's own CPU time. Read only.
+var actionMetadata = sync.OnceValues(func() (*ghaction.Metadata, error) { return ghaction.ParseMetadata(actionYAML) })
 
 var heredoc = regexp.MustCompile(`(?s)^([A-Za-z0-9_-]+)<<(\S+)\n(.*?)\n(\S+)\n`)
 
@@ -267,7 +277,7 @@ func TestActionPublishesLikeTheRunnerRunsIt(t *testing.T) {
 	}
 
 	// Outputs: exactly those action.yml declares, with the run's values.
-	meta, _ := ghaction.ParseMetadata(actionYAML)
+	meta, _ := actionMetadata()
 	var declared []string
 	for _, o := range meta.Outputs {
 		declared = append(declared, o.Name)
