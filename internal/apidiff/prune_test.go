@@ -435,20 +435,8 @@ func TestPrunedComparisonIsTheWholeOnOasdiffSample(t *testing.T) {
 func githubREST(t testing.TB) []byte {
 	t.Helper()
 	testenv.Network(t)
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	const pkg, file = "@octokit/openapi@23.0.2", "package/generated/api.github.com.json"
-	dir := filepath.Join(cache, "docs-publish-testdata", "openapi@23.0.2")
-	if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
-		os.MkdirAll(dir, 0o755)
-		pack := exec.Command("sh", "-c", `tar -xzf "$(npm pack --silent "$0")" "$1" && rm -f *.tgz`, pkg, file)
-		pack.Dir = dir
-		if out, err := pack.CombinedOutput(); err != nil {
-			t.Fatalf("npm pack %s: %v %s", pkg, err, out)
-		}
-	}
+	const file = "package/generated/api.github.com.json"
+	dir := strings.TrimSuffix(testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"), filepath.FromSlash("/"+file))
 	data := bundleFile(os.DirFS(dir), file)
 	if data == nil {
 		t.Fatal("GitHub's REST description does not load")

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/testenv"
@@ -39,21 +40,8 @@ var releasePairs = []struct {
 // cache the first time: its directory and the file's path in it.
 func npmRelease(t *testing.T, pkg, version, file string) (string, string) {
 	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "docs-publish-testdata", filepath.Base(pkg)+"@"+version)
 	path := "package/" + file
-	if _, err := os.Stat(filepath.Join(dir, path)); err != nil {
-		os.MkdirAll(dir, 0o755)
-		pack := exec.Command("sh", "-c", `tar -xzf "$(npm pack --silent "$0")" "$1" && rm -f *.tgz`, pkg+"@"+version, path)
-		pack.Dir = dir
-		if out, err := pack.CombinedOutput(); err != nil {
-			t.Fatalf("npm pack %s@%s: %v %s", pkg, version, err, out)
-		}
-	}
-	return dir, path
+	return strings.TrimSuffix(testenv.NPMFile(t, pkg, version, file), filepath.FromSlash("/"+path)), path
 }
 
 // asOasdiffReads is a release bundled as a run bundles it; a base that a

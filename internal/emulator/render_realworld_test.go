@@ -1,11 +1,8 @@
 package emulator
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,38 +10,6 @@ import (
 	"github.com/docs-publish/docs-publish/internal/testenv"
 	"golang.org/x/net/html"
 )
-
-// npmFile returns a file of an npm package, fetched with npm pack into a
-// cache the first time (the same cache as the other packages' tests).
-func npmFile(t *testing.T, pkg, version, file string) string {
-	t.Helper()
-	testenv.Network(t)
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "docs-publish-testdata", filepath.Base(pkg)+"@"+version)
-	path := filepath.Join(dir, "package", file)
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Fatal("npm is not installed")
-	}
-	os.MkdirAll(dir, 0o755)
-	pack := exec.Command("npm", "pack", "--silent", pkg+"@"+version)
-	pack.Dir = dir
-	out, err := pack.Output()
-	if err != nil {
-		t.Fatalf("npm pack %s@%s: %v", pkg, version, err)
-	}
-	tgz := filepath.Join(dir, string(bytes.TrimSpace(out)))
-	if out, err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/"+file).CombinedOutput(); err != nil {
-		t.Fatalf("unpack %s: %v %s", tgz, err, out)
-	}
-	os.Remove(tgz)
-	return path
-}
 
 // TestRealWorldSite renders GitHub's REST description (13 MB of JSON, over
 // a thousand operations, hundreds of schemas nesting each other): every
@@ -54,7 +19,7 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 func TestRealWorldSite(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
-	raw, err := os.ReadFile(npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
+	raw, err := os.ReadFile(testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

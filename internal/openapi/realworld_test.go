@@ -5,44 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
-
-// npmFile returns a file of an npm package, fetched with npm pack into a
-// cache the first time.
-func npmFile(t *testing.T, pkg, version, file string) string {
-	t.Helper()
-	testenv.Network(t)
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "docs-publish-testdata", filepath.Base(pkg)+"@"+version)
-	path := filepath.Join(dir, "package", file)
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Fatal("npm is not installed")
-	}
-	os.MkdirAll(dir, 0o755)
-	pack := exec.Command("npm", "pack", "--silent", pkg+"@"+version)
-	pack.Dir = dir
-	out, err := pack.Output()
-	if err != nil {
-		t.Fatalf("npm pack %s@%s: %v", pkg, version, err)
-	}
-	tgz := filepath.Join(dir, string(bytes.TrimSpace(out)))
-	if out, err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/"+file).CombinedOutput(); err != nil {
-		t.Fatalf("unpack %s: %v %s", tgz, err, out)
-	}
-	os.Remove(tgz)
-	return path
-}
 
 // TestLargeRealWorldDescriptions: GitHub's REST description (13 MB of JSON,
 // OpenAPI 3.0, thousands of local references) loads through the JSON path,
@@ -51,7 +18,7 @@ func npmFile(t *testing.T, pkg, version, file string) string {
 func TestLargeRealWorldDescriptions(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
-	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
+	path := testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
 	fsys := os.DirFS(filepath.Dir(path))
 	root, err := Load(context.Background(), fsys, filepath.Base(path), DefaultLimits)
 	if err != nil {
@@ -89,7 +56,7 @@ func TestLargeRealWorldDescriptionsInOnePass(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
 	for _, file := range []string{"generated/api.github.com.json", "generated/api.github.com.deref.json"} {
-		path := npmFile(t, "@octokit/openapi", "23.0.2", file)
+		path := testenv.NPMFile(t, "@octokit/openapi", "23.0.2", file)
 		if !agree(t, os.DirFS(filepath.Dir(path)), filepath.Base(path), Limits{}) {
 			t.Errorf("%s did not take the single pass", file)
 		}

@@ -170,7 +170,7 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 func TestLargeYAMLInPartsAgrees(t *testing.T) {
 	t.Parallel()
 	testenv.Long(t) // parses 13 MB of YAML four times
-	path := npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
+	path := testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 	iofs "io/fs"
 	"math/rand/v2"
 	"os"
@@ -173,7 +174,7 @@ func TestYAMLReadAgrees(t *testing.T) {
 // without the library, into the library's tree.
 func TestLargeYAMLReadAgrees(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(npmFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
+	raw, err := os.ReadFile(testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
