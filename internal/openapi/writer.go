@@ -44,7 +44,14 @@ func newAheadWriter(w io.Writer) *aheadWriter {
 	return a
 }
 
+// write fills buffers of aheadSize, never a larger one: a buffer that
+// grew would be another allocation each time round.
 func (a *aheadWriter) write(b []byte) {
+	for len(a.cur)+len(b) > cap(a.cur) {
+		n := copy(a.cur[len(a.cur):cap(a.cur)], b)
+		a.cur, b = a.cur[:len(a.cur)+n], b[n:]
+		a.send()
+	}
 	a.cur = append(a.cur, b...)
 	if len(a.cur) >= aheadSize {
 		a.send()
