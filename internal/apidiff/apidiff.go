@@ -208,6 +208,8 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 			}
 		}
 	}
+	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
+	h.verbatim = b.verbatim
 	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
 	if err != nil {
 		return nil, err
