@@ -14,8 +14,9 @@ import (
 // above it. None of its checks reads a description, a summary, an example
 // or external docs (they are in its diff, which no check looks at for
 // these): so the text it is given leaves them out where they are those
-// fields of an OpenAPI 3 object, and the report is the same, found for
-// about a third less.
+// fields of an OpenAPI 3 object, and the report is the same, from about
+// half the text (measured on real releases: a tenth to a fifth less time,
+// and as much less memory on GitHub's description).
 //
 // But the library matches the subschemas of allOf, anyOf and oneOf written
 // inline by their whole content, descriptions too, and compares each
@@ -149,7 +150,9 @@ func memberShape(s shape, key []byte) shape {
 			return subschemasShape
 		}
 	case callbackShape:
-		return pathItemShape
+		if !extension(key) {
+			return pathItemShape
+		}
 	case schemasShape:
 		return schemaShape
 	case parametersShape:
@@ -157,7 +160,9 @@ func memberShape(s shape, key []byte) shape {
 	case schemaListShape:
 		return schemaShape
 	case responsesShape:
-		return responseShape
+		if !extension(key) {
+			return responseShape
+		}
 	case mediaTypesShape:
 		return mediaTypeShape
 	case headersShape:
@@ -169,6 +174,10 @@ func memberShape(s shape, key []byte) shape {
 	}
 	return asIs
 }
+
+// extension says whether key, as written in the text, names an
+// extension (x-...), which the library reads as it is written.
+func extension(key []byte) bool { return bytes.HasPrefix(key, []byte(`"x-`)) }
 
 // isList says whether a shape is a list of another.
 func isList(s shape) bool { return s == parametersShape || s == schemaListShape }

@@ -46,6 +46,9 @@ func TestLeanLeavesOutWhatNoCheckReads(t *testing.T) {
 				`"responses":{"200":{"headers":{"description":{"schema":{"type":"integer"}}},` +
 				`"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}},"links":{"l":{"description":"kept"}}}},` +
 				`"callbacks":{"c":{"{$url}":{"post":{"responses":{"200":{}}}}}}}}`, false},
+		{"extensions of responses and callbacks as written", operationShape,
+			`{"responses":{"x-r":{"description":"d"},"200":{"description":"ok"}},"callbacks":{"c":{"x-c":{"summary":"s"},"{$url}":{"summary":"s"}}}}`,
+			`{"responses":{"x-r":{"description":"d"},"200":{}},"callbacks":{"c":{"x-c":{"summary":"s"},"{$url}":{}}}}`, false},
 		{"a parameter that is a reference", parameterShape, `{"$ref":"#/components/parameters/P"}`, "", true},
 		{"not an object", schemaShape, `true`, "", true},
 		{"not JSON the walk reads", schemaShape, `{"description":"d",`, "", true},
