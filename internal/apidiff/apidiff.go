@@ -153,11 +153,14 @@ func Compare(base, head []byte) (*Report, error) {
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
-// and at most half of the two when that is more than 1 MB, so that a
-// change that reaches most of two large descriptions costs less memory
-// than the library given them whole.
+// and at most a quarter of the two past minPartText, so that a change that
+// reaches every operation costs some 14 bytes of live heap a byte of the
+// two descriptions (a part whose every operation changed holds some 55 a
+// byte of its text, the library's objects and its diff), where half of
+// them, or all of two under 1 MB, held twice that and more than the
+// memory limit the run compares under.
 func partText(base, head []byte) int {
-	return min(maxPartText, max((len(base)+len(head))/2, 1<<20))
+	return min(maxPartText, max((len(base)+len(head))/4, minPartText))
 }
 
 // CompareAccepting is Compare with the changes that ignore (oasdiff's
@@ -208,6 +211,8 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 			}
 		}
 	}
+	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
+	h.verbatim = b.verbatim
 	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
 	if err != nil {
 		return nil, err

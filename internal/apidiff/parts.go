@@ -34,6 +34,9 @@ import (
 // this, and the whole text of a large description is less.
 const maxPartText = 8 << 20
 
+// minPartText is the text a part may hold whatever the descriptions' size.
+const minPartText = 128 << 10
+
 // maxPlacedPart is the most text a part read with places holds, both sides
 // together: some 130 times this in memory.
 const maxPlacedPart = 256 << 10

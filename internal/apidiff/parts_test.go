@@ -162,3 +162,39 @@ func TestReportKeepsTheMostSerious(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsAQuarterOfTheText: a change that reaches every operation of
+// two descriptions of about 1 MB is given to the library in parts, each at
+// most a quarter of the two (and of one endpoint more), not whole.
+func TestPartsAQuarterOfTheText(t *testing.T) {
+	t.Parallel()
+	base, head := operations(1800, false), operations(1800, true)
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		t.Fatal(errB, errH)
+	}
+	// A security scheme added: every unit is compared, as compareIn does.
+	if p := prune(b, h); p.keep != nil {
+		t.Fatalf("%d units kept, want every operation compared", len(p.keep))
+	}
+	keep := map[unitKey]bool{}
+	for k := range h.units {
+		keep[k] = true
+	}
+	both := len(base) + len(head)
+	ps := parts(keep, b, h, partText(base, head))
+	if len(ps) < 4 {
+		t.Errorf("%d parts of %d KB, want at least 4", len(ps), both>>10)
+	}
+	for i, set := range ps {
+		n, most := 0, 0
+		for k := range set {
+			u := len(b.units[k]) + len(h.units[k])
+			n, most = n+u, max(most, u)
+		}
+		if n > both/4+most {
+			t.Errorf("part %d holds %d KB of %d KB", i, n>>10, both>>10)
+		}
+	}
+}

@@ -55,6 +55,9 @@ type doc struct {
 	// wide is set by a reference to the whole document, which the units
 	// cannot follow.
 	wide bool
+	// verbatim are the units given as they are written, with the fields
+	// no check reads (lean.go).
+	verbatim map[unitKey]bool
 }
 
 type member struct {

@@ -101,9 +101,9 @@ func (d *doc) text(keep map[unitKey]bool, drop map[string]bool, yaml bool) ([]by
 		var err error
 		switch {
 		case keep != nil && (m.key == "paths" || d.swagger && unitSections2[m.key]):
-			err = w.section(line, d.sections[m.key], m.key, keep)
+			err = w.section(line, d.sections[m.key], m.key, keep, d.verbatim, d.shapeOf(m.key))
 		case keep != nil && m.key == "components" && !d.swagger:
-			err = w.components(line, m.raw, keep, drop)
+			err = w.components(line, m.raw, keep, d.verbatim, drop)
 		default:
 			err = w.raw(line, m.raw)
 		}
@@ -126,7 +126,7 @@ func (w *writer) key(parent int32, key string) int32 {
 }
 
 // section writes the kept members of a unit section.
-func (w *writer) section(line int32, ms []member, sec string, keep map[unitKey]bool) error {
+func (w *writer) section(line int32, ms []member, sec string, keep, verbatim map[unitKey]bool, s shape) error {
 	w.buf = append(w.buf, '{')
 	first := true
 	for _, m := range ms {
@@ -137,7 +137,11 @@ func (w *writer) section(line int32, ms []member, sec string, keep map[unitKey]b
 			w.buf = append(w.buf, ',')
 		}
 		first = false
-		if err := w.raw(w.key(line, m.key), m.raw); err != nil {
+		us := s
+		if verbatim[unitKey{sec, m.key}] {
+			us = asIs
+		}
+		if err := w.unit(w.key(line, m.key), m.raw, us); err != nil {
 			return err
 		}
 	}
@@ -145,7 +149,29 @@ func (w *writer) section(line int32, ms []member, sec string, keep map[unitKey]b
 	return nil
 }
 
-func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool, drop map[string]bool) error {
+// unit writes a unit of shape s without the fields no check reads
+// (lean.go).
+func (w *writer) unit(line int32, raw []byte, s shape) error {
+	if s == asIs {
+		return w.raw(line, raw)
+	}
+	if w.plain {
+		w.buf = lean(w.buf, raw, s)
+		return nil
+	}
+	return w.raw(line, lean(nil, raw, s))
+}
+
+// shapeOf is the shape of the units of a section: asIs in Swagger 2.0,
+// which the library converts before it reads it.
+func (d *doc) shapeOf(sec string) shape {
+	if d.swagger {
+		return asIs
+	}
+	return unitShapes[sec]
+}
+
+func (w *writer) components(line int32, raw []byte, keep, verbatim map[unitKey]bool, drop map[string]bool) error {
 	comps, err := members(raw)
 	if err != nil {
 		return err
@@ -166,7 +192,7 @@ func (w *writer) components(line int32, raw []byte, keep map[unitKey]bool, drop 
 		} else if ms, err2 := members(c.raw); err2 != nil {
 			err = err2
 		} else {
-			err = w.section(l, ms, "components/"+c.key, keep)
+			err = w.section(l, ms, "components/"+c.key, keep, verbatim, unitShapes["components/"+c.key])
 		}
 		if err != nil {
 			return err

@@ -108,7 +108,7 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 		return f.comment(ctx, c)
 	}
-	baseDesc, err := loadBase(ctx, b)
+	baseDesc, err := f.takeBase(ctx, b)
 	var none *noBaseError
 	switch {
 	case errors.As(err, &none) && f.plan.BaseFile != "":

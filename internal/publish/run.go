@@ -91,6 +91,9 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 	err := u.check(ctx, annotations)
 	u.res.Steps = append(u.res.Steps, StepTime{StepCheck, time.Since(start)})
 	if err != nil {
+		if u.f != nil {
+			u.f.dropEarlyBase()
+		}
 		u.res.FailedStep = StepCheck
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
@@ -105,7 +108,9 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.
 	if f.plan.Compare && f.hasBase() {
-		if err := f.take(ctx, StepCompare, f.compare); err != nil {
+		err := f.take(ctx, StepCompare, f.compare)
+		f.dropEarlyBase()
+		if err != nil {
 			return overTime(ctx, u.cfg, StepCompare, err)
 		}
 	}
@@ -164,6 +169,7 @@ func (u *unit) check(ctx context.Context, annotations *budget) error {
 	} else if f.body, err = ws.Scratch(); err != nil {
 		return err
 	}
+	f.loadBaseEarly(ctx)
 	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, f.annotations, res, f.body); err != nil {
 		if bundle != nil {
 			bundle.Abort()
@@ -202,6 +208,7 @@ type flow struct {
 	githubCtx  context.Context
 	githubStop context.CancelFunc
 	githubWait time.Duration
+	early      *earlyBase // base-file's description, loading (earlybase.go)
 }
 
 // closeBody closes the upload's file: a scratch file goes with it.
