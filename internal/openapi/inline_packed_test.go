@@ -58,9 +58,11 @@ func TestInlinedLongListsKeepTheirItems(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer out.Close()
-			if _, err := Prepare(context.Background(), os.DirFS(dir), "openapi.yaml", PrepareOptions{Bundle: true}, out); err != nil {
+			p, err := Prepare(context.Background(), os.DirFS(dir), "openapi.yaml", PrepareOptions{Bundle: true}, out)
+			if err != nil {
 				t.Fatal(err)
 			}
+			p.Release()
 			upload, err := os.ReadFile(out.Name())
 			if err != nil {
 				t.Fatal(err)

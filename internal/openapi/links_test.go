@@ -61,7 +61,9 @@ func TestLinksToHiddenFilesAreRefused(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = Prepare(context.Background(), fsys, tc.open, PrepareOptions{Bundle: true, TreeOnly: treeOnly}, out)
+				var p *Prepared
+				p, err = Prepare(context.Background(), fsys, tc.open, PrepareOptions{Bundle: true, TreeOnly: treeOnly}, out)
+				p.Release()
 				out.Close()
 				written, _ := os.ReadFile(out.Name())
 				msg := fmt.Sprint(err)

@@ -76,6 +76,7 @@ func TestManySmallFilesCostLinear(t *testing.T) {
 	prepare := preparer(t, false)
 	growthtest.Linear(t, "many small files", 500, func(n int) {
 		p := prepare(smallFiles(n), "openapi.yaml")
+		defer p.Release()
 		if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
 			t.Fatalf("%d schemas, want %d", got, n+1)
 		}

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -50,9 +49,9 @@ func (f *limitSeenFile) Read(b []byte) (int, error) {
 // TestPrepareGivesItsFilesRoom: while a description is prepared, the
 // collector's soft limit holds room for the files read so far, at
 // memoryPerByte a byte (the single pass from the file's size, before it
-// reads it; the tree file by file, as $refs name them), and goes back to
-// the limit there was once it is prepared. Not parallel: the limit is the
-// process's.
+// reads it; the tree file by file, as $refs name them), keeps it while
+// the tree is held, and goes back to the limit there was once the tree is
+// released. Not parallel: the limit is the process's.
 func TestPrepareGivesItsFilesRoom(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	pad := strings.Repeat(" ", 1<<20) // files of a megabyte or so: room well past the floor
@@ -104,8 +103,12 @@ func TestPrepareGivesItsFilesRoom(t *testing.T) {
 					t.Errorf("limit while %s was read: %d, want %d", name, got, want)
 				}
 			}
+			if got, want := memlimit.Limit(), room(tc.file); got < want {
+				t.Errorf("limit while the tree is held: %d, want at least %d", got, want)
+			}
+			p.Release()
 			if got := memlimit.Limit(); got != math.MaxInt64 {
-				t.Errorf("limit once prepared: %d, want none, as before", got)
+				t.Errorf("limit once released: %d, want none, as before", got)
 			}
 		})
 	}
@@ -146,7 +149,7 @@ func TestPreparedHeapFollowsTheLimit(t *testing.T) {
 		for i, n := range []int{s.n, s.n * growthtest.Factor} {
 			fsys := s.files(n)
 			size[i] = len(fsys[s.file].Data)
-			peak[i] = growthtest.Peak(func() { runtime.KeepAlive(prepare(fsys, s.file)) })
+			peak[i] = growthtest.Peak(func() { prepare(fsys, s.file).Release() })
 		}
 		perByte := float64(peak[1]-peak[0]) / float64(size[1]-size[0])
 		t.Logf("%s: %d KB: peak %d KB; %d KB: peak %d KB; %.1f bytes a byte between", s.name, size[0]>>10, peak[0]>>10, size[1]>>10, peak[1]>>10, perByte)
@@ -164,6 +167,43 @@ func TestHeapShapesGrowLinearly(t *testing.T) {
 	testenv.Long(t) // prepares megabytes of YAML
 	for _, s := range heapShapes {
 		prepare := preparer(t, false)
-		growthtest.Linear(t, s.name, s.n/4, func(n int) { prepare(s.files(n), s.file) })
+		growthtest.Linear(t, s.name, s.n/4, func(n int) { prepare(s.files(n), s.file).Release() })
+	}
+}
+
+// TestHeldTreeKeepsItsRoom: a description prepared while another's tree
+// is held (the head's, while its base is prepared) is given its room on
+// top of the held tree's, so that the limit is never under what is live.
+// Not parallel: the limit is the process's.
+func TestHeldTreeKeepsItsRoom(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	pad := strings.Repeat(" ", 1<<20)
+	held := fstest.MapFS{"a.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\n" + pad)}}
+	next := &limitsSeen{MapFS: fstest.MapFS{
+		"one.json": {Data: []byte(`{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}` + pad)},
+	}, opened: map[string]int64{}, read: map[string]int64{}}
+	prepare := func(fsys fs.FS, name string) *Prepared {
+		t.Helper()
+		out, err := os.CreateTemp(t.TempDir(), "out")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		p, err := Prepare(context.Background(), fsys, name, PrepareOptions{Bundle: true}, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first := prepare(held, "a.yaml")
+	second := prepare(next, "one.json")
+	want := memlimit.Floor + memoryPerByte*int64(len(held["a.yaml"].Data)+len(next.MapFS["one.json"].Data))
+	if got := next.read["one.json"]; got != want {
+		t.Errorf("limit while the second was read: %d, want %d (room for both)", got, want)
+	}
+	second.Release()
+	first.Release()
+	if got := memlimit.Limit(); got != math.MaxInt64 {
+		t.Errorf("limit once both are released: %d, want none, as before", got)
 	}
 }

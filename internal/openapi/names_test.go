@@ -57,6 +57,7 @@ func TestCollidingNamesCostLinear(t *testing.T) {
 	prepare := preparer(t, false)
 	growthtest.Linear(t, "colliding lifted names", 2000, func(n int) {
 		p := prepare(collidingRefs(n), "openapi.yaml")
+		defer p.Release()
 		if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+2 {
 			t.Fatalf("%d schemas, want %d", got, n+2)
 		}

@@ -207,6 +207,19 @@ type Prepared struct {
 	Size int64
 	// OnePass says the single pass did the work.
 	OnePass bool
+	// mem is the room the tree holds in the collector's soft limit.
+	mem *memlimit.Reservation
+}
+
+// Release gives back the room the tree holds in the collector's soft limit
+// (see memlimit): call it when Root is let go. Until then the limit counts
+// the tree, so that a description prepared meanwhile (a base, another of
+// the run's) does not set a limit under what is live, where the collector
+// would run without pause.
+func (p *Prepared) Release() {
+	if p != nil {
+		p.mem.Release()
+	}
 }
 
 // PrepareOptions tune Prepare.
@@ -237,11 +250,22 @@ type Sink interface {
 // $refs do not all resolve is *Faults: its load errors with what Validate
 // found in the rest.
 func Prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink) (*Prepared, error) {
-	lim := opts.Limits.withDefaults()
 	// The tree, or what the single pass keeps, is given room in the
-	// collector's limit as the files are read (budget.file).
+	// collector's limit as the files are read (budget.file), for as long
+	// as the caller holds it (Prepared.Release).
 	mem := memlimit.Reserve(0)
-	defer mem.Release()
+	p, err := prepare(ctx, fsys, name, opts, out, mem)
+	if err != nil {
+		mem.Release()
+		return nil, err
+	}
+	p.mem = mem
+	return p, nil
+}
+
+// prepare is Prepare, the files given room in mem.
+func prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, out Sink, mem *memlimit.Reservation) (*Prepared, error) {
+	lim := opts.Limits.withDefaults()
 	if !opts.TreeOnly {
 		p, err := onePass(ctx, fsys, name, lim, out, mem)
 		if !errors.Is(err, errGiveWay) {

@@ -45,6 +45,7 @@ func TestOnePassReadsInBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer p.Release()
 	if !p.OnePass {
 		t.Fatal("the single pass did not do the work")
 	}

@@ -41,6 +41,7 @@ func prepareWith(t *testing.T, fsys iofs.FS, name string, opts PrepareOptions) p
 	if err != nil {
 		return prepared{err: err.Error()}
 	}
+	defer p.Release()
 	body, err := os.ReadFile(out.Name())
 	if err != nil {
 		t.Fatal(err)

@@ -73,7 +73,9 @@ func TestDeepAllOfCostLinear(t *testing.T) {
 		name := map[bool]string{false: "openapi.yaml", true: "openapi.json"}[json]
 		prepare := preparer(t, json)
 		growthtest.Linear(t, "a deep allOf chain, "+name, 2000, func(n int) {
-			if p := prepare(allOfChain(n, json), name); len(p.Findings) != 0 {
+			p := prepare(allOfChain(n, json), name)
+			defer p.Release()
+			if len(p.Findings) != 0 {
 				t.Fatalf("findings %v, want none", p.Findings)
 			}
 		})

@@ -194,6 +194,7 @@ func TestNewcomerFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer p.Release()
 			var got []string
 			for _, f := range p.Findings {
 				got = append(got, fmt.Sprintf("%s:%d:%d: %s: %s", f.File, f.Pos.Line, f.Pos.Col, f.Severity, f.Msg))

@@ -391,6 +391,6 @@ func TestYAMLRefusedPartCostsOnce(t *testing.T) {
 		}
 		in := strings.Repeat(" ", depth+1)
 		b.WriteString(in + "list: [1" + strings.Repeat(",1", 20_000) + "]\n" + in + "z: *a\n")
-		prepareYAML(t, fstest.MapFS{"a.yaml": {Data: []byte(b.String())}})
+		prepareYAML(t, fstest.MapFS{"a.yaml": {Data: []byte(b.String())}}).Release()
 	})
 }

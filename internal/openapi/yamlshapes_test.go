@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -71,7 +70,7 @@ func TestYAMLShapesGrowLinearly(t *testing.T) {
 	testenv.Long(t) // prepares megabytes of YAML
 	for _, s := range yamlShapes {
 		growthtest.Linear(t, "YAML "+s.name, s.n, func(n int) {
-			prepareYAML(t, yamlShape(s.head, s.tail, s.item, n))
+			prepareYAML(t, yamlShape(s.head, s.tail, s.item, n)).Release()
 		})
 	}
 }
@@ -90,7 +89,7 @@ func TestYAMLShapesInBoundedMemory(t *testing.T) {
 			fsys := yamlShape(s.head, s.tail, s.item, n)
 			size[i] = len(fsys["a.yaml"].Data)
 			peak[i] = growthtest.Peak(func() {
-				runtime.KeepAlive(prepareYAML(t, fsys))
+				prepareYAML(t, fsys).Release()
 			})
 		}
 		perByte := float64(peak[1]-peak[0]) / float64(size[1]-size[0])

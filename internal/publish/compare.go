@@ -124,6 +124,7 @@ func (f *flow) compare(ctx context.Context) error {
 		// hold is among these: the description is there, but broken.
 		return f.cannotCompare(ctx, c, fmt.Errorf("the description at %s cannot be loaded: %w", b.label, withFirstFault(err)))
 	}
+	defer baseDesc.drop()
 	if baseDesc.fault != "" {
 		c.BaseFault = "the base " + baseDesc.fault
 		f.rep.Annotate(report.Notice, fmt.Sprintf("the description at %s %s", b.label, baseDesc.fault), report.Where{})
@@ -376,7 +377,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if fault == "" {
 			fault = firstError(p.Findings)
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
 	})
 }
 

@@ -146,6 +146,17 @@ type described struct {
 	onePass bool // the single pass read it: one JSON file, naming no other
 	// fault says what a base holds that a head would be refused for.
 	fault string
+	// prepared holds doc's room in the collector's limit.
+	prepared *openapi.Prepared
+}
+
+// drop lets the tree go, and its room in the collector's limit; the
+// upload stays.
+func (d *described) drop() {
+	if d != nil {
+		d.doc = nil
+		d.prepared.Release()
+	}
 }
 
 // json is the whole upload, read from body.
@@ -164,7 +175,7 @@ func describe(ctx context.Context, bundle bool, name string, fsys fs.FS, out *os
 	if err != nil {
 		return nil, nil, loadError(name, err)
 	}
-	return &described{doc: p.Root, body: out, size: p.Size, bundled: bundle, onePass: p.OnePass}, p.Findings, nil
+	return &described{doc: p.Root, body: out, size: p.Size, bundled: bundle, onePass: p.OnePass, prepared: p}, p.Findings, nil
 }
 
 // loadFindings are load errors as findings.

@@ -64,8 +64,13 @@ func (f *flow) takeBase(ctx context.Context, b *base) (*described, error) {
 // dropEarlyBase stops loading the base early, when the comparison did not
 // take it (the head could not be loaded, or is its base's copy).
 func (f *flow) dropEarlyBase() {
-	if f.early != nil {
-		f.early.stop()
+	if e := f.early; e != nil {
+		e.stop()
 		f.early = nil
+		// A load that ended anyway holds a tree no one takes.
+		go func() {
+			<-e.done
+			e.desc.drop()
+		}()
 	}
 }

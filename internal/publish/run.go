@@ -93,6 +93,7 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 	if err != nil {
 		if u.f != nil {
 			u.f.dropEarlyBase()
+			u.f.head.drop()
 		}
 		u.res.FailedStep = StepCheck
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
@@ -101,6 +102,9 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 		return overTime(ctx, u.cfg, StepCheck, err)
 	}
 	f := u.f
+	// Publishing needs the upload, not the tree: let it go, so that a run
+	// of many descriptions holds no more trees than it loads at once.
+	defer f.head.drop()
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
 	f.secrets = opts.Secrets
 	f.githubWait = githubWait(u.cfg.timeout(), opts.GitHubWait)
@@ -114,9 +118,6 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 			return overTime(ctx, u.cfg, StepCompare, err)
 		}
 	}
-	// Publishing needs the upload, not the tree: let it go, so that a run
-	// of many descriptions holds no more trees than it loads at once.
-	f.head.doc = nil
 	if f.plan.DryRun {
 		return dryRun(u.cfg, f.plan, f.head.size, u.rep)
 	}
