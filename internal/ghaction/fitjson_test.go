@@ -134,8 +134,9 @@ func TestJSONOutputBoundedAfterScrub(t *testing.T) {
 	// A secret of no known pattern: part of it is found by nothing.
 	const secret = "correct-horse-battery-staple-forty-bytes"
 	r.Mask(secret)
+	r.maxJSON = 16 << 10 // a sixteenth of the run's, and a sixteenth of the text to scrub
 	msg := strings.Repeat(secret+" ", 200)
-	value := results(600, 0, "x")
+	value := results(40, 0, "x")
 	value = strings.ReplaceAll(value, `"error":""`, fmt.Sprintf(`"error":%q`, msg))
 	if err := r.SetJSONOutput("results", value); err != nil {
 		t.Fatal(err)
@@ -145,13 +146,13 @@ func TestJSONOutputBoundedAfterScrub(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := strings.Split(string(b), "\n")
-	if len(recs) < 3 || len(recs[1]) > maxJSONOutput || !json.Valid([]byte(recs[1])) {
-		t.Fatalf("results is %d bytes (bound %d), or not JSON", len(recs[1]), maxJSONOutput)
+	if len(recs) < 3 || len(recs[1]) > r.maxJSON || !json.Valid([]byte(recs[1])) {
+		t.Fatalf("results is %d bytes (bound %d), or not JSON", len(recs[1]), r.maxJSON)
 	}
 	if strings.Contains(recs[1], secret[:4]) {
 		t.Errorf("results holds part of the secret: cut before it was scrubbed")
 	}
-	if !bytes.Contains(log.Bytes(), []byte("output results: 600 strings cut short")) {
+	if !bytes.Contains(log.Bytes(), []byte("output results: 40 strings cut short to keep it within 16 KiB")) {
 		t.Errorf("no warning of the cut in the log:\n%.600s", log)
 	}
 }

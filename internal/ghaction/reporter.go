@@ -24,6 +24,7 @@ type Reporter struct {
 	out      *lineSink // stdout: outputs and JSON off GitHub
 	outputs  *fileSink // GITHUB_OUTPUT
 	summary  *fileSink // GITHUB_STEP_SUMMARY
+	maxJSON  int       // bound of a JSON output: maxJSONOutput
 
 	mu        sync.Mutex
 	recorded  []KV
@@ -40,7 +41,8 @@ type KV struct{ Name, Value string }
 func NewReporter(getenv func(string) string, stdout, stderr io.Writer) *Reporter {
 	secrets := redact.New()
 	r := &Reporter{secrets: secrets, log: &lineSink{w: stderr, secrets: secrets}, out: &lineSink{w: stdout, secrets: secrets},
-		outputs: &fileSink{env: "GITHUB_OUTPUT", secrets: secrets}, summary: &fileSink{env: "GITHUB_STEP_SUMMARY", secrets: secrets, max: maxSummary}}
+		outputs: &fileSink{env: "GITHUB_OUTPUT", secrets: secrets}, summary: &fileSink{env: "GITHUB_STEP_SUMMARY", secrets: secrets, max: maxSummary},
+		maxJSON: maxJSONOutput}
 	if getenv("GITHUB_ACTIONS") == "true" {
 		r.onGitHub = true
 		r.log.w = stdout
@@ -212,12 +214,12 @@ func (r *Reporter) setOutput(name, value string, scrubbed bool) error {
 // in it that holds a secret is scrubbed, as PrintJSON does, rather than the
 // whole value withheld, so that one message that echoes a token costs
 // later steps that message alone. Scrubbed, the value is then fitted
-// within maxJSONOutput by cutting its longest strings (see fitJSON).
+// within r.maxJSON by cutting its longest strings (see fitJSON).
 func (r *Reporter) SetJSONOutput(name, value string) error {
-	value, cut := fitJSON(strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"), maxJSONOutput)
+	value, cut := fitJSON(strings.TrimSuffix(scrubJSON(value, r.secrets), "\n"), r.maxJSON)
 	if cut > 0 {
 		r.warnFixed(fmt.Sprintf("output %s: %s cut short to keep it within %d KiB, as GitHub takes 1 MB of outputs a job; "+
-			"a file written with the report input holds them whole", name, report.Plural(cut, "string"), maxJSONOutput>>10))
+			"a file written with the report input holds them whole", name, report.Plural(cut, "string"), r.maxJSON>>10))
 	}
 	return r.setOutput(name, value, true)
 }
