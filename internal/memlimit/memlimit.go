@@ -5,9 +5,10 @@
 // and throws most of the work away, takes about twice the memory it needs.
 //
 // Work that holds input reserves room for it, as a number of bytes it may
-// grow as it reads more (Reserve, Set); the limit is Floor, the process's
-// own, plus what every reservation of the moment holds, and it goes back to
-// what it was when the last one is released. A lower limit set from outside
+// grow as it reads more (Reserve, Set); once they hold Engage together,
+// the limit is Floor, the process's own, plus what every reservation of the
+// moment holds, and it goes back to what it was when they hold less or the
+// last one is released. A lower limit set from outside
 // (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
@@ -97,6 +98,18 @@ func Limit() int64 {
 	return limit()
 }
 
-func limit() int64 { return min(Floor+held, outer) }
+// Engage is the least the reservations must hold together for a limit to
+// be set: under it the headroom the collector would save is small beside
+// Floor, and what the process holds besides its input (many small runs at
+// once, a test process's servers) is not counted, so that a limit of
+// Floor and a little would have the collector run without pause.
+const Engage = 4 << 20
+
+func limit() int64 {
+	if held < Engage {
+		return outer
+	}
+	return min(Floor+held, outer)
+}
 
 func apply() { debug.SetMemoryLimit(limit()) }

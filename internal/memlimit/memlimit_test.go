@@ -77,3 +77,23 @@ func TestNilReservationHoldsNothing(t *testing.T) {
 		t.Errorf("limit %d, want none", got)
 	}
 }
+
+// TestSmallReservationsSetNoLimit: reservations that hold less than Engage
+// together leave the limit there was; once they hold Engage, the limit is
+// Floor and what they hold.
+func TestSmallReservationsSetNoLimit(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	a := Reserve(Engage / 2)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("under Engage: limit %d, want none", got)
+	}
+	b := Reserve(Engage / 2)
+	if got, want := debug.SetMemoryLimit(-1), int64(Floor+Engage); got != want {
+		t.Errorf("at Engage: limit %d, want %d", got, want)
+	}
+	b.Release()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("under Engage again: limit %d, want none", got)
+	}
+	a.Release()
+}

@@ -42,7 +42,7 @@ type limitSeenFile struct {
 }
 
 func (f *limitSeenFile) Read(b []byte) (int, error) {
-	f.l.read[f.name] = max(f.l.read[f.name], memlimit.Limit())
+	f.l.read[f.name] = memlimit.Limit() // at the last read: the room is made once the size is known
 	return f.File.Read(b)
 }
 
