@@ -149,7 +149,7 @@ func (f *flow) compare(ctx context.Context) error {
 		mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + compareMemoryPerByte*int64(len(baseJSON)+len(headJSON)))
 		defer mem.Release()
 		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
-	})
+	}, nil)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
@@ -378,7 +378,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 			fault = firstError(p.Findings)
 		}
 		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
-	})
+	}, (*described).drop)
 }
 
 // firstError says what validation found wrong, "" when it found no error.
@@ -413,10 +413,11 @@ func (f *flow) headJSON(ctx context.Context) ([]byte, error) {
 	d, err := runAside(ctx, func() (*described, error) {
 		d, _, err := describe(ctx, true, f.plan.File, f.ws.FS(), scratch)
 		return d, err
-	})
+	}, (*described).drop)
 	if err != nil {
 		return nil, fmt.Errorf("the description cannot be bundled for the comparison: %w", err)
 	}
+	defer d.drop() // its upload is all the comparison reads
 	return d.json()
 }
 
@@ -575,8 +576,9 @@ func commentMarker(file, target string) string {
 }
 
 // runAside runs fn, which cannot be interrupted, and gives up waiting for it
-// when ctx ends.
-func runAside[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+// when ctx ends; what fn gives then, now or once it ends, goes to discard
+// (nil: nothing to let go).
+func runAside[T any](ctx context.Context, fn func() (T, error), discard func(T)) (T, error) {
 	type result struct {
 		v   T
 		err error
@@ -590,9 +592,17 @@ func runAside[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	select {
 	case r = <-done:
 	case <-ctx.Done():
+		if discard != nil {
+			go func() { discard((<-done).v) }()
+		}
+		var zero T
+		return zero, ctx.Err()
 	}
 	// As loadDescription: when both are ready, ctx's end wins.
 	if err := ctx.Err(); err != nil {
+		if discard != nil {
+			discard(r.v)
+		}
 		var zero T
 		return zero, err
 	}

@@ -52,7 +52,16 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	select {
 	case l = <-done:
 	case <-ctx.Done():
+		// The load may yet end with a tree: let it go then.
+		go func() { (<-done).d.drop() }()
 	}
+	// The tree is the run's only when it is returned.
+	kept := false
+	defer func() {
+		if !kept {
+			l.d.drop()
+		}
+	}()
 	// A load that ends as the time runs out ends the run as one cut short
 	// does: select picks at random between the two when both are ready.
 	if err := ctx.Err(); err != nil {
@@ -80,6 +89,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	case warns > 0 && bool(cfg.FailOnWarnings):
 		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
 	}
+	kept = true
 	return l.d, nil
 }
 

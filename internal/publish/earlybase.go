@@ -52,13 +52,24 @@ func (f *flow) takeBase(ctx context.Context, b *base) (*described, error) {
 	select {
 	case <-e.done:
 	case <-ctx.Done():
+		e.discard()
 		return nil, ctx.Err()
 	}
 	// As runAside: when both are ready, ctx's end wins.
 	if err := ctx.Err(); err != nil {
+		e.discard()
 		return nil, err
 	}
 	return e.desc, e.err
+}
+
+// discard lets go of the tree the load gives, now or once it ends: no one
+// takes it.
+func (e *earlyBase) discard() {
+	go func() {
+		<-e.done
+		e.desc.drop()
+	}()
 }
 
 // dropEarlyBase stops loading the base early, when the comparison did not
@@ -67,10 +78,6 @@ func (f *flow) dropEarlyBase() {
 	if e := f.early; e != nil {
 		e.stop()
 		f.early = nil
-		// A load that ended anyway holds a tree no one takes.
-		go func() {
-			<-e.done
-			e.desc.drop()
-		}()
+		e.discard()
 	}
 }
