@@ -169,10 +169,7 @@ func (r *yamlReader) skipBlank() error {
 			r.eof = true
 			return nil
 		}
-		j := r.i
-		for j < len(r.d) && r.d[j] == ' ' {
-			j++
-		}
+		j := r.pastSpaces(r.i)
 		if j < len(r.d) && r.d[j] != '\n' && r.d[j] != '#' {
 			if j == r.i && (bytes.HasPrefix(r.d[j:], []byte("---")) || bytes.HasPrefix(r.d[j:], []byte("..."))) {
 				return errUnread // a document's start or end
@@ -180,33 +177,41 @@ func (r *yamlReader) skipBlank() error {
 			r.indent, r.i = j-r.i, j
 			return nil
 		}
-		k := bytes.IndexByte(r.d[j:], '\n')
-		if k < 0 {
-			r.i, r.eof = len(r.d), true
+		if r.nextLine(j); r.eof {
 			return nil
 		}
-		r.i = j + k + 1
-		r.line, r.ls = r.line+1, r.i
 	}
+}
+
+// nextLine moves from j, on the current line, to the start of the next
+// line; eof when there is none.
+func (r *yamlReader) nextLine(j int) {
+	k := bytes.IndexByte(r.d[j:], '\n')
+	if k < 0 {
+		r.i, r.eof = len(r.d), true
+		return
+	}
+	r.i = j + k + 1
+	r.line, r.ls = r.line+1, r.i
+}
+
+// pastSpaces is the offset of the first byte from j on that is not a
+// space.
+func (r *yamlReader) pastSpaces(j int) int {
+	for j < len(r.d) && r.d[j] == ' ' {
+		j++
+	}
+	return j
 }
 
 // endLine checks that the rest of the line is blank or a comment, and
 // moves to the next line that says something.
 func (r *yamlReader) endLine() error {
-	j := r.i
-	for j < len(r.d) && r.d[j] == ' ' {
-		j++
-	}
+	j := r.pastSpaces(r.i)
 	if j < len(r.d) && r.d[j] != '\n' && (r.d[j] != '#' || r.d[j-1] != ' ') {
 		return errUnread
 	}
-	k := bytes.IndexByte(r.d[j:], '\n')
-	if k < 0 {
-		r.i, r.eof = len(r.d), true
-		return nil
-	}
-	r.i = j + k + 1
-	r.line, r.ls = r.line+1, r.i
+	r.nextLine(j)
 	return r.skipBlank()
 }
 
@@ -916,10 +921,7 @@ func (r *yamlReader) cutEnd(indent int) int {
 		end = r.ls + k + 1
 	}
 	for end < len(r.d) {
-		j := end
-		for j < len(r.d) && r.d[j] == ' ' {
-			j++
-		}
+		j := r.pastSpaces(end)
 		if j < len(r.d) && r.d[j] != '\n' && j-end <= indent {
 			break
 		}
@@ -1055,9 +1057,6 @@ func (r *yamlReader) libraryItems(l *list, depth, indent int) error {
 // atIndent says whether the line that starts at off says something at
 // indent exactly.
 func (r *yamlReader) atIndent(off, indent int) bool {
-	j := off
-	for j < len(r.d) && r.d[j] == ' ' {
-		j++
-	}
+	j := r.pastSpaces(off)
 	return j-off == indent && j < len(r.d) && r.d[j] != '\n'
 }
