@@ -61,6 +61,14 @@ const (
 	jsonProperties = jsonTop + `"components":{"schemas":{"S":{"type":"object","properties":{`
 )
 
+// properties is the opening of jsonProperties or yamlProperties.
+func properties(json bool) string {
+	if json {
+		return jsonProperties
+	}
+	return yamlProperties
+}
+
 // jsonItems writes a JSON description: its top, then head, then item(i)
 // for i from 0 until size bytes are written, each after the first with a
 // comma, then tail.
@@ -95,11 +103,7 @@ func collidingNames(json bool) func(string, int) ([]string, int64, error) {
 			other.WriteString("{")
 		}
 		n, err := writeFile(filepath.Join(dir, main), func(w io.Writer) {
-			if json {
-				io.WriteString(w, jsonProperties)
-			} else {
-				io.WriteString(w, yamlProperties)
-			}
+			io.WriteString(w, properties(json))
 			for i, n := 0, 0; n < size; i++ {
 				name := "a" + growthtest.Punct(i)
 				s := fmt.Sprintf(line, i, name)
@@ -143,11 +147,7 @@ func smallFiles(json bool) func(string, int) ([]string, int64, error) {
 		var total int64
 		var werr error
 		n, err := writeFile(filepath.Join(dir, main), func(w io.Writer) {
-			if json {
-				io.WriteString(w, jsonProperties)
-			} else {
-				io.WriteString(w, yamlProperties)
-			}
+			io.WriteString(w, properties(json))
 			for i, n := 0, 0; n < size; i++ {
 				s := fmt.Sprintf(line, i, i)
 				if json && i > 0 {
