@@ -455,7 +455,7 @@ func intLiteral(s string) (string, error) {
 	}
 	neg, digits, base, ok := scanInt(strings.Replace(t, "0o", "0", 1))
 	if !ok {
-		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", s)
+		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", scalarShown(s))
 	}
 	return intJSON(s, neg, digits, base)
 }
