@@ -8,14 +8,16 @@ import (
 )
 
 // A long YAML sequence of plain scalars (a list of nine million one-letter
-// items, or a large enum) is held packed: one Array node whose items are
+// items, or a large enum), and a flow list of them however short ([1]
+// written a line at a time), is held packed: one Array node whose items are
 // written one after the other in its Scalar, each as its kind, its JSON
 // literal and its place, a few bytes an item where a Node each would take
 // ninety-six. The upload is written from the packed form; a consumer that
 // needs the items as Nodes calls Elems, which unpacks them for good.
 
-// packFrom is how many items a sequence must have to be packed: small
-// lists gain nothing from it.
+// packFrom is how many items a block sequence must have to be packed. A
+// flow list is packed however short: written many times over, its node and
+// its items' would be most of the tree.
 const packFrom = 256
 
 // packer builds the packed form of a sequence's items.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // packedItems is a list item of every plain kind: text, numbers as YAML
@@ -193,6 +194,70 @@ func TestPackedPlaces(t *testing.T) {
 	for i, it := range items {
 		if it.Pos != places[i] || it.Scalar() != fmt.Sprint(i) {
 			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar(), it.Pos, i, places[i])
+		}
+	}
+}
+
+// TestShortFlowListsPacked: a flow list of plain scalars is held packed
+// however short, read by the reader or by the YAML library, and gives back
+// each item's kind, text and place as the same items written one a line
+// (too few to pack) give their kind and text, and the same upload.
+func TestShortFlowListsPacked(t *testing.T) {
+	t.Parallel()
+	var flowItems []string // the items a flow list can hold as they are
+	for _, it := range packedItems {
+		if !strings.Contains(it, "\n") {
+			flowItems = append(flowItems, it)
+		}
+	}
+	for _, n := range []int{1, 2, len(flowItems)} {
+		for _, library := range []bool{false, true} {
+			items := flowItems[:n]
+			var doc strings.Builder
+			doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n")
+			if library {
+				doc.WriteString("x-alias: &a 1\nx-again: *a\n") // an alias: the library reads the document
+			}
+			doc.WriteString("x-flow: [" + strings.Join(items, ", ") + "]\nx-lines:\n- [" + items[0] + "]\n- [" + items[n-1] + "]\nx-block:\n")
+			for _, it := range items {
+				doc.WriteString("- " + it + "\n")
+			}
+			line := int32(4)
+			if library {
+				line += 2
+			}
+			name := fmt.Sprintf("%d items, library %v", n, library)
+			root, err := Parse("f.yaml", []byte(doc.String()))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			flow, lines, block := root.Get("x-flow"), root.Get("x-lines"), root.Get("x-block")
+			if !flow.packed || flow.Items() != nil || len(lines.Items()) != 2 || !lines.Items()[0].packed || !lines.Items()[1].packed || block.packed {
+				t.Fatalf("%s: packed: the flow list %v, the lines' lists %v, the block list %v, want true, true, false", name, flow.packed, !slices.ContainsFunc(lines.Items(), func(n *Node) bool { return !n.packed }), block.packed)
+			}
+			upload := string(root.AppendJSON(nil))
+			col := int32(len("x-flow: [")) + 1
+			for i, it := range flow.Elems() {
+				want := block.Items()[i]
+				at := Pos{Line: line, Col: col}
+				if it.Kind != want.Kind || it.Scalar() != want.Scalar() || it.Pos != at || it.Src != flow.Src {
+					t.Errorf("%s: item %d is %s %q at %v, want %s %q at %v", name, i, it.Kind, it.Scalar(), it.Pos, want.Kind, want.Scalar(), at)
+				}
+				col += int32(utf8.RuneCountInString(items[i])) + 2 // columns count characters
+			}
+			for i, l := range lines.Items() {
+				want := block.Items()[i*(n-1)]
+				if got := l.Elems(); len(got) != 1 || got[0].Kind != want.Kind || got[0].Scalar() != want.Scalar() || got[0].Pos != (Pos{Line: line + 2 + int32(i), Col: 4}) {
+					t.Errorf("%s: line %d's list is %v, want %s %q at %d:4", name, i, got, want.Kind, want.Scalar(), line+2+int32(i))
+				}
+			}
+			if unpacked := string(root.AppendJSON(nil)); unpacked != upload {
+				t.Errorf("%s: the upload differs packed and unpacked:\n%s\n%s", name, upload, unpacked)
+			}
+			flowJSON, blockJSON := string(flow.AppendJSON(nil)), string(block.AppendJSON(nil))
+			if flowJSON != blockJSON {
+				t.Errorf("%s: the flow list is %s, the block list %s", name, flowJSON, blockJSON)
+			}
 		}
 	}
 }

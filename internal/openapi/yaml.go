@@ -242,7 +242,10 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		return c.scalar(y)
 	case yaml.SequenceNode:
 		n := c.newNode(Array, y)
-		if len(y.Content) >= packFrom && c.packable(y.Content) {
+		// Packed as the reader packs (list.done): a long list, or a flow
+		// list however short.
+		flow := y.Style&yaml.FlowStyle != 0 && len(y.Content) > 0
+		if (len(y.Content) >= packFrom || flow) && c.packable(y.Content) {
 			var p packer
 			if err := c.packItems(&p, y, y.Content); err != nil {
 				return nil, err

@@ -415,7 +415,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	if r.indent > indent && !r.eof {
 		return nil, errUnread
 	}
-	l.done(n)
+	l.done(n, packFrom)
 	return n, nil
 }
 
@@ -533,15 +533,15 @@ func (l *list) put(r *yamlReader, it pending) {
 	l.items = append(l.items, it.node)
 }
 
-// done gives n the items: packed when there are packFrom of them or more,
-// all plain scalars.
-func (l *list) done(n *Node) {
+// done gives n the items: packed when they are all plain scalars and
+// there are from of them or more.
+func (l *list) done(n *Node, from int) {
 	if l.unpack {
 		n.SetItems(l.items)
 		return
 	}
 	l.p.done(n)
-	if l.count < packFrom {
+	if l.count < from {
 		n.unpack()
 		if len(n.Items()) == 0 {
 			n.SetItems(nil)
@@ -841,7 +841,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		break
 	}
 	if seq {
-		l.done(n)
+		l.done(n, 1) // packed however short (see packFrom)
 	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
 	}
