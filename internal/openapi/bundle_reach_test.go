@@ -37,8 +37,9 @@ func TestBundleDepthWithoutRefs(t *testing.T) {
 		packed bool
 	}{
 		{"mappings", func(d int) string { return nested(d-1, false, "1") }, false},
-		{"sequences", func(d int) string { return nested(d-1, true, "{}") }, false},
-		{"sequences down to a short packed list", func(d int) string { return nested(d-1, true, "1") }, true},
+		{"sequences, packed below", func(d int) string { return nested(d-1, true, "1") }, true},
+		{"sequences with a $ref at the bottom", func(d int) string { return nested(d-1, true, "{$ref: '#/info'}") }, false},
+		{"sequences down to a mapping", func(d int) string { return nested(d-1, true, "{}") }, true},
 		{"a packed list at the bottom", func(d int) string { return nested(d-2, false, "["+long+"]") }, true},
 		{"a packed list in sequences", func(d int) string { return nested(d-2, true, "["+long+"]") }, true},
 	}

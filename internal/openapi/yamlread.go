@@ -391,6 +391,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	}
 	n := r.newNode(Array, r.i)
 	var l list
+	l.begin(n.Pos)
 	for {
 		m := r.mark()
 		it, err := r.item(depth, indent)
@@ -499,10 +500,18 @@ func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 // list gathers a sequence's items: packed while they are plain scalars,
 // as convert packs a long list of them.
 type list struct {
+	start  Pos  // the list's place
+	flow   bool // a flow list: packFlow's items are packed as read too
 	p      packer
 	count  int // items packed
 	items  []*Node
 	unpack bool // an item was not a plain scalar
+}
+
+// begin starts the list at, its node's place.
+func (l *list) begin(at Pos) {
+	l.start = at
+	l.p.startAt(at)
 }
 
 // put adds an item read.
@@ -520,11 +529,19 @@ func (l *list) put(r *yamlReader, it pending) {
 		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
 		it.node.SetScalar(it.lit)
 	}
+	if _, ok := packHeight(it.node, packDepth-1); l.flow && !l.unpack && ok {
+		// Packed as packFlow would pack it, now: the items of a list of
+		// a million such are never nodes all at once.
+		l.p.addNode(it.node)
+		l.count++
+		*it.node = Node{} // read by no one else: garbage, holding nothing
+		return
+	}
 	if !l.unpack {
 		// The items packed so far become nodes.
 		l.unpack = true
 		if l.count > 0 {
-			tmp := Node{Src: r.c.src}
+			tmp := Node{Src: r.c.src, Pos: l.start}
 			l.p.done(&tmp)
 			tmp.unpack()
 			l.items = tmp.Items()
@@ -790,6 +807,8 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		return n, nil
 	}
 	var l list
+	l.begin(n.Pos)
+	l.flow = true
 	for {
 		if seq {
 			it, err := r.listItem(depth+1, true)
@@ -842,6 +861,9 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 	}
 	if seq {
 		l.done(n, 1) // packed however short (see packFrom)
+		if r.err == nil {
+			n = r.c.packFlow(n)
+		}
 	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
 	}
