@@ -8,12 +8,15 @@ import (
 )
 
 // A long YAML sequence of plain scalars (a list of nine million one-letter
-// items, or a large enum), and a flow list of them however short ([1]
-// written a line at a time), is held packed: one Array node whose items are
-// written one after the other in its Scalar, each as its kind, its JSON
-// literal and its place, a few bytes an item where a Node each would take
-// ninety-six. The upload is written from the packed form; a consumer that
-// needs the items as Nodes calls Elems, which unpacks them for good.
+// items, or a large enum), and a flow list however short ([1] written a
+// line at a time), with the lists and mappings in it (see packFlow), is
+// held packed: one Array node whose items are written one after the other
+// in its Scalar, each as its kind, its JSON literal (a list's or a
+// mapping's own packed text) and its place, a few bytes an item where a
+// Node each would take forty and more. The upload is written from the
+// packed form; a consumer that needs the items as Nodes calls Elems, which
+// unpacks them for good, one level: a list in it stays packed until its
+// own Elems, a mapping comes out whole.
 
 // packFrom is how many items a block sequence must have to be packed. A
 // flow list is packed however short: written many times over, its node and
