@@ -78,7 +78,7 @@ func packFlow(n *Node) {
 		return
 	}
 	for _, it := range n.Items() {
-		if _, ok := packHeight(it, packDepth-1); !ok {
+		if !packable(it) {
 			return
 		}
 	}
@@ -99,6 +99,12 @@ func packFlow(n *Node) {
 		// its nodes does: let go of what the item held.
 		*it = Node{}
 	}
+}
+
+// packable says whether n can be an item of a packed list.
+func packable(n *Node) bool {
+	_, ok := packHeight(n, packDepth-1)
+	return ok
 }
 
 // packHeight is how many levels of lists and mappings n holds, itself

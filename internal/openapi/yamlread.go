@@ -529,7 +529,7 @@ func (l *list) put(r *yamlReader, it pending) {
 		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
 		it.node.SetScalar(it.lit)
 	}
-	if _, ok := packHeight(it.node, packDepth-1); l.flow && !l.unpack && ok {
+	if l.flow && !l.unpack && packable(it.node) {
 		// Packed as packFlow would pack it, now: the items of a list of
 		// a million such are never nodes all at once.
 		l.p.addNode(it.node)
