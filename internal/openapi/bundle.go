@@ -117,7 +117,7 @@ func needsBundling(root *Node, maxDepth int) bool {
 			}
 		case Array:
 			if n.packed {
-				return depth+1 > maxDepth // its items are scalars
+				return depth+packedHeight(Array, n.Scalar()) > maxDepth // no $ref in it
 			}
 			for _, it := range n.Items() {
 				if needs(it, depth+1) {
@@ -569,10 +569,11 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 	}
 	switch n.Kind {
 	case Array:
-		if n.packed && depth+1 > b.lim.DepthAcrossFiles {
-			n.unpack() // for the error at its first item
+		if n.packed && depth+packedHeight(Array, n.Scalar()) > b.lim.DepthAcrossFiles {
+			n.unpack() // for the error at its deepest item
 		}
-		// A packed Array's items are scalars: nothing to make local.
+		// A packed Array holds no $ref and no discriminator: nothing to
+		// make local.
 		for _, it := range n.Items() {
 			if err := b.walk(it, child(p, "", b.version == 3), depth+1); err != nil {
 				return err

@@ -22,7 +22,7 @@ func nested(levels int, arrays bool, inner string) string {
 
 // TestBundleDepthWithoutRefs: a description that refers to no file still
 // meets the nesting bound counted across files, whether it nests through
-// mappings, sequences, or a long list of scalars (held packed): exactly at
+// mappings, sequences, or a list of scalars (held packed): exactly at
 // the bound it is bundled as it is, one level past it is refused at its
 // place.
 func TestBundleDepthWithoutRefs(t *testing.T) {
@@ -37,7 +37,9 @@ func TestBundleDepthWithoutRefs(t *testing.T) {
 		packed bool
 	}{
 		{"mappings", func(d int) string { return nested(d-1, false, "1") }, false},
-		{"sequences", func(d int) string { return nested(d-1, true, "1") }, false},
+		{"sequences, packed below", func(d int) string { return nested(d-1, true, "1") }, true},
+		{"sequences with a $ref at the bottom", func(d int) string { return nested(d-1, true, "{$ref: '#/info'}") }, false},
+		{"sequences down to a mapping", func(d int) string { return nested(d-1, true, "{}") }, true},
 		{"a packed list at the bottom", func(d int) string { return nested(d-2, false, "["+long+"]") }, true},
 		{"a packed list in sequences", func(d int) string { return nested(d-2, true, "["+long+"]") }, true},
 	}

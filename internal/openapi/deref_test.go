@@ -102,7 +102,7 @@ func (d *dereferencer) node(n *Node) *Node {
 	switch n.Kind {
 	case Array:
 		cp := &Node{Kind: Array}
-		for _, it := range n.Items() {
+		for _, it := range n.Elems() {
 			cp.SetItems(append(cp.Items(), d.node(it)))
 		}
 		return cp

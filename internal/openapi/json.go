@@ -237,6 +237,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		for p.dec.PeekKind() != ']' {
 			if pk == nil && len(p.items)-mark == packFrom && allScalars(p.items[mark:]) {
 				pk = &packer{}
+				pk.startAt(n.Pos)
 				for _, it := range p.items[mark:] {
 					pk.add(it.Kind, it.Scalar(), it.Pos)
 				}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/memlimit"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // LoadError is a description, or a file it refers to, that cannot be loaded:
@@ -158,8 +159,21 @@ func parseAny(src *Source, data []byte) (*Node, error) {
 	var err error
 	if looksLikeJSON(data) {
 		before := *src.budget
+		isJSON := strings.EqualFold(path.Ext(name), ".json")
+		if !isJSON && !jsontext.Value(data).IsValid() {
+			// YAML in flow style ({type: string}), which parseJSON's
+			// decoder refuses (IsValid checks by the same rules): YAML
+			// reads it first. JSON's parser state and error cost more
+			// than many a small file's tree; they are built only to
+			// report a file that is neither, as before.
+			if yroot, yerr := parseYAML(src, data); yerr == nil {
+				return yroot, nil
+			}
+			*src.budget = before
+			return parseJSON(src, data)
+		}
 		root, err = parseJSON(src, data)
-		if err != nil && !errors.Is(err, ErrLimit) && src.budget.ctx.Err() == nil && !strings.EqualFold(path.Ext(name), ".json") {
+		if err != nil && !errors.Is(err, ErrLimit) && src.budget.ctx.Err() == nil && !isJSON {
 			*src.budget = before // the JSON attempt spent nothing the YAML one keeps
 			if yroot, yerr := parseYAML(src, data); yerr == nil {
 				root, err = yroot, nil

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/growthtest"
 	"github.com/docs-publish/docs-publish/internal/testenv"
@@ -117,6 +118,45 @@ func TestShortNumberKeepsWhatNumReads(t *testing.T) {
 		if got == nil || got.Cmp(want) != 0 {
 			t.Errorf("num(%.30s…) = %v, want %v (shortened to %s)", lit, got, want, shortNumber(lit))
 		}
+	}
+}
+
+// TestErrorsShowLongScalarsCut: an error about a number of many digits
+// shows its start and its length, not the whole, by every path that reads
+// one: such an error costs every sink a copy of it (a 4 MB integer cost 130
+// MB where the same error without its text costs 35).
+func TestErrorsShowLongScalarsCut(t *testing.T) {
+	t.Parallel()
+	const n = 100_000
+	digits := strings.Repeat("7", n)
+	cases := []struct {
+		name, file, doc, want string
+		shownLen              int // the length the error gives
+		prepare               bool
+	}{
+		{"YAML integer", "a.yaml", "openapi: 3.0.3\nx-n: " + digits + "\n", "too large", n, false},
+		{"YAML float", "a.yaml", "openapi: 3.0.3\nx-n: -" + digits + ".5\n", "too large", n + 3, false},
+		{"YAML tagged integer", "a.yaml", "openapi: 3.0.3\nx-n: !!int 0x" + strings.Repeat("é", n) + "\n", "not an integer", 2 + 2*n, false},
+		{"JSON integer, the tree", "a.json", `{"openapi":"3.0.3","x-n":` + digits + "}", "too large", n, false},
+		{"JSON integer, the single pass", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-n":` + digits + "}", "too large", n, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var err error
+			if tc.prepare {
+				_, err = Prepare(t.Context(), mapFS(map[string]string{tc.file: tc.doc}), tc.file, PrepareOptions{Bundle: true}, &discard{})
+			} else {
+				_, err = Parse(tc.file, []byte(tc.doc))
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%v, want %q", err, tc.want)
+			}
+			msg := err.Error()
+			if len(msg) > 1000 || !strings.Contains(msg, fmt.Sprintf("(%d bytes)", tc.shownLen)) || !utf8.ValidString(msg) || strings.Contains(msg, `\x`) {
+				t.Errorf("error of %d bytes, want under 1000 that gives the scalar's length, %d, and cuts no character in two: %.300q", len(msg), tc.shownLen, msg)
+			}
+		})
 	}
 }
 

@@ -333,20 +333,12 @@ func (e *encoder) flush() {
 func (e *encoder) node(n *Node) {
 	switch {
 	case n.packed:
-		e.buf = append(e.buf, '[')
-		first := true
-		n.packedItems(func(k Kind, lit string, _ Pos) bool {
-			if !first {
-				e.buf = append(e.buf, ',')
-			}
-			first = false
-			e.buf = appendLiteral(e.buf, k, lit)
-			if len(e.buf) >= encodeChunk {
+		e.buf = appendPacked(e.buf, Array, n.Scalar(), func(b []byte) []byte {
+			if e.buf = b; len(b) >= encodeChunk {
 				e.flush()
 			}
-			return true
+			return e.buf
 		})
-		e.buf = append(e.buf, ']')
 	case n.Kind == Array:
 		e.buf = append(e.buf, '[')
 		for i, it := range n.Items() {

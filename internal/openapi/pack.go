@@ -8,14 +8,19 @@ import (
 )
 
 // A long YAML sequence of plain scalars (a list of nine million one-letter
-// items, or a large enum) is held packed: one Array node whose items are
-// written one after the other in its Scalar, each as its kind, its JSON
-// literal and its place, a few bytes an item where a Node each would take
-// ninety-six. The upload is written from the packed form; a consumer that
-// needs the items as Nodes calls Elems, which unpacks them for good.
+// items, or a large enum), and a flow list however short ([1] written a
+// line at a time), with the lists and mappings in it (see packFlow), is
+// held packed: one Array node whose items are written one after the other
+// in its Scalar, each as its kind, its JSON literal (a list's or a
+// mapping's own packed text) and its place, a few bytes an item where a
+// Node each would take forty and more. The upload is written from the
+// packed form; a consumer that needs the items as Nodes calls Elems, which
+// unpacks them for good, one level: a list in it stays packed until its
+// own Elems, a mapping comes out whole.
 
-// packFrom is how many items a sequence must have to be packed: small
-// lists gain nothing from it.
+// packFrom is how many items a block sequence must have to be packed. A
+// flow list is packed however short: written many times over, its node and
+// its items' would be most of the tree.
 const packFrom = 256
 
 // packer builds the packed form of a sequence's items.
@@ -43,6 +48,12 @@ func (p *packer) add(k Kind, lit string, pos Pos) {
 	p.line, p.col = pos.Line, pos.Col
 }
 
+// startAt makes the first item's place counted from at, the list's or
+// the mapping's own: its items are mostly on its line, just after it.
+func (p *packer) startAt(at Pos) {
+	p.line, p.col = at.Line, at.Col
+}
+
 // done makes n, an Array without items, hold p's items packed.
 func (p *packer) done(n *Node) {
 	n.packed = true
@@ -50,10 +61,127 @@ func (p *packer) done(n *Node) {
 	*p = packer{}
 }
 
+// packDepth is how many levels of lists and mappings a packed list holds
+// at most, itself counted: packing a list copies the packed text of the
+// lists below it, so that each byte is copied at most packDepth times.
+const packDepth = 8
+
+// packFlow holds n, a flow list read whole, packed when its items can be:
+// scalars, lists packed, and mappings of such, without a $ref or a
+// discriminator (nothing bundling changes is packed), packDepth levels
+// deep at most. Written many times over ([[1,[1,{a: 1}]],…]), a node for
+// each of its values would be most of the tree. The YAML library's
+// converter calls it on each flow list it reads, the lists in it first;
+// the reader packs the same as it reads (list.put).
+func packFlow(n *Node) {
+	if n.packed || len(n.Items()) == 0 {
+		return
+	}
+	for _, it := range n.Items() {
+		if !packable(it) {
+			return
+		}
+	}
+	var p packer
+	p.startAt(n.Pos)
+	items := n.Items()
+	size := 0 // about the packed size, to grow the text once
+	for _, it := range items {
+		size += len(it.Scalar()) + 4
+	}
+	p.b.Grow(size)
+	for _, it := range items {
+		p.addNode(it)
+	}
+	p.done(n)
+	for _, it := range items {
+		// Garbage now, but a node's block of many stays while any of
+		// its nodes does: let go of what the item held.
+		*it = Node{}
+	}
+}
+
+// packable says whether n can be an item of a packed list.
+func packable(n *Node) bool {
+	_, ok := packHeight(n, packDepth-1)
+	return ok
+}
+
+// packHeight is how many levels of lists and mappings n holds, itself
+// counted (0 for a scalar), and whether it can be packed within room
+// levels.
+func packHeight(n *Node, room int) (int, bool) {
+	switch n.Kind {
+	case Array:
+		if n.packed {
+			h := packedHeight(Array, n.Scalar())
+			return h, h <= room
+		}
+		return 1, len(n.Items()) == 0 && room >= 1
+	case Object:
+		if room < 1 {
+			return 0, false
+		}
+		h := 0
+		for _, f := range n.Fields() {
+			if f.Key == "$ref" || f.Key == "discriminator" {
+				return 0, false
+			}
+			fh, ok := packHeight(f.Value, room-1)
+			if !ok {
+				return 0, false
+			}
+			h = max(h, fh)
+		}
+		return h + 1, true
+	}
+	return 0, true
+}
+
+// packedHeight is packHeight of the item of kind k packed as lit.
+func packedHeight(k Kind, lit string) int {
+	if k != Array && k != Object {
+		return 0
+	}
+	h := 0
+	eachPacked(lit, Pos{}, func(k Kind, lit string, _ Pos) bool {
+		h = max(h, packedHeight(k, lit))
+		return true
+	})
+	return h + 1
+}
+
+// addNode appends n, which packHeight says can be packed, as an item.
+func (p *packer) addNode(n *Node) {
+	switch n.Kind {
+	case Object:
+		var q packer
+		q.startAt(n.Pos)
+		for _, f := range n.Fields() {
+			q.add(String, f.Key, f.KeyPos)
+			q.addNode(f.Value)
+		}
+		p.add(Object, q.b.String(), n.Pos)
+	case Array:
+		p.add(Array, n.Scalar(), n.Pos) // packed, or "" for []
+	default:
+		p.add(n.Kind, n.Scalar(), n.Pos)
+	}
+}
+
 // packedItems calls f with each item of a packed Array, in order, until f
 // returns false.
 func (n *Node) packedItems(f func(k Kind, lit string, pos Pos) bool) {
-	s, line, prev := n.Scalar(), int32(0), int32(0)
+	eachPacked(n.Scalar(), n.Pos, f)
+}
+
+// eachPacked calls f with each item packed in s, by a packer started at
+// at, in order, until f returns false. An item that is a list or a
+// mapping has the packed text of its items, or of its members (each a
+// key, as a String, then its value), as its literal, packed from its own
+// place.
+func eachPacked(s string, at Pos, f func(k Kind, lit string, pos Pos) bool) {
+	line, prev := at.Line, at.Col
 	for len(s) > 0 {
 		h, w := uvarint(s)
 		s = s[w:]
@@ -119,8 +247,8 @@ func (n *Node) unpack() {
 	items := make([]*Node, 0, count)
 	n.packedItems(func(k Kind, lit string, pos Pos) bool {
 		it := &block[len(items)]
-		it.Kind, it.Pos, it.Src = k, pos, n.Src
-		it.SetScalar(lit)
+		it.Pos, it.Src = pos, n.Src
+		it.setPacked(k, lit)
 		items = append(items, it)
 		return true
 	})
@@ -128,40 +256,122 @@ func (n *Node) unpack() {
 	n.SetItems(items)
 }
 
+// setPacked makes n the item of kind k packed as lit: a scalar; a list,
+// packed in turn (its items unpacked when read); or a mapping, whose
+// members are unpacked now, as a mapping's are read straight from Fields.
+func (n *Node) setPacked(k Kind, lit string) {
+	n.Kind = k
+	switch {
+	case k == Array && lit != "":
+		n.packed = true
+		n.SetScalar(lit)
+	case k == Array:
+		// [] as the reader leaves it: no items.
+	case k == Object:
+		count := 0
+		eachPacked(lit, Pos{}, func(Kind, string, Pos) bool { count++; return true })
+		if count == 0 {
+			return // {} as the reader leaves it
+		}
+		block := make([]Node, count/2)
+		fs := make([]Field, 0, count/2)
+		var key Field // the member's key, read before its value
+		i := 0
+		eachPacked(lit, n.Pos, func(k Kind, lit string, pos Pos) bool {
+			if i++; i%2 == 1 {
+				key = Field{Key: lit, KeyPos: pos}
+				return true
+			}
+			v := &block[len(fs)]
+			v.Pos, v.Src = pos, n.Src
+			v.setPacked(k, lit)
+			key.Value = v
+			fs = append(fs, key)
+			return true
+		})
+		n.SetFields(fs)
+	default:
+		n.SetScalar(lit)
+	}
+}
+
 // packedSize is a packed Array's size as JSON, as jsonSize reckons it.
 func (n *Node) packedSize() int64 {
-	s := int64(2)
-	n.packedItems(func(k Kind, lit string, _ Pos) bool {
-		s += 1 + int64(len(lit))
-		if k == String {
-			s += 2
-		}
-		return true
-	})
-	return s
+	return packedSize(Array, n.Scalar())
+}
+
+// packedSize is the size as JSON, as jsonSize reckons it, of the item of
+// kind k packed as lit.
+func packedSize(k Kind, lit string) int64 {
+	switch k {
+	case String:
+		return int64(len(lit)) + 2
+	case Array:
+		s := int64(2)
+		eachPacked(lit, Pos{}, func(k Kind, lit string, _ Pos) bool {
+			s += 1 + packedSize(k, lit)
+			return true
+		})
+		return s
+	case Object:
+		s, key := int64(2), true
+		eachPacked(lit, Pos{}, func(k Kind, lit string, _ Pos) bool {
+			if key {
+				s += int64(len(lit)) + 4
+			} else {
+				s += packedSize(k, lit)
+			}
+			key = !key
+			return true
+		})
+		return s
+	}
+	return int64(len(lit))
 }
 
 // appendPacked appends a packed Array as compact JSON to b.
 func (n *Node) appendPacked(b []byte) []byte {
-	b = append(b, '[')
-	first := true
-	n.packedItems(func(k Kind, lit string, _ Pos) bool {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendLiteral(b, k, lit)
-		return true
-	})
-	return append(b, ']')
+	return appendPacked(b, Array, n.Scalar(), nil)
 }
 
-// appendLiteral appends a scalar of kind k whose text is lit as JSON.
-func appendLiteral(b []byte, k Kind, lit string) []byte {
-	if k == String {
+// appendPacked appends the item of kind k packed as lit as compact JSON to
+// b, calling flush, when not nil, with what is appended so far after each
+// item of a list or member of a mapping: flush returns the buffer to go on
+// with.
+func appendPacked(b []byte, k Kind, lit string, flush func([]byte) []byte) []byte {
+	open, close := byte('['), byte(']')
+	switch k {
+	case Array:
+	case Object:
+		open, close = '{', '}'
+	case String:
 		return appendString(b, lit)
+	default:
+		return append(b, lit...)
 	}
-	return append(b, lit...)
+	b = append(b, open)
+	i := 0
+	eachPacked(lit, Pos{}, func(ik Kind, ilit string, _ Pos) bool {
+		switch {
+		case k == Object && i%2 == 0:
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, ilit)
+			b = append(b, ':')
+		default:
+			if k == Array && i > 0 {
+				b = append(b, ',')
+			}
+			b = appendPacked(b, ik, ilit, flush)
+			if flush != nil {
+				b = flush(b)
+			}
+		}
+		i++
+		return true
+	})
+	return append(b, close)
 }
 
 // packable says whether the items ys of a sequence being converted can be

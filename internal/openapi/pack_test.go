@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // packedItems is a list item of every plain kind: text, numbers as YAML
@@ -194,5 +195,220 @@ func TestPackedPlaces(t *testing.T) {
 		if it.Pos != places[i] || it.Scalar() != fmt.Sprint(i) {
 			t.Errorf("item %d: %s at %v, want %d at %v", i, it.Scalar(), it.Pos, i, places[i])
 		}
+	}
+}
+
+// TestShortFlowListsPacked: a flow list of plain scalars is held packed
+// however short, read by the reader or by the YAML library, and gives back
+// each item's kind, text and place as the same items written one a line
+// (too few to pack) give their kind and text, and the same upload.
+func TestShortFlowListsPacked(t *testing.T) {
+	t.Parallel()
+	var flowItems []string // the items a flow list can hold as they are
+	for _, it := range packedItems {
+		if !strings.Contains(it, "\n") {
+			flowItems = append(flowItems, it)
+		}
+	}
+	for _, n := range []int{1, 2, len(flowItems)} {
+		for _, library := range []bool{false, true} {
+			items := flowItems[:n]
+			var doc strings.Builder
+			doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n")
+			if library {
+				doc.WriteString("x-alias: &a 1\nx-again: *a\n") // an alias: the library reads the document
+			}
+			doc.WriteString("x-flow: [" + strings.Join(items, ", ") + "]\nx-lines:\n- [" + items[0] + "]\n- [" + items[n-1] + "]\nx-block:\n")
+			for _, it := range items {
+				doc.WriteString("- " + it + "\n")
+			}
+			line := int32(4)
+			if library {
+				line += 2
+			}
+			name := fmt.Sprintf("%d items, library %v", n, library)
+			root, err := Parse("f.yaml", []byte(doc.String()))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			flow, lines, block := root.Get("x-flow"), root.Get("x-lines"), root.Get("x-block")
+			if !flow.packed || flow.Items() != nil || len(lines.Items()) != 2 || !lines.Items()[0].packed || !lines.Items()[1].packed || block.packed {
+				t.Fatalf("%s: packed: the flow list %v, the lines' lists %v, the block list %v, want true, true, false", name, flow.packed, !slices.ContainsFunc(lines.Items(), func(n *Node) bool { return !n.packed }), block.packed)
+			}
+			upload := string(root.AppendJSON(nil))
+			col := int32(len("x-flow: [")) + 1
+			for i, it := range flow.Elems() {
+				want := block.Items()[i]
+				at := Pos{Line: line, Col: col}
+				if it.Kind != want.Kind || it.Scalar() != want.Scalar() || it.Pos != at || it.Src != flow.Src {
+					t.Errorf("%s: item %d is %s %q at %v, want %s %q at %v", name, i, it.Kind, it.Scalar(), it.Pos, want.Kind, want.Scalar(), at)
+				}
+				col += int32(utf8.RuneCountInString(items[i])) + 2 // columns count characters
+			}
+			for i, l := range lines.Items() {
+				want := block.Items()[i*(n-1)]
+				if got := l.Elems(); len(got) != 1 || got[0].Kind != want.Kind || got[0].Scalar() != want.Scalar() || got[0].Pos != (Pos{Line: line + 2 + int32(i), Col: 4}) {
+					t.Errorf("%s: line %d's list is %v, want %s %q at %d:4", name, i, got, want.Kind, want.Scalar(), line+2+int32(i))
+				}
+			}
+			if unpacked := string(root.AppendJSON(nil)); unpacked != upload {
+				t.Errorf("%s: the upload differs packed and unpacked:\n%s\n%s", name, upload, unpacked)
+			}
+			flowJSON, blockJSON := string(flow.AppendJSON(nil)), string(block.AppendJSON(nil))
+			if flowJSON != blockJSON {
+				t.Errorf("%s: the flow list is %s, the block list %s", name, flowJSON, blockJSON)
+			}
+		}
+	}
+}
+
+// TestNestedFlowListsPacked: a flow list of scalars, lists and mappings
+// is held packed whole, down to packDepth levels, and gives back every
+// value, key and place as written: each unpacked value's place is where
+// its text starts on the line, each key's where the key does, and the
+// upload, written from the packed text (in chunks when it is large) and
+// unpacked, is the JSON of the same values written in block style.
+func TestNestedFlowListsPacked(t *testing.T) {
+	t.Parallel()
+	const flow = `[a, [1, [true, {k: v, 'q k': "two words", e: {}, l: []}]], {}, [], [[null]], {n: {m: [2.5, x]}}, -1]`
+	block := "- a\n- - 1\n  - - true\n    - k: v\n      q k: two words\n      e: {}\n      l: []\n- {}\n- []\n- - - null\n- n:\n    m:\n    - 2.5\n    - x\n- -1\n"
+	head := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n"
+	line := "x-flow: " + flow
+	for _, library := range []bool{false, true} {
+		doc := head + line + "\nx-block:\n" + strings.TrimSuffix(strings.ReplaceAll("\n"+block, "\n", "\n  ")[1:], "  ")
+		if library {
+			doc += "x-alias: &a 1\nx-again: *a\n" // an alias: the library reads the document
+		}
+		root, err := Parse("n.yaml", []byte(doc))
+		if err != nil {
+			t.Fatalf("library %v: %v", library, err)
+		}
+		n := root.Get("x-flow")
+		if !n.packed || n.Items() != nil {
+			t.Fatalf("library %v: the flow list is not packed", library)
+		}
+		want := string(root.Get("x-block").AppendJSON(nil))
+		if got := string(n.AppendJSON(nil)); got != want {
+			t.Errorf("library %v: packed, the flow list is\n%s\nwant\n%s", library, got, want)
+		}
+		// Every value and key starts where its place says, on line 4.
+		var check func(n *Node, at string)
+		check = func(n *Node, at string) {
+			if n.Pos.Line != 4 || n.Src != root.Src || !strings.HasPrefix(line[n.Pos.Col-1:], at) {
+				t.Errorf("library %v: %s %q at %v, from %q: want it on line 4, where %q starts", library, n.Kind, n.Scalar(), n.Pos, n.Src.Name, at)
+			}
+			for _, f := range n.Fields() {
+				if f.KeyPos.Line != 4 || !strings.HasPrefix(strings.Trim(line[f.KeyPos.Col-1:], "'"), f.Key) {
+					t.Errorf("library %v: key %q at %v", library, f.Key, f.KeyPos)
+				}
+				check(f.Value, valueText(f.Value))
+			}
+			for _, it := range n.Elems() {
+				check(it, valueText(it))
+			}
+		}
+		check(n, "[")
+		if got := string(n.AppendJSON(nil)); got != want {
+			t.Errorf("library %v: unpacked, the flow list is\n%s\nwant\n%s", library, got, want)
+		}
+	}
+
+	// A list too deep to pack whole is packed below packDepth levels.
+	deep := strings.Repeat("[", packDepth+2) + "1" + strings.Repeat("]", packDepth+2)
+	root, err := Parse("d.yaml", []byte(head+"x-deep: "+deep+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels, n := 0, root.Get("x-deep")
+	for ; !n.packed; levels++ {
+		n = n.Items()[0]
+	}
+	if levels != 2 || packedHeight(Array, n.Scalar()) != packDepth {
+		t.Errorf("%d levels unpacked above a packed list %d deep, want 2 above %d", levels, packedHeight(Array, n.Scalar()), packDepth)
+	}
+
+	// Large, the upload is written in chunks from the packed text.
+	var big strings.Builder
+	big.WriteString(head + "x-big: [[0]")
+	for big.Len() < 3*encodeChunk {
+		big.WriteString(",[1,[1,{a: 1, b: 'é'}]]")
+	}
+	big.WriteString("]\n")
+	root, err = Parse("b.yaml", []byte(big.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !root.Get("x-big").packed {
+		t.Fatal("the large list is not packed")
+	}
+	upload, err := Encode(root, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := root.AppendJSON(nil); !bytes.Equal(upload, want) {
+		t.Errorf("the upload in chunks differs from AppendJSON: %d and %d bytes", len(upload), len(want))
+	}
+}
+
+// valueText is how a value of TestNestedFlowListsPacked starts as written.
+func valueText(n *Node) string {
+	switch {
+	case n.Kind == Array:
+		return "["
+	case n.Kind == Object:
+		return "{"
+	case n.Scalar() == "two words":
+		return `"two words"`
+	}
+	return n.Scalar()
+}
+
+// TestFlowListsWithRefsNotPacked: a flow list holding a $ref or a
+// discriminator, which bundling rewrites, is not packed, and is bundled;
+// one of parameters is packed and validated as the same written in block
+// style.
+func TestFlowListsWithRefsNotPacked(t *testing.T) {
+	t.Parallel()
+	head := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+	fsys := mapFS(map[string]string{
+		"openapi.yaml": head + "paths:\n  /a:\n    get:\n      parameters: [{name: q, in: nowhere}]\n      responses: {'200': {description: ok}}\n" +
+			"components:\n  schemas:\n    A: {allOf: [{$ref: 's.yaml'}, {type: object}]}\n    B: {oneOf: [{discriminator: {propertyName: k, mapping: {s: 's.yaml'}}}]}\n",
+		"s.yaml": "type: object\nproperties: {k: {type: string}}\n",
+	})
+	root, err := Load(t.Context(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := root.Get("components").Get("schemas")
+	allOf, oneOf := schemas.Get("A").Get("allOf"), schemas.Get("B").Get("oneOf")
+	params := root.Get("paths").Get("/a").Get("get").Get("parameters")
+	if allOf.packed || oneOf.packed || !params.packed {
+		t.Fatalf("packed: allOf %v, oneOf %v, parameters %v; want false, false, true", allOf.packed, oneOf.packed, params.packed)
+	}
+	b, err := Bundle(t.Context(), root, BundleOptions{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(b.AppendJSON(nil))
+	for _, want := range []string{`"allOf":[{"$ref":"#/components/schemas/s"}`, `"mapping":{"s":"#/components/schemas/s"}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bundled, the description lacks %s:\n%s", want, out)
+		}
+	}
+	flowFindings := Validate(b)
+	blockDoc := head + "paths:\n  /a:\n    get:\n      parameters:\n      - name: q\n        in: nowhere\n      responses: {'200': {description: ok}}\n"
+	blockRoot, err := Parse("openapi.yaml", []byte(blockDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blockFindings := Validate(blockRoot)
+	msgs := func(fs []Finding) (m []string) {
+		for _, f := range fs {
+			m = append(m, f.Msg)
+		}
+		return m
+	}
+	if len(blockFindings) == 0 || !slices.Equal(msgs(flowFindings), msgs(blockFindings)) {
+		t.Errorf("findings for parameters in flow style %q, in block style %q: want the same, not none", msgs(flowFindings), msgs(blockFindings))
 	}
 }

@@ -106,6 +106,7 @@ func TestParseErrors(t *testing.T) {
 		{"a tab after spaces in the indentation", "t.yaml", "openapi: 3.0.0\ninfo:\n  \ttitle: x\n", 3, "indented with a tab"},
 		{"a tab below a plain value", "t.yaml", "openapi: 3.0.0\ninfo:\n  title: t\n\tversion: '1'\n", 4, "indented with a tab"},
 		{"a tab below a plain value's continuation lines", "t.yaml", "openapi: 3.0.0\ninfo:\n  title: a\n   long\n\n   text\n\t version: '1'\n", 7, "indented with a tab"},
+		{"JSON-looking, neither JSON nor YAML: JSON's error", "b.yaml", "{openapi: 3.0.0,\n a: [1, }", 1, "invalid JSON: invalid character 'o' at start of value"},
 		{"truncated JSON", "b.json", "{\"openapi\": \"3.0.0\",\n \"a\": [1,", 2, "invalid JSON: the file ends before the JSON does"},
 		{"invalid YAML", "b.yaml", "openapi: 3.0.0\n  bad: [\n", 0, "invalid YAML"},
 		{"plain text", "notes.txt", "just some notes, not a description\n", 1, "neither a YAML nor a JSON"},

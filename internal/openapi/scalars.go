@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Plain YAML scalars are read as the documentation service reads them: its
@@ -99,7 +100,24 @@ func checkRange(s, lit string) error {
 }
 
 func tooLarge(s string) error {
-	return fmt.Errorf("%s is too large for the service's numbers (it would read it as Infinity, which JSON cannot hold, and store null): quote it to keep the text, or remove it", s)
+	return fmt.Errorf("%s is too large for the service's numbers (it would read it as Infinity, which JSON cannot hold, and store null): quote it to keep the text, or remove it", scalarShown(s))
+}
+
+// shownBytes is about as much of a scalar as an error about it shows.
+const shownBytes = 40
+
+// scalarShown is the scalar written s as an error shows it: whole when short,
+// else its start and its length, so that an error about a number of
+// megabytes does not carry it (for every sink to copy) whole.
+func scalarShown(s string) string {
+	if len(s) <= shownBytes {
+		return s
+	}
+	cut := shownBytes / 2
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
 // maxIntBits: an integer of this many bits or more is at least 2^1024,

@@ -65,6 +65,20 @@ func filledContainers(n *Node) int {
 	if len(n.Fields()) > 0 || len(n.Items()) > 0 || n.packed {
 		c++
 	}
+	if n.packed { // read from its text, leaving it packed
+		var count func(s string) int
+		count = func(s string) int {
+			c := 0
+			eachPacked(s, Pos{}, func(k Kind, lit string, _ Pos) bool {
+				if (k == Array || k == Object) && lit != "" {
+					c += 1 + count(lit)
+				}
+				return true
+			})
+			return c
+		}
+		c += count(n.Scalar())
+	}
 	for _, f := range n.Fields() {
 		c += filledContainers(f.Value)
 	}

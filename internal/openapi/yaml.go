@@ -144,10 +144,25 @@ type yamlConverter struct {
 	alias     *yaml.Node          // the alias whose expansion is under way
 	shifts    map[int][]int       // where \/ became / (see unescapeSlashes)
 	nodes     slab
-	anchored  int // anchors the conversion is inside: an alias may convert them again
+	// kept holds the flow lists packed, apart from the nodes their items
+	// were read into first: a block of nodes is let go only when none of
+	// its nodes is held.
+	kept     slab
+	anchored int // anchors the conversion is inside: an alias may convert them again
 	// lineOffset is the line of the file that a part parsed on its own
 	// starts at, 0-based (see parseInParts).
 	lineOffset int
+}
+
+// packFlow packs n, a flow list read whole, where it can be (see
+// packFlow), and is the node to keep: n, or a packed copy of it.
+func (c *yamlConverter) packFlow(n *Node) *Node {
+	if packFlow(n); !n.packed {
+		return n
+	}
+	k := c.kept.node()
+	*k, *n = *n, Node{}
+	return k
 }
 
 // newNode is a node of kind k written at y.
@@ -242,8 +257,12 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		return c.scalar(y)
 	case yaml.SequenceNode:
 		n := c.newNode(Array, y)
-		if len(y.Content) >= packFrom && c.packable(y.Content) {
+		// Packed as the reader packs (list.done, packFlow): a long list,
+		// or a flow list however short.
+		flow := y.Style&yaml.FlowStyle != 0
+		if (len(y.Content) >= packFrom || flow && len(y.Content) > 0) && c.packable(y.Content) {
 			var p packer
+			p.startAt(n.Pos)
 			if err := c.packItems(&p, y, y.Content); err != nil {
 				return nil, err
 			}
@@ -258,6 +277,9 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 			}
 			n.SetItems(append(n.Items(), v))
 			c.release(y, i)
+		}
+		if flow {
+			return c.packFlow(n), nil
 		}
 		return n, nil
 	case yaml.MappingNode:
@@ -455,7 +477,7 @@ func intLiteral(s string) (string, error) {
 	}
 	neg, digits, base, ok := scanInt(strings.Replace(t, "0o", "0", 1))
 	if !ok {
-		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", s)
+		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", scalarShown(s))
 	}
 	return intJSON(s, neg, digits, base)
 }

@@ -489,6 +489,7 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packe
 		c.depth = depth // the items' depth, less one, as convert counts
 		if count >= packFrom && c.packable(m.Content) {
 			*pack = &packer{}
+			(*pack).startAt((*seq).Pos)
 		} else {
 			(*seq).SetItems(make([]*Node, 0, count))
 		}

@@ -391,6 +391,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	}
 	n := r.newNode(Array, r.i)
 	var l list
+	l.begin(n.Pos)
 	for {
 		m := r.mark()
 		it, err := r.item(depth, indent)
@@ -415,7 +416,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 	if r.indent > indent && !r.eof {
 		return nil, errUnread
 	}
-	l.done(n)
+	l.done(n, packFrom)
 	return n, nil
 }
 
@@ -499,10 +500,18 @@ func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 // list gathers a sequence's items: packed while they are plain scalars,
 // as convert packs a long list of them.
 type list struct {
+	start  Pos  // the list's place
+	flow   bool // a flow list: packFlow's items are packed as read too
 	p      packer
 	count  int // items packed
 	items  []*Node
 	unpack bool // an item was not a plain scalar
+}
+
+// begin starts the list at, its node's place.
+func (l *list) begin(at Pos) {
+	l.start = at
+	l.p.startAt(at)
 }
 
 // put adds an item read.
@@ -520,11 +529,19 @@ func (l *list) put(r *yamlReader, it pending) {
 		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
 		it.node.SetScalar(it.lit)
 	}
+	if l.flow && !l.unpack && packable(it.node) {
+		// Packed as packFlow would pack it, now: the items of a list of
+		// a million such are never nodes all at once.
+		l.p.addNode(it.node)
+		l.count++
+		*it.node = Node{} // read by no one else: garbage, holding nothing
+		return
+	}
 	if !l.unpack {
 		// The items packed so far become nodes.
 		l.unpack = true
 		if l.count > 0 {
-			tmp := Node{Src: r.c.src}
+			tmp := Node{Src: r.c.src, Pos: l.start}
 			l.p.done(&tmp)
 			tmp.unpack()
 			l.items = tmp.Items()
@@ -533,15 +550,15 @@ func (l *list) put(r *yamlReader, it pending) {
 	l.items = append(l.items, it.node)
 }
 
-// done gives n the items: packed when there are packFrom of them or more,
-// all plain scalars.
-func (l *list) done(n *Node) {
+// done gives n the items: packed when they are all plain scalars and
+// there are from of them or more.
+func (l *list) done(n *Node, from int) {
 	if l.unpack {
 		n.SetItems(l.items)
 		return
 	}
 	l.p.done(n)
-	if l.count < packFrom {
+	if l.count < from {
 		n.unpack()
 		if len(n.Items()) == 0 {
 			n.SetItems(nil)
@@ -790,6 +807,8 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		return n, nil
 	}
 	var l list
+	l.begin(n.Pos)
+	l.flow = true
 	for {
 		if seq {
 			it, err := r.listItem(depth+1, true)
@@ -841,7 +860,10 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		break
 	}
 	if seq {
-		l.done(n)
+		l.done(n, 1) // packed however short (see packFrom)
+		if r.err == nil {
+			n = r.c.packFlow(n)
+		}
 	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
 	}
