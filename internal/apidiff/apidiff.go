@@ -402,7 +402,7 @@ func read(data []byte) (*openapi3.T, error) {
 		}
 		return doc3, nil
 	}
-	return loader.LoadFromData(data)
+	return readDirect(data, loader)
 }
 
 // newLoader is a loader that reads only the document itself: a $ref to

@@ -8,14 +8,16 @@
 // grow as it reads more (Reserve, Set); once they hold Engage together,
 // the limit is Floor, the process's own, plus what every reservation of the
 // moment holds, and it goes back to what it was when they hold less or the
-// last one is released. A lower limit set from outside
-// (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
+// last one is released. A reservation may also cap the limit at what the
+// process holds when it sets the cap and some room (Cap). A lower limit
+// set from outside (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
 package memlimit
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -29,6 +31,8 @@ var (
 	held  int64 // bytes all the reservations hold together
 	count int   // reservations not released
 	outer int64 // the limit before the first reservation
+	// capped are the reservations that cap the limit (Cap), by their cap.
+	capped = map[*Reservation]int64{}
 )
 
 // A Reservation is room in the limit for one piece of work. The zero
@@ -79,6 +83,7 @@ func (r *Reservation) Release() {
 	}
 	r.live = false
 	held -= r.n
+	delete(capped, r)
 	if count--; count == 0 {
 		debug.SetMemoryLimit(outer)
 		return
@@ -87,8 +92,8 @@ func (r *Reservation) Release() {
 }
 
 // Limit is the limit the reservations of the moment set: Floor and what
-// they hold, or the outer limit when that is lower; with none, the outer
-// limit itself.
+// they hold, or the outer limit or the largest cap when lower; with none,
+// the outer limit itself.
 func Limit() int64 {
 	mu.Lock()
 	defer mu.Unlock()
@@ -106,10 +111,51 @@ func Limit() int64 {
 const Engage = 4 << 20
 
 func limit() int64 {
-	if held < Engage {
-		return outer
+	l := outer
+	if held >= Engage {
+		l = min(Floor+held, outer)
 	}
-	return min(Floor+held, outer)
+	if len(capped) > 0 {
+		// The most lenient cap: each counts what the process held when
+		// it was set, the work of the others too.
+		c := int64(0)
+		for _, n := range capped {
+			c = max(c, n)
+		}
+		l = min(l, c)
+	}
+	return l
+}
+
+// Cap caps the limit, while r is held, at what the process holds now
+// (its memory as the limit counts it) and room more: for work that knows
+// what it adds to what is already live, as a comparison of two
+// descriptions read before it does, where Floor and the reservations,
+// which count room for all the process read, leave the collector more
+// headroom than the work uses. Counting what the process holds, a cap
+// leaves the collector the same room in a process that holds more; a cap
+// of less room than Engage is not set: what the process allocates beside
+// the work (a test process's other tests) would have the collector run
+// without pause.
+func (r *Reservation) Cap(room int64) {
+	if r == nil || room < Engage {
+		return
+	}
+	now := inUse()
+	mu.Lock()
+	defer mu.Unlock()
+	if !r.live {
+		return
+	}
+	capped[r] = now + room
+	apply()
+}
+
+// inUse is the process's memory as the limit counts it.
+func inUse() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 func apply() { debug.SetMemoryLimit(limit()) }

@@ -97,3 +97,40 @@ func TestSmallReservationsSetNoLimit(t *testing.T) {
 	}
 	a.Release()
 }
+
+// TestCapFollowsWhatIsInUse: a cap holds the limit at what the process
+// held when it was set and its room, under the reservations' limit; of two
+// caps the larger counts; a cap goes with its reservation; a cap of less
+// room than Engage is none.
+func TestCapFollowsWhatIsInUse(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	a := Reserve(1 << 30)
+	a.Cap(Engage - 1)
+	if got := Limit(); got != Floor+1<<30 {
+		t.Errorf("a cap of less room than Engage: limit %d, want the reservation's %d", got, Floor+1<<30)
+	}
+	before := inUse()
+	a.Cap(Engage)
+	after := inUse()
+	if got := Limit(); got < before+Engage || got > after+Engage {
+		t.Errorf("capped: limit %d, want what was in use (%d to %d) and Engage", got, before, after)
+	}
+	b := Reserve(0)
+	b.Cap(64 << 20)
+	if got := Limit(); got < before+64<<20 || got > inUse()+64<<20 {
+		t.Errorf("a larger cap: limit %d, want what was in use and 64 MB", got)
+	}
+	b.Release()
+	if got := Limit(); got > after+Engage {
+		t.Errorf("the larger cap released: limit %d, want the first cap's, at most %d", got, after+Engage)
+	}
+	a.Release()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("all released: limit %d, want none", got)
+	}
+	var none *Reservation
+	none.Cap(Engage) // holds nothing
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("a nil reservation capped: limit %d, want none", got)
+	}
+}

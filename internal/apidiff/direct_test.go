@@ -1,0 +1,222 @@
+package apidiff
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
+)
+
+// sameAsTheLibrary fails t unless readDirect gives for data what
+// kin-openapi's loader gives: the same values, refs resolved alike, every
+// unexported field too; or the same error. The walk itself reads data,
+// unless left, where the library must.
+func sameAsTheLibrary(t *testing.T, name string, data []byte, left bool) {
+	t.Helper()
+	want, wantErr := newLoader(false).LoadFromData(data)
+	got, err := readDirect(data, newLoader(false))
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+		t.Errorf("%s: error %v, the library's %v", name, err, wantErr)
+		return
+	}
+	if wantErr != nil {
+		return
+	}
+	_, err = decodeDirect(data)
+	if left && !errors.Is(err, errNotDirect) {
+		t.Errorf("%s: read by the walk (%v), where encoding/json's rules want the library", name, err)
+		return
+	}
+	if !left && err != nil {
+		// Read by the library in the walk's place.
+		t.Errorf("%s: the walk gave up on a text the library reads: %v", name, err)
+		return
+	}
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	// Where they differ; cmp stops at a cycle, so DeepEqual says whether.
+	d := cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true }))
+	if len(d) > 4000 {
+		d = d[:4000]
+	}
+	t.Errorf("%s: read directly, not as the library reads it (-library +direct):\n%s", name, d)
+}
+
+// descriptionsIn are the descriptions under dir, bundled as a run bundles
+// them, by name; those that do not bundle are left out.
+func descriptionsIn(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if ext := path.Ext(p); e.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+			return nil
+		}
+		if data := bundleFile(os.DirFS(filepath.Dir(p)), filepath.Base(p)); data != nil {
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = data
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// asCompared are data's texts as the comparison gives them to the library:
+// whole, and as a part holding every unit.
+func asCompared(t *testing.T, data []byte) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{"whole": data}
+	d, err := index(compact(data))
+	if err != nil {
+		return out
+	}
+	keep := map[unitKey]bool{}
+	for k := range d.units {
+		keep[k] = true
+	}
+	d.verbatim = verbatimUnits(closure(keep, d), d)
+	text, _, err := d.text(keep, nil, false)
+	if err == nil {
+		out["lean"] = text
+	}
+	return out
+}
+
+// TestReadDirectAsTheLibrary: on every description of the test data
+// (oasdiff's, this package's, the project's), whole and as the comparison
+// gives it, the direct reading equals kin-openapi's own.
+func TestReadDirectAsTheLibrary(t *testing.T) {
+	t.Parallel()
+	dirs := []string{filepath.Join("testdata", "oasdiff"), filepath.Join("..", "..", "testdata", "apidiff"), filepath.Join("..", "..", "testdata", "specs")}
+	if !testing.Short() {
+		dirs = append(dirs, oasdiffData(t))
+	}
+	n := 0
+	for _, dir := range dirs {
+		docs := descriptionsIn(t, dir)
+		names := slices.Sorted(func(yield func(string) bool) {
+			for k := range docs {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		for _, name := range names {
+			for how, text := range asCompared(t, docs[name]) {
+				sameAsTheLibrary(t, fmt.Sprintf("%s (%s)", name, how), text, false)
+				n++
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("%d texts compared: the test data is missing", n)
+	}
+	t.Logf("%d texts read alike", n)
+}
+
+// TestReadDirectAsTheLibraryOnReleases: the same on real releases.
+func TestReadDirectAsTheLibraryOnReleases(t *testing.T) {
+	testenv.Network(t)
+	seen := map[string]bool{}
+	for _, p := range releasePairs {
+		for _, v := range []string{p.base, p.head} {
+			if seen[p.pkg+v] || !p.sample && testing.Short() {
+				continue
+			}
+			seen[p.pkg+v] = true
+			t.Run(p.pkg+"@"+v, func(t *testing.T) {
+				dir, file := npmRelease(t, p.pkg, v, p.file)
+				for how, text := range asCompared(t, asOasdiffReads(t, dir, file)) {
+					sameAsTheLibrary(t, how, text, false)
+				}
+			})
+		}
+	}
+}
+
+// TestReadDirectAsTheLibraryOnEdges: texts that test data seldom holds
+// are read as the library reads them.
+func TestReadDirectAsTheLibraryOnEdges(t *testing.T) {
+	t.Parallel()
+	const head = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},`
+	op := func(schema string) string {
+		return head + `"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":` + schema + `}}}}}}}}`
+	}
+	cases := []struct {
+		name, text string
+		left       bool // to the library
+	}{
+		{"nested schemas", op(`{"type":"object","properties":{"p":{"type":"array","items":{"type":"string","enum":["x"]}}}}`), false},
+		{"a field written twice, the last a value the library reads", op(`{"items":{"type":"string"},"items":null}`), true},
+		{"a field written twice, both built", op(`{"items":{"type":"string"},"items":{"type":"integer"}}`), true},
+		{"a map written twice", op(`{"properties":{"a":{"type":"string"}},"properties":{"b":{"type":"integer"}}}`), true},
+		{"a $ref written over a value", op(`{"items":{"type":"string"},"items":{"$ref":"#/components/schemas/A"}}`), true},
+		{"a field written again in another case", op(`{"properties":{"a":{"type":"string"}},"Properties":{"b":{"type":"integer"}}}`), true},
+		{"a field written in another case, then as it is", op(`{"Properties":{"b":{"type":"integer"}},"properties":{"a":{"type":"string"}}}`), true},
+		{"a path written twice", head + `"paths":{"/a":{"get":{"responses":{}}},"/a":{"put":{"responses":{}}}}}`, false},
+		{"a path written twice, the last null", head + `"paths":{"/a":{"get":{"responses":{}}},"/a":null}}`, false},
+		{"extensions of paths and responses", head + `"paths":{"x-p":{"a":[1,{"b":2}]},"/a":{"get":{"responses":{"x-r":{"c":1},"200":{"description":"ok"}}}}}}`, false},
+		{"a $ref with siblings", head + `"paths":{},"components":{"schemas":{"A":{"$ref":"#/components/schemas/B","nullable":true,"properties":{"c":{"type":"string"}},"x-e":1},"B":{"type":"object"}}}}`, false},
+		{"boolean schemas", op(`{"type":"object","additionalProperties":false,"properties":{"a":true,"b":{"additionalProperties":{"type":"string"}},"c":{"additionalProperties":{}}}}`), false},
+		{"null responses", head + `"paths":{"/a":{"get":{"responses":null}}}}`, false},
+		{"callbacks, by $ref and inline", head + `"paths":{"/a":{"post":{"responses":{},"callbacks":{"c":{"$ref":"#/components/callbacks/c"},"d":{"{$url}":{"post":{"responses":{}}}}}}}},"components":{"callbacks":{"c":{"{$url}":{"post":{"responses":{}}},"x-c":true}}}}`, false},
+		{"webhooks and headers", head + `"paths":{},"webhooks":{"w":{"post":{"responses":{"200":{"description":"ok","headers":{"H":{"schema":{"type":"string"}}}}}}}}}`, false},
+		{"a value of the wrong kind", op(`{"properties":[{"type":"string"}]}`), false},
+		{"a list where one value goes", op(`{"items":[{"type":"string"}]}`), false},
+		{"escaped names", op(`{"\u0070roperties":{"a":{"type":"string"}}}`), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sameAsTheLibrary(t, tc.name, []byte(tc.text), tc.left)
+		})
+	}
+}
+
+// TestWalkedFieldsAreNoExtensions: no field the walk builds is one the
+// library keeps among an object's extensions too, where the walk would
+// leave the empty value it gave the library in its place.
+func TestWalkedFieldsAreNoExtensions(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for typ, h := range objectTypes {
+		if h != object {
+			continue
+		}
+		s := shapeOf(typ)
+		for _, name := range s.names {
+			stub := "{}"
+			if s.fields[name].typ.Kind() == reflect.Slice {
+				stub = "[]"
+			}
+			p := reflect.New(typ.Elem())
+			if err := json.Unmarshal([]byte(`{"`+name+`":`+stub+`}`), p.Interface()); err != nil {
+				t.Errorf("%s.%s: %v", typ, name, err)
+				continue
+			}
+			n++
+			if e := p.Elem().FieldByName("Extensions"); e.IsValid() && e.Len() > 0 {
+				t.Errorf("%s keeps %s among its extensions: %v", typ, name, e.Interface())
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("%d fields the walk builds: the walk knows too few types", n)
+	}
+}
