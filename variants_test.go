@@ -41,7 +41,9 @@ func TestServiceVariants(t *testing.T) {
 			if download {
 				in["download"] = "true"
 			}
-			run := runAction(t, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.openapi3.yaml")})
+			// The answers are under test, not the description: the
+			// smallest one keeps each of the many builds cheap to render.
+			run := runAction(t, in, map[string]string{"api/openapi.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n"})
 			if run.code != 0 {
 				t.Fatalf("variant %s: exit %d\n%s", name, run.code, run.stdout)
 			}
