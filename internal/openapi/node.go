@@ -249,9 +249,15 @@ func (n *Node) Str() string {
 // to slabMax, so a file costs nodes in proportion to its size, never more
 // than twice what it uses: 20,000 one-line files of three values each
 // must not cost a block of eight each.
+//
+// A node let go while its block is held (the items of a flow list once
+// packed) is handed out again before a new block is cut: without that, a
+// list that cannot be packed keeps the block of the items it packed, and
+// with it every node the packing let go.
 type slab struct {
-	free []Node
-	next int // the size of the next block
+	free   []Node
+	next   int     // the size of the next block
+	reused []*Node // nodes let go, to hand out again
 }
 
 // slabFirst and slabMax bound the size of a slab's blocks, in nodes.
@@ -261,6 +267,11 @@ const (
 )
 
 func (s *slab) node() *Node {
+	if k := len(s.reused); k > 0 {
+		n := s.reused[k-1]
+		s.reused = s.reused[:k-1]
+		return n
+	}
 	if len(s.free) == 0 {
 		n := max(s.next, slabFirst)
 		s.free = make([]Node, n)
@@ -269,6 +280,12 @@ func (s *slab) node() *Node {
 	n := &s.free[0]
 	s.free = s.free[1:]
 	return n
+}
+
+// letGo takes back n, which nothing holds any more, to hand it out again.
+func (s *slab) letGo(n *Node) {
+	*n = Node{}
+	s.reused = append(s.reused, n)
 }
 
 // Encode writes the document as compact JSON. It refuses, before writing

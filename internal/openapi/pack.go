@@ -72,8 +72,9 @@ const packDepth = 8
 // deep at most. Written many times over ([[1,[1,{a: 1}]],…]), a node for
 // each of its values would be most of the tree. The YAML library's
 // converter calls it on each flow list it reads, the lists in it first;
-// the reader packs the same as it reads (list.put).
-func packFlow(n *Node) {
+// the reader packs the same as it reads (list.put). The items packed are
+// let go with letGo.
+func packFlow(n *Node, letGo func(*Node)) {
 	if n.packed || len(n.Items()) == 0 {
 		return
 	}
@@ -95,9 +96,7 @@ func packFlow(n *Node) {
 	}
 	p.done(n)
 	for _, it := range items {
-		// Garbage now, but a node's block of many stays while any of
-		// its nodes does: let go of what the item held.
-		*it = Node{}
+		letGo(it)
 	}
 }
 

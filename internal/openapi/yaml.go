@@ -157,12 +157,23 @@ type yamlConverter struct {
 // packFlow packs n, a flow list read whole, where it can be (see
 // packFlow), and is the node to keep: n, or a packed copy of it.
 func (c *yamlConverter) packFlow(n *Node) *Node {
-	if packFlow(n); !n.packed {
+	if packFlow(n, c.letGo); !n.packed {
 		return n
 	}
 	k := c.kept.node()
-	*k, *n = *n, Node{}
+	*k = *n
+	c.nodes.letGo(n)
 	return k
+}
+
+// letGo takes back n, an item packed: a packed list to the slab it came
+// from (packFlow), anything else to c.nodes.
+func (c *yamlConverter) letGo(n *Node) {
+	if n.packed {
+		c.kept.letGo(n)
+		return
+	}
+	c.nodes.letGo(n)
 }
 
 // newNode is a node of kind k written at y.

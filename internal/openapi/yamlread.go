@@ -534,7 +534,7 @@ func (l *list) put(r *yamlReader, it pending) {
 		// a million such are never nodes all at once.
 		l.p.addNode(it.node)
 		l.count++
-		*it.node = Node{} // read by no one else: garbage, holding nothing
+		r.c.letGo(it.node) // read by no one else
 		return
 	}
 	if !l.unpack {

@@ -35,6 +35,10 @@ var yamlShapes = []struct {
 	{name: "nested flow collections [[1,[1,{a: 1}]],…]", head: "x-nest: [[0]", item: func(int) string { return ",[1,[1,{a: 1}]]" }, tail: "]\n", n: 10_000, peak: 8}, // 24 before it was held packed
 	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 100_000, peak: 11.5},
 	{name: "lines of - [1]", head: "x-list:\n", item: func(int) string { return "- [1]\n" }, n: 25_000, peak: 14}, // 20 before its [1] was held packed
+	// Nine levels: packDepth and one more, so that each line's list holds
+	// eight packed ones: what the packing let go is handed out again.
+	{name: "lines of - [[[[[[[[[1]]]]]]]]]", head: "x-list:\n", item: func(int) string { return "- [[[[[[[[[1]]]]]]]]]\n" }, n: 10_000, peak: 10},            // 35 before what packing lets go was handed out again
+	{name: "flow list of lists nine deep", head: "x-list: [[0]", item: func(int) string { return ",[[[[[[[[[1]]]]]]]]]" }, tail: "]\n", n: 10_000, peak: 10}, // 37 before
 	{name: "lines of - {}", head: "x-list:\n", item: func(int) string { return "- {}\n" }, n: 25_000, peak: 16},
 }
 
