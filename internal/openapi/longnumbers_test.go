@@ -137,6 +137,7 @@ func TestErrorsShowLongScalarsCut(t *testing.T) {
 		{"YAML integer", "a.yaml", "openapi: 3.0.3\nx-n: " + digits + "\n", "too large", n, false},
 		{"YAML float", "a.yaml", "openapi: 3.0.3\nx-n: -" + digits + ".5\n", "too large", n + 3, false},
 		{"YAML tagged integer", "a.yaml", "openapi: 3.0.3\nx-n: !!int 0x" + strings.Repeat("é", n) + "\n", "not an integer", 2 + 2*n, false},
+		{"YAML tagged float", "a.yaml", "openapi: 3.0.3\nx-n: !!float \"1" + digits + "x\"\n", "not a number", n + 2, false},
 		{"JSON integer, the tree", "a.json", `{"openapi":"3.0.3","x-n":` + digits + "}", "too large", n, false},
 		{"JSON integer, the single pass", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-n":` + digits + "}", "too large", n, true},
 	}
@@ -155,6 +156,9 @@ func TestErrorsShowLongScalarsCut(t *testing.T) {
 			msg := err.Error()
 			if len(msg) > 1000 || !strings.Contains(msg, fmt.Sprintf("(%d bytes)", tc.shownLen)) || !utf8.ValidString(msg) || strings.Contains(msg, `\x`) {
 				t.Errorf("error of %d bytes, want under 1000 that gives the scalar's length, %d, and cuts no character in two: %.300q", len(msg), tc.shownLen, msg)
+			}
+			if strings.Contains(msg, `bytes)"`) {
+				t.Errorf("the scalar's length is inside its quotes: %.300q", msg)
 			}
 		})
 	}

@@ -130,6 +130,16 @@ func scalarShown(s string) string {
 	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
+// scalarQuoted is scalarShown quoted, its length outside the quotes.
+func scalarQuoted(s string) string {
+	if len(s) <= shownBytes {
+		return strconv.Quote(s)
+	}
+	shown := scalarShown(s)
+	start, rest, _ := strings.Cut(shown, "…")
+	return strconv.Quote(start+"…") + rest
+}
+
 // maxIntBits: an integer of this many bits or more is at least 2^1024,
 // beyond ±1.8e308, the largest number the service holds.
 const maxIntBits = 1024

@@ -488,7 +488,7 @@ func intLiteral(s string) (string, error) {
 	}
 	neg, digits, base, ok := scanInt(strings.Replace(t, "0o", "0", 1))
 	if !ok {
-		return "", fmt.Errorf("%q is not an integer JSON can hold: quote it to keep it as text", scalarShown(s))
+		return "", fmt.Errorf("%s is not an integer JSON can hold: quote it to keep it as text", scalarQuoted(s))
 	}
 	return intJSON(s, neg, digits, base)
 }
@@ -521,7 +521,7 @@ func floatLiteral(s string) (string, error) {
 		out = "-" + out
 	}
 	if !jsonNumber.MatchString(out) {
-		return "", errors.New(s + " is not a number JSON can hold: quote it to keep it as text")
+		return "", errors.New(scalarShown(s) + " is not a number JSON can hold: quote it to keep it as text")
 	}
 	return out, checkRange(s, out)
 }
