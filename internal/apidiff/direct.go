@@ -252,7 +252,8 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 		v     reflect.Value
 	}
 	var puts []built
-	var fields []string // of an object, those written
+	last := map[string]int{} // of a mapLike: where in puts each key's value is
+	var fields []string      // of an object, those written
 	ref := false
 	if _, err := d.dec.ReadToken(); err != nil {
 		return reflect.Value{}, false, err
@@ -271,7 +272,14 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 			return reflect.Value{}, false, err
 		}
 		key := string(name)
-		if reference && key == "$ref" {
+		if reference && strings.EqualFold(key, "$ref") {
+			// encoding/json reads the library's Ref in any case.
+			if len(puts) > 0 || len(last) > 0 {
+				// Values built before it would be read again by the
+				// library, at every level of a chain of such: read
+				// by the library once, the whole text.
+				return reflect.Value{}, false, errNotDirect
+			}
 			ref = true
 		}
 		if ref {
@@ -306,7 +314,10 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 			// The library decodes this member where it stands: a value
 			// built for the same path or response before it no longer
 			// counts, the last one written does.
-			puts = slices.DeleteFunc(puts, func(b built) bool { return b.key == key })
+			if i, ok := last[key]; ok {
+				puts[i].v = reflect.Value{}
+				delete(last, key)
+			}
 			continue
 		}
 		d.bufs[depth] = buf
@@ -319,6 +330,9 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 			buf = append(buf, "[]"...)
 		} else {
 			buf = append(buf, "{}"...)
+		}
+		if s.how == mapLike {
+			last[key] = len(puts) // Set in order: the last one written counts
 		}
 		puts = append(puts, built{key, f, v})
 	}
@@ -335,6 +349,9 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 		return reflect.Value{}, false, err
 	}
 	for _, b := range puts {
+		if !b.v.IsValid() {
+			continue // written again after
+		}
 		if s.how == mapLike {
 			s.set.Call([]reflect.Value{p, reflect.ValueOf(b.key), b.v})
 			continue
