@@ -12,10 +12,19 @@
 // (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
+//
+// While the limit is set, the collector runs only at it: the proportional
+// target (GOGC) is turned off, since the limit already bounds the heap by
+// the input, and collecting every time the heap doubled would cost a run
+// that never nears its room a collection for every few megabytes it
+// allocates. A GOGC under the default, set from outside (or by a test that
+// follows what is live), asks for less memory than the limit gives: it
+// stays.
 package memlimit
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -29,6 +38,10 @@ var (
 	held  int64 // bytes all the reservations hold together
 	count int   // reservations not released
 	outer int64 // the limit before the first reservation
+	// outerGC is the collector's target (GOGC) before the limit was set,
+	// and engaged that the limit is set.
+	outerGC int
+	engaged bool
 )
 
 // A Reservation is room in the limit for one piece of work. The zero
@@ -81,6 +94,7 @@ func (r *Reservation) Release() {
 	held -= r.n
 	if count--; count == 0 {
 		debug.SetMemoryLimit(outer)
+		collectAtLimit(false)
 		return
 	}
 	apply()
@@ -112,7 +126,32 @@ func limit() int64 {
 	return min(Floor+held, outer)
 }
 
-func apply() { debug.SetMemoryLimit(limit()) }
+func apply() {
+	debug.SetMemoryLimit(limit())
+	collectAtLimit(held >= Engage)
+}
+
+// defaultGC is the collector's target when GOGC is not set.
+const defaultGC = 100
+
+// collectAtLimit turns the collector's proportional target off while a
+// limit of the reservations' is set, and back to what it was once not.
+func collectAtLimit(on bool) {
+	if on == engaged {
+		return
+	}
+	engaged = on
+	if !on {
+		debug.SetGCPercent(outerGC)
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	outerGC = int(s[0].Value.Uint64()) // off reads as the largest uint64: -1
+	if outerGC >= defaultGC {          // off already, or tighter than the default: it stays
+		debug.SetGCPercent(-1)
+	}
+}
 
 // Open is how many reservations are not released yet: a test of work that
 // reserves reads it to find one never given back.

@@ -3,6 +3,7 @@ package memlimit
 import (
 	"math"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -96,4 +97,52 @@ func TestSmallReservationsSetNoLimit(t *testing.T) {
 		t.Errorf("under Engage again: limit %d, want none", got)
 	}
 	a.Release()
+}
+
+// gcPercent is the collector's target of the moment, read without
+// changing it.
+func gcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
+}
+
+// TestCollectorRunsAtTheLimit: while the reservations set a limit, the
+// collector's proportional target is off (-1), so that it runs only at the
+// limit, and it is back to what it was once they set none; a target under
+// the default, or off, set before stays as it was.
+func TestCollectorRunsAtTheLimit(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, outer := range []int{100, 400, 50, -1} {
+		debug.SetGCPercent(outer)
+		whileSet := -1
+		if outer >= 0 && outer < 100 {
+			whileSet = outer
+		}
+		a := Reserve(Engage / 2)
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, under Engage: target %d, want %d", outer, got, outer)
+		}
+		b := Reserve(Engage / 2)
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, limit set: target %d, want %d", outer, got, whileSet)
+		}
+		a.Set(0)
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, under Engage again: target %d, want %d", outer, got, outer)
+		}
+		a.Set(Engage)
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, limit set again: target %d, want %d", outer, got, whileSet)
+		}
+		b.Release()
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, one released, the limit still set: target %d, want %d", outer, got, whileSet)
+		}
+		a.Release() // the last, while the limit is set
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, all released: target %d, want %d", outer, got, outer)
+		}
+	}
 }
