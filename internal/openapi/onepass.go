@@ -136,7 +136,7 @@ const (
 )
 
 type pass struct {
-	dec      *jsontext.Decoder
+	dec      *aheadReader // the decoder, on another goroutine
 	lines    *lineReader
 	w        *aheadWriter
 	src      *Source
@@ -326,14 +326,14 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		in.Discard(3)
 	}
-	lr := newLineReader(in)
+	lr := newLineReader()
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
 	src.budget.mem = mem
 	src.budget.file(st.Size())
+	dec := newAheadReader(in, lr)
+	defer dec.close()
 	p := &pass{
-		// Keys written twice are caught by the pass itself, more cheaply:
-		// by their hashes (see names).
-		dec:      jsontext.NewDecoder(lr, jsontext.AllowDuplicateNames(true)),
+		dec:      dec,
 		lines:    lr,
 		src:      src,
 		bud:      src.budget,
@@ -354,10 +354,10 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if werr != nil {
 		return nil, fmt.Errorf("write the document: %w", werr)
 	}
-	if _, err := p.dec.ReadToken(); err != io.EOF {
+	if err := p.dec.ReadToken(); err != io.EOF {
 		return nil, gaveWay("more after the document: %v", err)
 	}
-	if lr.read > lim.FileBytes {
+	if dec.read > lim.FileBytes {
 		return nil, gaveWay("the file grew past the limit")
 	}
 	if p.size > lim.DocumentBytes {
@@ -516,12 +516,12 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		n.SetScalar(string(raw))
 		return n, nil
 	}
-	_, err := p.dec.ReadToken()
+	err := p.dec.ReadToken()
 	return nil, p.stop(err)
 }
 
 func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) {
-	if _, err := p.dec.ReadToken(); err != nil {
+	if err := p.dec.ReadToken(); err != nil {
 		return nil, p.stop(err)
 	}
 	p.objects++
@@ -547,7 +547,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	for first := true; ; first = false {
 		switch p.dec.PeekKind() {
 		case '}':
-			if _, err := p.dec.ReadToken(); err != nil {
+			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
 			}
 			p.sch.end(&so)
@@ -555,7 +555,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			return n, nil
 		case '"':
 		default:
-			_, err := p.dec.ReadToken()
+			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
 		raw, err := p.dec.ReadValue()
@@ -679,7 +679,7 @@ func (p *pass) mapping(m mode, depth int) (*Node, error) {
 }
 
 func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
-	if _, err := p.dec.ReadToken(); err != nil {
+	if err := p.dec.ReadToken(); err != nil {
 		return nil, p.stop(err)
 	}
 	var n *Node
@@ -695,7 +695,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 	cpl := pl.child("")
 	for first := true; ; first = false {
 		if p.dec.PeekKind() == ']' {
-			if _, err := p.dec.ReadToken(); err != nil {
+			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
 			}
 			p.w.writeByte(']')
