@@ -10,10 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"unsafe"
 
 	"github.com/docs-publish/docs-publish/internal/memlimit"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The single pass: a description in one JSON file, with no $ref to another
@@ -147,9 +145,7 @@ type pass struct {
 	objects  int
 	refs     []passRef
 	texts    map[string]string // every $ref's text, once
-	scratch  []byte
-	unq      []byte
-	names    []*names // the keys of the objects open, by depth
+	names    []*names          // the keys of the objects open, by depth
 	seed     maphash.Seed
 	sch      schemaPass // the schemas' checks (schema.go)
 }
@@ -404,31 +400,20 @@ func (p *pass) alloc() *Node {
 	return p.nodes.node()
 }
 
-// text is a string token's text: the token itself (valid until the next
-// read) when it holds no escape, else a decoded copy. It writes the string
-// out as Encode would.
-func (p *pass) text(raw []byte) (s string, copied bool, err error) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		p.w.write(raw)
-		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
-	}
-	b, err := jsontext.AppendUnquote(p.unq[:0], raw)
+// text reads a string token: its text, valid until the read after the
+// next, which it writes out as Encode would.
+func (p *pass) text() (string, error) {
+	s, out, err := p.dec.ReadString()
 	if err != nil {
-		return "", false, p.stop(err)
+		return "", p.stop(err)
 	}
-	p.unq = b
-	s = unsafe.String(unsafe.SliceData(b), len(b))
-	p.scratch = appendString(p.scratch[:0], s)
-	p.w.write(p.scratch)
-	return s, false, nil
+	p.w.write(out)
+	return s, nil
 }
 
-// keep is s, copied unless it is a copy already; a key validation reads is
-// the program's own string.
-func keep(s string, copied bool) string {
-	if copied {
-		return s
-	}
+// keep is a copy of s; a key validation reads is the program's own
+// string.
+func keep(s string) string {
 	if k, ok := knownKeys[s]; ok {
 		return k
 	}
@@ -459,7 +444,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		return nil, p.stop(err)
 	}
 	if p.bud.values%4096 == 0 {
-		p.lines.advance(p.dec.InputOffset())
+		p.lines.advance(p.dec.Start())
 	}
 	switch p.dec.PeekKind() {
 	case '{':
@@ -467,15 +452,11 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 	case '[':
 		return p.array(m, pl, depth)
 	case '"':
-		raw, err := p.dec.ReadValue()
-		if err != nil {
-			return nil, p.stop(err)
-		}
-		off := p.dec.InputOffset() - int64(len(raw))
-		s, copied, err := p.text(raw)
+		s, err := p.text()
 		if err != nil {
 			return nil, err
 		}
+		off := p.dec.Start()
 		p.size += int64(len(s)) + 2
 		if m == mCopy {
 			return nil, nil
@@ -484,7 +465,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if m == mStub {
 			n.part = stub
 		} else {
-			n.SetScalar(keep(s, copied))
+			n.SetScalar(keep(s))
 		}
 		return n, nil
 	case '0', 'n', 't', 'f':
@@ -492,7 +473,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if err != nil {
 			return nil, p.stop(err)
 		}
-		off := p.dec.InputOffset() - int64(len(raw))
+		off := p.dec.Start()
 		p.w.write(raw)
 		p.size += int64(len(raw))
 		kind := Number
@@ -528,7 +509,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	num := p.objects
 	var n *Node
 	if m != mCopy {
-		n = p.node(Object, p.dec.InputOffset()-1)
+		n = p.node(Object, p.dec.Start())
 		switch m {
 		case mStub:
 			n.part = stub
@@ -558,18 +539,14 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
-		raw, err := p.dec.ReadValue()
-		if err != nil {
-			return nil, p.stop(err)
-		}
-		keyOff := p.dec.InputOffset() - int64(len(raw))
 		if !first {
 			p.w.writeByte(',')
 		}
-		key, copied, err := p.text(raw)
+		key, err := p.text()
 		if err != nil {
 			return nil, err
 		}
+		keyOff := p.dec.Start()
 		if !keys.add(maphash.String(p.seed, key)) {
 			return nil, gaveWay("a key written twice, or two keys alike")
 		}
@@ -581,7 +558,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		var kept string
 		var kpos Pos
 		if vm != mCopy {
-			kept, kpos = keep(key, copied), p.lines.pos(keyOff)
+			kept, kpos = keep(key), p.lines.pos(keyOff)
 		}
 		isRef := key == "$ref"
 		cf := uint8(0)
@@ -627,15 +604,11 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 	if err := p.bud.value(); err != nil {
 		return nil, p.stop(err)
 	}
-	raw, err := p.dec.ReadValue()
-	if err != nil {
-		return nil, p.stop(err)
-	}
-	off := p.dec.InputOffset() - int64(len(raw))
-	s, copied, err := p.text(raw)
+	s, err := p.text()
 	if err != nil {
 		return nil, err
 	}
+	off := p.dec.Start()
 	p.size += int64(len(s)) + 2
 	// One string for every $ref that says the same, read once: a text
 	// seen before was let through.
@@ -646,7 +619,7 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 				return nil, gaveWay("$ref %q names a file, or cannot be read", s)
 			}
 		}
-		text = keep(s, copied)
+		text = keep(s)
 		p.texts[text] = text
 	}
 	pos := p.lines.pos(off)
@@ -684,7 +657,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 	}
 	var n *Node
 	if m != mCopy {
-		n = p.node(Array, p.dec.InputOffset()-1)
+		n = p.node(Array, p.dec.Start())
 		if m == mStub {
 			n.part = stub
 		}

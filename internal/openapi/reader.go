@@ -1,8 +1,11 @@
 package openapi
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"math"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -11,8 +14,8 @@ import (
 // batches of tokens ahead of the single pass, so that scanning the file,
 // which costs about as much as the pass's own work, overlaps it: the
 // machine has two cores or more. The pass reads the tokens back through
-// the decoder's own calls (PeekKind, ReadToken, ReadValue, InputOffset),
-// with the decoder's errors where it met them. Of a value the decoder
+// calls like the decoder's (PeekKind, ReadToken, ReadValue), with the
+// decoder's errors where it met them. Of a value the decoder
 // reads whole, the pass takes only strings and other scalars: objects and
 // arrays come token by token.
 type aheadReader struct {
@@ -24,15 +27,20 @@ type aheadReader struct {
 
 	cur, prev *tokenBatch // the batch read from, and the one before it
 	i         int         // the next token in cur
-	off       int64       // InputOffset after the last token read
+	start     int64       // the offset of the last token read
 	read      int64       // bytes read from the file for the batches so far
+	scratch   []byte      // a string written again, on the decoder's goroutine
 }
 
 // aheadToken is one token or scalar value the decoder read.
 type aheadToken struct {
-	kind   jsontext.Kind // as PeekKind said
-	end    int64         // the decoder's InputOffset after it
-	lo, hi int           // a scalar's raw bytes in the batch's buf
+	start int64 // its offset in the file
+	// What the pass writes for it is buf[lo:hi]: a string as Encode writes
+	// it, any other scalar as it was. A string's text is buf[text:lo],
+	// decoded, when it holds an escape, else buf[lo+1:hi-1].
+	text, lo, hi uint32
+	kind         jsontext.Kind // as PeekKind said
+	escaped      bool
 }
 
 // tokenBatch is tokens read together, the bytes of their scalars, and the
@@ -58,6 +66,10 @@ const (
 // errNoToken stands for an error the decoder did not give (PeekKind said
 // there was none to read, and ReadToken read one): it would loop otherwise.
 var errNoToken = errors.New("the JSON decoder found no token and no error")
+
+// errBatchTooLarge is a batch past what its offsets count: a string of
+// gigabytes, over any file limit, would make one.
+var errBatchTooLarge = errors.New("a JSON string too long for the single pass")
 
 // newAheadReader starts decoding r on another goroutine; the file's chunks
 // go to lines as the pass reaches their tokens. Call close when done.
@@ -95,24 +107,7 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 		feed.batch = b
 		start := dec.InputOffset()
 		for b.err == nil && len(b.toks) < batchTokens && dec.InputOffset()-start < batchBytes {
-			k := dec.PeekKind()
-			var raw []byte
-			var err error
-			switch k {
-			case '{', '}', '[', ']':
-				_, err = dec.ReadToken()
-			case 0:
-				if _, err = dec.ReadToken(); err == nil {
-					err = errNoToken
-				}
-			default:
-				raw, err = dec.ReadValue()
-			}
-			t := aheadToken{kind: k, end: dec.InputOffset(), lo: len(b.buf)}
-			b.buf = append(b.buf, raw...)
-			t.hi = len(b.buf)
-			b.toks = append(b.toks, t)
-			b.err = err
+			b.err = a.next(dec, b)
 		}
 		b.read = feed.read
 		select {
@@ -124,6 +119,45 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 			return
 		}
 	}
+}
+
+// next reads one token into b, or the decoder's error: the string's work
+// that does not depend on where it stands (its escapes decoded, and
+// written again as Encode writes it) is done here, on the decoder's
+// goroutine.
+func (a *aheadReader) next(dec *jsontext.Decoder, b *tokenBatch) error {
+	k := dec.PeekKind()
+	var raw []byte
+	var err error
+	at := int64(0) // the token's length, back from where the decoder stands after it
+	switch k {
+	case '{', '}', '[', ']':
+		_, err = dec.ReadToken()
+		at = 1
+	case 0:
+		if _, err = dec.ReadToken(); err == nil {
+			err = errNoToken
+		}
+	default:
+		raw, err = dec.ReadValue()
+		at = int64(len(raw))
+	}
+	t := aheadToken{kind: k, start: dec.InputOffset() - at}
+	if err == nil && k == '"' && bytes.IndexByte(raw, '\\') >= 0 {
+		t.escaped, t.text = true, uint32(len(b.buf))
+		if b.buf, err = jsontext.AppendUnquote(b.buf, raw); err == nil {
+			raw = appendString(a.scratch[:0], unsafe.String(unsafe.SliceData(b.buf[t.text:]), len(b.buf)-int(t.text)))
+			a.scratch = raw
+		}
+	}
+	t.lo = uint32(len(b.buf))
+	b.buf = append(b.buf, raw...)
+	t.hi = uint32(len(b.buf))
+	if len(b.buf) > math.MaxUint32 && err == nil {
+		err = errBatchTooLarge
+	}
+	b.toks = append(b.toks, t)
+	return err
 }
 
 // close stops the decoder's goroutine and waits for it: the file it reads
@@ -177,13 +211,38 @@ func (a *aheadReader) PeekKind() jsontext.Kind {
 // ReadToken reads the next token, or returns the decoder's error there
 // (io.EOF after the document); an error stays.
 func (a *aheadReader) ReadToken() error {
-	_, err := a.ReadValue()
+	_, err := a.take()
 	return err
 }
 
-// ReadValue reads the next scalar, its raw bytes valid until the read
-// after the next, or returns the decoder's error there; an error stays.
+// ReadValue reads the next scalar other than a string: its raw bytes,
+// valid until the read after the next, or the decoder's error there.
 func (a *aheadReader) ReadValue() ([]byte, error) {
+	t, err := a.take()
+	if err != nil {
+		return nil, err
+	}
+	return a.cur.buf[t.lo:t.hi], nil
+}
+
+// ReadString reads the next string: its text, and out as Encode writes
+// it, both valid until the read after the next, or the decoder's error
+// there.
+func (a *aheadReader) ReadString() (text string, out []byte, err error) {
+	t, err := a.take()
+	if err != nil {
+		return "", nil, err
+	}
+	buf := a.cur.buf
+	lo, hi := t.lo+1, t.hi-1
+	if t.escaped {
+		lo, hi = t.text, t.lo
+	}
+	return unsafe.String(unsafe.SliceData(buf[lo:]), hi-lo), buf[t.lo:t.hi], nil
+}
+
+// take moves past the next token, unless the decoder failed there.
+func (a *aheadReader) take() (*aheadToken, error) {
 	t := a.token()
 	if t == nil {
 		return nil, errNoToken
@@ -192,12 +251,12 @@ func (a *aheadReader) ReadValue() ([]byte, error) {
 		return nil, err
 	}
 	a.i++
-	a.off = t.end
-	return a.cur.buf[t.lo:t.hi], nil
+	a.start = t.start
+	return t, nil
 }
 
-// InputOffset is the offset in the file just after the last token read.
-func (a *aheadReader) InputOffset() int64 { return a.off }
+// Start is the offset in the file of the last token read.
+func (a *aheadReader) Start() int64 { return a.start }
 
 // chunkFeeder serves the file to the decoder chunk by chunk, on the
 // decoder's goroutine, and hands each chunk with the batch it was read for
