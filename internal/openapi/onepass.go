@@ -148,6 +148,7 @@ type pass struct {
 	names    []*names          // the keys of the objects open, by depth
 	seed     maphash.Seed
 	sch      schemaPass // the schemas' checks (schema.go)
+	kids     kids
 }
 
 // names are the keys of one object, by their hashes: a key written twice,
@@ -155,12 +156,13 @@ type pass struct {
 // key. Most objects have a few keys, looked through; large ones get a set.
 type names struct {
 	list []uint64
-	set  map[uint64]struct{}
+	set  map[uint64]struct{} // kept for the next large object at its depth
+	big  bool                // set holds the keys
 }
 
 // add reports whether h is new to the object.
 func (ns *names) add(h uint64) bool {
-	if ns.set != nil {
+	if ns.big {
 		if _, dup := ns.set[h]; dup {
 			return false
 		}
@@ -172,7 +174,11 @@ func (ns *names) add(h uint64) bool {
 	}
 	ns.list = append(ns.list, h)
 	if len(ns.list) > 32 {
-		ns.set = make(map[uint64]struct{}, 64)
+		if ns.set == nil {
+			ns.set = make(map[uint64]struct{}, 64)
+		}
+		clear(ns.set)
+		ns.big = true
 		for _, h := range ns.list {
 			ns.set[h] = struct{}{}
 		}
@@ -186,8 +192,31 @@ func (p *pass) keysAt(depth int) *names {
 		p.names = append(p.names, &names{})
 	}
 	ns := p.names[depth]
-	ns.list, ns.set = ns.list[:0], nil
+	ns.list, ns.big = ns.list[:0], false
 	return ns
+}
+
+// kids are the members or items kept of the object or array open at each
+// depth, gathered there and given to its node once it ends, in a slice of
+// their number: appended to the node one by one, they took a slice each
+// time their number doubled.
+type kids struct {
+	fields [][]Field
+	items  [][]*Node
+}
+
+func (k *kids) fieldsAt(depth int) []Field {
+	for len(k.fields) <= depth {
+		k.fields = append(k.fields, nil)
+	}
+	return k.fields[depth][:0]
+}
+
+func (k *kids) itemsAt(depth int) []*Node {
+	for len(k.items) <= depth {
+		k.items = append(k.items, nil)
+	}
+	return k.items[depth][:0]
 }
 
 // Prepared is a description loaded, bundled, validated and written out.
@@ -322,10 +351,10 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		in.Discard(3)
 	}
-	lr := newLineReader()
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
 	src.budget.mem = mem
 	src.budget.file(st.Size())
+	lr := newLineReader()
 	dec := newAheadReader(in, lr)
 	defer dec.close()
 	p := &pass{
@@ -525,11 +554,20 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	p.w.writeByte('{')
 	p.size += 2
 	keys := p.keysAt(depth)
+	// The top's members are the node's as they are read: the schemas'
+	// checks look for its version keys before it ends, to check by that
+	// version's rules alone.
+	fields := p.kids.fieldsAt(depth)
 	for first := true; ; first = false {
 		switch p.dec.PeekKind() {
 		case '}':
 			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
+			}
+			if len(fields) > 0 {
+				// An arena's node keeps its room: filled again, not taken anew.
+				n.SetFields(append(n.Fields()[:0], fields...))
+				p.kids.fields[depth] = fields
 			}
 			p.sch.end(&so)
 			p.w.writeByte('}')
@@ -593,7 +631,11 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		}
 		p.sch.member(&so, cpl, vm, rm, v)
 		if v != nil && n != nil && vm != mCopy {
-			n.SetFields(append(n.Fields(), Field{Key: kept, KeyPos: kpos, Value: v}))
+			if f := (Field{Key: kept, KeyPos: kpos, Value: v}); m == mRoot {
+				n.SetFields(append(n.Fields(), f))
+			} else {
+				fields = append(fields, f)
+			}
 		}
 	}
 }
@@ -666,10 +708,15 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 	p.size += 2
 	im := m.item()
 	cpl := pl.child("")
+	items := p.kids.itemsAt(depth)
 	for first := true; ; first = false {
 		if p.dec.PeekKind() == ']' {
 			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
+			}
+			if len(items) > 0 {
+				n.SetItems(append(n.Items()[:0], items...))
+				p.kids.items[depth] = items
 			}
 			p.w.writeByte(']')
 			return n, nil
@@ -685,7 +732,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 		}
 		p.sch.itemRead(pl, cpl, im, rm, mark, v)
 		if v != nil && n != nil && im != mCopy {
-			n.SetItems(append(n.Items(), v))
+			items = append(items, v)
 		}
 	}
 }

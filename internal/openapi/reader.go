@@ -25,11 +25,13 @@ type aheadReader struct {
 	done  chan struct{}    // closed when the decoder's goroutine is done
 	lines *lineReader      // told of the file's chunks as their tokens arrive
 
-	cur, prev *tokenBatch // the batch read from, and the one before it
-	i         int         // the next token in cur
-	start     int64       // the offset of the last token read
-	read      int64       // bytes read from the file for the batches so far
-	scratch   []byte      // a string written again, on the decoder's goroutine
+	cur, prev *tokenBatch  // the batch read from, and the one before it
+	toks      []aheadToken // cur's tokens
+	i         int          // the next token in cur
+	good      int          // cur's tokens read without an error
+	start     int64        // the offset of the last token read
+	read      int64        // bytes read from the file for the batches so far
+	scratch   []byte       // a string written again, on the decoder's goroutine
 }
 
 // aheadToken is one token or scalar value the decoder read.
@@ -82,7 +84,9 @@ func newAheadReader(r io.Reader, lines *lineReader) *aheadReader {
 		lines: lines,
 	}
 	for range aheadBatches {
-		a.free <- &tokenBatch{}
+		// Filled to batchTokens, or past batchBytes by a token: sized for
+		// that once, not grown.
+		a.free <- &tokenBatch{toks: make([]aheadToken, 0, batchTokens), buf: make([]byte, 0, batchBytes+batchBytes/4)}
 	}
 	feed := &chunkFeeder{r: r, spare: lines.spare}
 	// Keys written twice are caught by the pass itself, more cheaply: by
@@ -167,45 +171,41 @@ func (a *aheadReader) close() {
 	<-a.done
 }
 
-// token is the next token, taking the next batch when cur is read; nil
-// when the decoder stopped without an error, which it does not.
-func (a *aheadReader) token() *aheadToken {
-	if a.cur == nil || a.i == len(a.cur.toks) {
-		b, ok := <-a.full
-		if !ok {
-			return nil
-		}
-		if a.prev != nil {
-			a.free <- a.prev
-		}
-		// What a read returned stays as it was past the next read, into
-		// the next batch: the batch before is kept until the one after.
-		a.prev, a.cur, a.i = a.cur, b, 0
-		a.read = b.read
-		for _, c := range b.chunks {
-			a.lines.add(c)
-		}
+// more takes the next batch once cur is read, and reports whether there
+// is a token to look at: there is none only when the decoder stopped
+// without an error, which it does not. Kept out of line, so that the
+// calls that read a token are inlined.
+//
+//go:noinline
+func (a *aheadReader) more() bool {
+	b, ok := <-a.full
+	if !ok {
+		return false
 	}
-	return &a.cur.toks[a.i]
-}
-
-// failed is the error of t, the last token of its batch when the decoder
-// failed on it.
-func (a *aheadReader) failed(t *aheadToken) error {
-	if a.i == len(a.cur.toks)-1 {
-		return a.cur.err
+	if a.prev != nil {
+		a.free <- a.prev
 	}
-	return nil
+	// What a read returned stays as it was past the next read, into the
+	// next batch: the batch before is kept until the one after.
+	a.prev, a.cur, a.toks, a.i = a.cur, b, b.toks, 0
+	a.good = len(b.toks)
+	if b.err != nil {
+		a.good-- // the last token is where the decoder failed
+	}
+	a.read = b.read
+	for _, c := range b.chunks {
+		a.lines.add(c)
+	}
+	return true
 }
 
 // PeekKind is the next token's kind, 0 when the decoder failed before
 // one.
 func (a *aheadReader) PeekKind() jsontext.Kind {
-	t := a.token()
-	if t == nil {
-		return 0
+	if a.i < len(a.toks) || a.more() {
+		return a.toks[a.i].kind
 	}
-	return t.kind
+	return 0
 }
 
 // ReadToken reads the next token, or returns the decoder's error there
@@ -243,16 +243,27 @@ func (a *aheadReader) ReadString() (text string, out []byte, err error) {
 
 // take moves past the next token, unless the decoder failed there.
 func (a *aheadReader) take() (*aheadToken, error) {
-	t := a.token()
-	if t == nil {
-		return nil, errNoToken
+	if a.i >= a.good {
+		if err := a.stalled(); err != nil {
+			return nil, err
+		}
 	}
-	if err := a.failed(t); err != nil {
-		return nil, err
-	}
+	t := &a.toks[a.i]
 	a.i++
 	a.start = t.start
 	return t, nil
+}
+
+// stalled takes the next batch once cur is read, or returns the decoder's
+// error where it failed.
+func (a *aheadReader) stalled() error {
+	if a.i == len(a.toks) && !a.more() {
+		return errNoToken
+	}
+	if a.i == a.good {
+		return a.cur.err
+	}
+	return nil
 }
 
 // Start is the offset in the file of the last token read.
