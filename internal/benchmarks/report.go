@@ -110,7 +110,7 @@ func whyMissed(file string) string {
 	case strings.HasSuffix(file, ".yaml"):
 		return "A YAML description is read by go.yaml.in/yaml/v3 into its own tree of nodes (about 160 bytes each) before docs-publish converts it, and that library has no streaming interface: its parse is most of the time, and its tree most of the peak memory; docs-publish lets each node go as it is converted."
 	case strings.HasSuffix(file, ".json"):
-		return "The single pass reads every token through jsontext and writes the upload on a second core; what every run costs whatever its input (starting the process and initialising the API-diff libraries, see the start-up below) is a large share of a small description's time, and the process's resident memory before it reads anything (about 18 MB, the binary's pages among it) a large share of its memory."
+		return "The single pass reads every token through jsontext, which runs a few batches ahead on a second goroutine, and writes the upload on a third; what every run costs whatever its input (starting the process and initialising the API-diff libraries, see the start-up below) is a large share of a small description's time, and the process's resident memory before it reads anything (about 18 MB, the binary's pages among it) a large share of its memory."
 	}
 	return ""
 }

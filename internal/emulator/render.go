@@ -32,7 +32,7 @@ func renderSite(content []byte) ([]byte, error) {
 		pg := p.build()
 		pg.File, pg.Head, pg.Nav = p.file, h, c.nav(p.file)
 		var buf bytes.Buffer
-		if err := pageTemplate.Execute(&buf, pg); err != nil {
+		if err := pageTemplate().Execute(&buf, pg); err != nil {
 			return nil, fmt.Errorf("render %s: %w", p.file, err)
 		}
 		if err := z.add(p.file, buf.Bytes()); err != nil {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"html/template"
 	"strings"
+	"sync"
 )
 
 // The page template. html/template escapes every text of the description;
@@ -19,7 +20,10 @@ var pageFuncs = template.FuncMap{
 	},
 }
 
-var pageTemplate = template.Must(template.New("page").Funcs(pageFuncs).Parse(`<!doctype html>
+// pageTemplate is parsed when a site is first rendered, not at start-up:
+// a run that publishes renders none.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(pageFuncs).Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -266,3 +270,4 @@ var pageTemplate = template.Must(template.New("page").Funcs(pageFuncs).Parse(`<!
 {{- end}}
 {{- end}}{{end}}
 `))
+})

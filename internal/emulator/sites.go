@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 )
 
 // The sites: while it runs, the emulator serves the live build of each doc
@@ -161,10 +162,13 @@ type messagePage struct {
 func sitePage(w http.ResponseWriter, status int, p messagePage) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	messageTemplate.Execute(w, p)
+	messageTemplate().Execute(w, p)
 }
 
-var messageTemplate = template.Must(template.New("message").Parse(`<!doctype html>
+// messageTemplate is parsed when first used, not at start-up: a run that
+// publishes serves no page.
+var messageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("message").Parse(`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>{{.Title}} · docs-publish emulator</title></head>
 <body>
@@ -177,3 +181,4 @@ var messageTemplate = template.Must(template.New("message").Parse(`<!doctype htm
 </body>
 </html>
 `))
+})

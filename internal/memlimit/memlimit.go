@@ -13,6 +13,14 @@
 // set from outside (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
+//
+// While the limit is set, the collector runs only at it: the proportional
+// target (GOGC) is turned off, since the limit already bounds the heap by
+// the input, and collecting every time the heap doubled would cost a run
+// that never nears its room a collection for every few megabytes it
+// allocates. A GOGC under the default, set from outside (or by a test that
+// follows what is live), asks for less memory than the limit gives: it
+// stays.
 package memlimit
 
 import (
@@ -32,7 +40,11 @@ var (
 	count int   // reservations not released
 	outer int64 // the limit before the first reservation
 	// capped are the reservations that cap the limit (Cap), by their cap.
-	capped = map[*Reservation]int64{}
+	capped = map[*Reservation]capAt{}
+	// outerGC is the collector's target (GOGC) before the limit was set,
+	// and engaged that the limit is set.
+	outerGC int
+	engaged bool
 )
 
 // A Reservation is room in the limit for one piece of work. The zero
@@ -86,6 +98,7 @@ func (r *Reservation) Release() {
 	delete(capped, r)
 	if count--; count == 0 {
 		debug.SetMemoryLimit(outer)
+		collectAtLimit(false)
 		return
 	}
 	apply()
@@ -117,14 +130,20 @@ func limit() int64 {
 	}
 	if len(capped) > 0 {
 		// The most lenient cap: each counts what the process held when
-		// it was set, the work of the others too.
+		// it was set, and what the other reservations reserved since.
 		c := int64(0)
-		for _, n := range capped {
-			c = max(c, n)
+		for r, a := range capped {
+			c = max(c, a.at+max(0, held-r.n-a.others))
 		}
 		l = min(l, c)
 	}
 	return l
+}
+
+// capAt is a cap: what the process held when it was set and the room
+// given, and what the other reservations held then.
+type capAt struct {
+	at, others int64
 }
 
 // Cap caps the limit, while r is held, at what the process holds now
@@ -136,7 +155,9 @@ func limit() int64 {
 // leaves the collector the same room in a process that holds more; a cap
 // of less room than Engage is not set: what the process allocates beside
 // the work (a test process's other tests) would have the collector run
-// without pause.
+// without pause. What other reservations reserve after the cap is set
+// (another description read, another comparison) raises it as much: the
+// cap holds this work's room, not theirs.
 func (r *Reservation) Cap(room int64) {
 	if r == nil || room < Engage {
 		return
@@ -147,7 +168,7 @@ func (r *Reservation) Cap(room int64) {
 	if !r.live {
 		return
 	}
-	capped[r] = now + room
+	capped[r] = capAt{at: now + room, others: held - r.n}
 	apply()
 }
 
@@ -158,7 +179,35 @@ func inUse() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
-func apply() { debug.SetMemoryLimit(limit()) }
+// apply sets the limit of the moment. A cap counts what the process holds
+// when it is set, which the collector's proportional target keeps near
+// what is live: under a cap, that target stays on.
+func apply() {
+	debug.SetMemoryLimit(limit())
+	collectAtLimit(held >= Engage && len(capped) == 0)
+}
+
+// defaultGC is the collector's target when GOGC is not set.
+const defaultGC = 100
+
+// collectAtLimit turns the collector's proportional target off while a
+// limit of the reservations' is set, and back to what it was once not.
+func collectAtLimit(on bool) {
+	if on == engaged {
+		return
+	}
+	engaged = on
+	if !on {
+		debug.SetGCPercent(outerGC)
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	outerGC = int(s[0].Value.Uint64()) // off reads as the largest uint64: -1
+	if outerGC >= defaultGC {          // off already, or tighter than the default: it stays
+		debug.SetGCPercent(-1)
+	}
+}
 
 // Open is how many reservations are not released yet: a test of work that
 // reserves reads it to find one never given back.

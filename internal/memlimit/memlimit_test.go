@@ -3,6 +3,7 @@ package memlimit
 import (
 	"math"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -132,5 +133,99 @@ func TestCapFollowsWhatIsInUse(t *testing.T) {
 	none.Cap(Engage) // holds nothing
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("a nil reservation capped: limit %d, want none", got)
+	}
+}
+
+// TestCapMakesRoomForOthers: what other reservations reserve after a cap
+// is set raises the cap as much, so that two comparisons at once, or a
+// description read beside one, are not held to room for one: the
+// collector would run without pause.
+func TestCapMakesRoomForOthers(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	a := Reserve(Engage)
+	a.Cap(Engage)
+	capped := Limit()
+	b := Reserve(0)
+	b.Set(256 << 20)
+	if got := Limit(); got < capped+256<<20 {
+		t.Errorf("another reservation of 256 MB since the cap: limit %d, want at least %d", got, capped+256<<20)
+	}
+	b.Set(0)
+	if got := Limit(); got != capped {
+		t.Errorf("the other back to nothing: limit %d, want the cap's %d", got, capped)
+	}
+	a.Set(2 * Engage) // the capped work's own growth does not raise it
+	if got := Limit(); got != capped {
+		t.Errorf("the capped reservation grown: limit %d, want the cap's %d", got, capped)
+	}
+	b.Release()
+	a.Release()
+}
+
+// TestCollectorProportionalUnderACap: under a cap, which counts what the
+// process holds, the collector's proportional target stays on: off, the
+// heap of a small comparison would grow to its cap.
+func TestCollectorProportionalUnderACap(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	a := Reserve(Engage)
+	if got := gcPercent(); got != -1 {
+		t.Fatalf("limit set: target %d, want off", got)
+	}
+	a.Cap(Engage)
+	if got := gcPercent(); got != 100 {
+		t.Errorf("capped: target %d, want 100", got)
+	}
+	a.Release()
+	if got := gcPercent(); got != 100 {
+		t.Errorf("released: target %d, want 100", got)
+	}
+}
+
+// gcPercent is the collector's target of the moment, read without
+// changing it.
+func gcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
+}
+
+// TestCollectorRunsAtTheLimit: while the reservations set a limit, the
+// collector's proportional target is off (-1), so that it runs only at the
+// limit, and it is back to what it was once they set none; a target under
+// the default, or off, set before stays as it was.
+func TestCollectorRunsAtTheLimit(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, outer := range []int{100, 400, 50, -1} {
+		debug.SetGCPercent(outer)
+		whileSet := -1
+		if outer >= 0 && outer < 100 {
+			whileSet = outer
+		}
+		a := Reserve(Engage / 2)
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, under Engage: target %d, want %d", outer, got, outer)
+		}
+		b := Reserve(Engage / 2)
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, limit set: target %d, want %d", outer, got, whileSet)
+		}
+		a.Set(0)
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, under Engage again: target %d, want %d", outer, got, outer)
+		}
+		a.Set(Engage)
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, limit set again: target %d, want %d", outer, got, whileSet)
+		}
+		b.Release()
+		if got := gcPercent(); got != whileSet {
+			t.Errorf("GOGC %d, one released, the limit still set: target %d, want %d", outer, got, whileSet)
+		}
+		a.Release() // the last, while the limit is set
+		if got := gcPercent(); got != outer {
+			t.Errorf("GOGC %d, all released: target %d, want %d", outer, got, outer)
+		}
 	}
 }

@@ -1,65 +1,32 @@
 package openapi
 
-import (
-	"bytes"
-	"io"
-)
+import "bytes"
 
-// lineReader hands a file to the JSON decoder chunk by chunk and tells the
-// line and column of any offset at or after the last one asked for: the
+// lineReader tells the line and column of any offset in a file at or after
+// the last one asked for, from the file's chunks as they are read: the
 // single pass keeps neither the file nor an index of all its lines, only
 // the chunks it may still be asked about.
 type lineReader struct {
-	r      io.Reader
-	chunks [][]byte // read and not yet passed by the cursor; the last is being served
-	base   int64    // offset of chunks[0]
-	served int      // bytes of the last chunk handed to the decoder
-	spare  [][]byte // chunks to read into again
-	err    error    // what the file said after its last chunk
-	read   int64    // bytes read from the file
+	chunks [][]byte    // read and not yet passed by the cursor
+	base   int64       // offset of chunks[0]
+	spare  chan []byte // chunks passed, for the file's reader to read into again
 
 	at        int64 // the cursor: lines before it are counted
 	line      int32 // newlines before at
 	lineStart int64 // offset at which at's line starts
 }
 
-// chunkSize is what one read asks the file for.
-const chunkSize = 64 << 10
+// chunkSize is what one read asks the file for; spareChunks are kept to
+// read into again.
+const (
+	chunkSize   = 64 << 10
+	spareChunks = 8
+)
 
-func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r} }
+func newLineReader() *lineReader { return &lineReader{spare: make(chan []byte, spareChunks)} }
 
-func (r *lineReader) Read(p []byte) (int, error) {
-	last := len(r.chunks) - 1
-	if last < 0 || r.served == len(r.chunks[last]) {
-		if r.err != nil {
-			return 0, r.err
-		}
-		var c []byte
-		if n := len(r.spare); n > 0 {
-			c, r.spare = r.spare[n-1], r.spare[:n-1]
-		} else {
-			c = make([]byte, chunkSize)
-		}
-		n, err := io.ReadFull(r.r, c[:cap(c)])
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
-		r.err = err
-		if n == 0 {
-			r.spare = append(r.spare, c)
-			if r.err == nil {
-				r.err = io.EOF
-			}
-			return 0, r.err
-		}
-		r.read += int64(n)
-		r.chunks = append(r.chunks, c[:n])
-		last, r.served = len(r.chunks)-1, 0
-	}
-	n := copy(p, r.chunks[last][r.served:])
-	r.served += n
-	return n, nil
-}
+// add appends the file's next chunk.
+func (r *lineReader) add(c []byte) { r.chunks = append(r.chunks, c) }
 
 // advance moves the cursor to off, counting the lines on the way, and lets
 // go of the chunks it has passed.
@@ -77,7 +44,10 @@ func (r *lineReader) advance(off int64) {
 		if to < end || len(r.chunks) == 1 {
 			return
 		}
-		r.spare = append(r.spare, c[:cap(c)])
+		select {
+		case r.spare <- c[:cap(c)]:
+		default:
+		}
 		r.chunks[0] = nil
 		r.chunks = r.chunks[1:]
 		r.base = end

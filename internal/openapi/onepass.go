@@ -10,10 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"unsafe"
 
 	"github.com/docs-publish/docs-publish/internal/memlimit"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The single pass: a description in one JSON file, with no $ref to another
@@ -136,7 +134,7 @@ const (
 )
 
 type pass struct {
-	dec      *jsontext.Decoder
+	dec      *aheadReader // the decoder, on another goroutine
 	lines    *lineReader
 	w        *aheadWriter
 	src      *Source
@@ -147,11 +145,10 @@ type pass struct {
 	objects  int
 	refs     []passRef
 	texts    map[string]string // every $ref's text, once
-	scratch  []byte
-	unq      []byte
-	names    []*names // the keys of the objects open, by depth
+	names    []*names          // the keys of the objects open, by depth
 	seed     maphash.Seed
 	sch      schemaPass // the schemas' checks (schema.go)
+	kids     kids
 }
 
 // names are the keys of one object, by their hashes: a key written twice,
@@ -159,12 +156,13 @@ type pass struct {
 // key. Most objects have a few keys, looked through; large ones get a set.
 type names struct {
 	list []uint64
-	set  map[uint64]struct{}
+	set  map[uint64]struct{} // kept for the next large object at its depth
+	big  bool                // set holds the keys
 }
 
 // add reports whether h is new to the object.
 func (ns *names) add(h uint64) bool {
-	if ns.set != nil {
+	if ns.big {
 		if _, dup := ns.set[h]; dup {
 			return false
 		}
@@ -176,7 +174,11 @@ func (ns *names) add(h uint64) bool {
 	}
 	ns.list = append(ns.list, h)
 	if len(ns.list) > 32 {
-		ns.set = make(map[uint64]struct{}, 64)
+		if ns.set == nil {
+			ns.set = make(map[uint64]struct{}, 64)
+		}
+		clear(ns.set)
+		ns.big = true
 		for _, h := range ns.list {
 			ns.set[h] = struct{}{}
 		}
@@ -190,8 +192,31 @@ func (p *pass) keysAt(depth int) *names {
 		p.names = append(p.names, &names{})
 	}
 	ns := p.names[depth]
-	ns.list, ns.set = ns.list[:0], nil
+	ns.list, ns.big = ns.list[:0], false
 	return ns
+}
+
+// kids are the members or items kept of the object or array open at each
+// depth, gathered there and given to its node once it ends, in a slice of
+// their number: appended to the node one by one, they took a slice each
+// time their number doubled.
+type kids struct {
+	fields [][]Field
+	items  [][]*Node
+}
+
+func (k *kids) fieldsAt(depth int) []Field {
+	for len(k.fields) <= depth {
+		k.fields = append(k.fields, nil)
+	}
+	return k.fields[depth][:0]
+}
+
+func (k *kids) itemsAt(depth int) []*Node {
+	for len(k.items) <= depth {
+		k.items = append(k.items, nil)
+	}
+	return k.items[depth][:0]
 }
 
 // Prepared is a description loaded, bundled, validated and written out.
@@ -326,14 +351,14 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		in.Discard(3)
 	}
-	lr := newLineReader(in)
 	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
 	src.budget.mem = mem
 	src.budget.file(st.Size())
+	lr := newLineReader()
+	dec := newAheadReader(in, lr)
+	defer dec.close()
 	p := &pass{
-		// Keys written twice are caught by the pass itself, more cheaply:
-		// by their hashes (see names).
-		dec:      jsontext.NewDecoder(lr, jsontext.AllowDuplicateNames(true)),
+		dec:      dec,
 		lines:    lr,
 		src:      src,
 		bud:      src.budget,
@@ -354,10 +379,10 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	if werr != nil {
 		return nil, fmt.Errorf("write the document: %w", werr)
 	}
-	if _, err := p.dec.ReadToken(); err != io.EOF {
+	if err := p.dec.ReadToken(); err != io.EOF {
 		return nil, gaveWay("more after the document: %v", err)
 	}
-	if lr.read > lim.FileBytes {
+	if dec.read > lim.FileBytes {
 		return nil, gaveWay("the file grew past the limit")
 	}
 	if p.size > lim.DocumentBytes {
@@ -404,31 +429,20 @@ func (p *pass) alloc() *Node {
 	return p.nodes.node()
 }
 
-// text is a string token's text: the token itself (valid until the next
-// read) when it holds no escape, else a decoded copy. It writes the string
-// out as Encode would.
-func (p *pass) text(raw []byte) (s string, copied bool, err error) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		p.w.write(raw)
-		return unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2), false, nil
-	}
-	b, err := jsontext.AppendUnquote(p.unq[:0], raw)
+// text reads a string token: its text, valid until the read after the
+// next, which it writes out as Encode would.
+func (p *pass) text() (string, error) {
+	s, out, err := p.dec.ReadString()
 	if err != nil {
-		return "", false, p.stop(err)
+		return "", p.stop(err)
 	}
-	p.unq = b
-	s = unsafe.String(unsafe.SliceData(b), len(b))
-	p.scratch = appendString(p.scratch[:0], s)
-	p.w.write(p.scratch)
-	return s, false, nil
+	p.w.write(out)
+	return s, nil
 }
 
-// keep is s, copied unless it is a copy already; a key validation reads is
-// the program's own string.
-func keep(s string, copied bool) string {
-	if copied {
-		return s
-	}
+// keep is a copy of s; a key validation reads is the program's own
+// string.
+func keep(s string) string {
 	if k, ok := knownKeys[s]; ok {
 		return k
 	}
@@ -459,7 +473,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		return nil, p.stop(err)
 	}
 	if p.bud.values%4096 == 0 {
-		p.lines.advance(p.dec.InputOffset())
+		p.lines.advance(p.dec.Start())
 	}
 	switch p.dec.PeekKind() {
 	case '{':
@@ -467,15 +481,11 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 	case '[':
 		return p.array(m, pl, depth)
 	case '"':
-		raw, err := p.dec.ReadValue()
-		if err != nil {
-			return nil, p.stop(err)
-		}
-		off := p.dec.InputOffset() - int64(len(raw))
-		s, copied, err := p.text(raw)
+		s, err := p.text()
 		if err != nil {
 			return nil, err
 		}
+		off := p.dec.Start()
 		p.size += int64(len(s)) + 2
 		if m == mCopy {
 			return nil, nil
@@ -484,7 +494,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if m == mStub {
 			n.part = stub
 		} else {
-			n.SetScalar(keep(s, copied))
+			n.SetScalar(keep(s))
 		}
 		return n, nil
 	case '0', 'n', 't', 'f':
@@ -492,7 +502,7 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		if err != nil {
 			return nil, p.stop(err)
 		}
-		off := p.dec.InputOffset() - int64(len(raw))
+		off := p.dec.Start()
 		p.w.write(raw)
 		p.size += int64(len(raw))
 		kind := Number
@@ -516,19 +526,19 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 		n.SetScalar(string(raw))
 		return n, nil
 	}
-	_, err := p.dec.ReadToken()
+	err := p.dec.ReadToken()
 	return nil, p.stop(err)
 }
 
 func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) {
-	if _, err := p.dec.ReadToken(); err != nil {
+	if err := p.dec.ReadToken(); err != nil {
 		return nil, p.stop(err)
 	}
 	p.objects++
 	num := p.objects
 	var n *Node
 	if m != mCopy {
-		n = p.node(Object, p.dec.InputOffset()-1)
+		n = p.node(Object, p.dec.Start())
 		switch m {
 		case mStub:
 			n.part = stub
@@ -544,32 +554,37 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	p.w.writeByte('{')
 	p.size += 2
 	keys := p.keysAt(depth)
+	// The top's members are the node's as they are read: the schemas'
+	// checks look for its version keys before it ends, to check by that
+	// version's rules alone.
+	fields := p.kids.fieldsAt(depth)
 	for first := true; ; first = false {
 		switch p.dec.PeekKind() {
 		case '}':
-			if _, err := p.dec.ReadToken(); err != nil {
+			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
+			}
+			if len(fields) > 0 {
+				// An arena's node keeps its room: filled again, not taken anew.
+				n.SetFields(append(n.Fields()[:0], fields...))
+				p.kids.fields[depth] = fields
 			}
 			p.sch.end(&so)
 			p.w.writeByte('}')
 			return n, nil
 		case '"':
 		default:
-			_, err := p.dec.ReadToken()
+			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
-		raw, err := p.dec.ReadValue()
-		if err != nil {
-			return nil, p.stop(err)
-		}
-		keyOff := p.dec.InputOffset() - int64(len(raw))
 		if !first {
 			p.w.writeByte(',')
 		}
-		key, copied, err := p.text(raw)
+		key, err := p.text()
 		if err != nil {
 			return nil, err
 		}
+		keyOff := p.dec.Start()
 		if !keys.add(maphash.String(p.seed, key)) {
 			return nil, gaveWay("a key written twice, or two keys alike")
 		}
@@ -581,7 +596,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		var kept string
 		var kpos Pos
 		if vm != mCopy {
-			kept, kpos = keep(key, copied), p.lines.pos(keyOff)
+			kept, kpos = keep(key), p.lines.pos(keyOff)
 		}
 		isRef := key == "$ref"
 		cf := uint8(0)
@@ -616,7 +631,11 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		}
 		p.sch.member(&so, cpl, vm, rm, v)
 		if v != nil && n != nil && vm != mCopy {
-			n.SetFields(append(n.Fields(), Field{Key: kept, KeyPos: kpos, Value: v}))
+			if f := (Field{Key: kept, KeyPos: kpos, Value: v}); m == mRoot {
+				n.SetFields(append(n.Fields(), f))
+			} else {
+				fields = append(fields, f)
+			}
 		}
 	}
 }
@@ -627,15 +646,11 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 	if err := p.bud.value(); err != nil {
 		return nil, p.stop(err)
 	}
-	raw, err := p.dec.ReadValue()
-	if err != nil {
-		return nil, p.stop(err)
-	}
-	off := p.dec.InputOffset() - int64(len(raw))
-	s, copied, err := p.text(raw)
+	s, err := p.text()
 	if err != nil {
 		return nil, err
 	}
+	off := p.dec.Start()
 	p.size += int64(len(s)) + 2
 	// One string for every $ref that says the same, read once: a text
 	// seen before was let through.
@@ -646,7 +661,7 @@ func (p *pass) ref(m mode, pl places, object int) (*Node, error) {
 				return nil, gaveWay("$ref %q names a file, or cannot be read", s)
 			}
 		}
-		text = keep(s, copied)
+		text = keep(s)
 		p.texts[text] = text
 	}
 	pos := p.lines.pos(off)
@@ -679,12 +694,12 @@ func (p *pass) mapping(m mode, depth int) (*Node, error) {
 }
 
 func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
-	if _, err := p.dec.ReadToken(); err != nil {
+	if err := p.dec.ReadToken(); err != nil {
 		return nil, p.stop(err)
 	}
 	var n *Node
 	if m != mCopy {
-		n = p.node(Array, p.dec.InputOffset()-1)
+		n = p.node(Array, p.dec.Start())
 		if m == mStub {
 			n.part = stub
 		}
@@ -693,10 +708,15 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 	p.size += 2
 	im := m.item()
 	cpl := pl.child("")
+	items := p.kids.itemsAt(depth)
 	for first := true; ; first = false {
 		if p.dec.PeekKind() == ']' {
-			if _, err := p.dec.ReadToken(); err != nil {
+			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
+			}
+			if len(items) > 0 {
+				n.SetItems(append(n.Items()[:0], items...))
+				p.kids.items[depth] = items
 			}
 			p.w.writeByte(']')
 			return n, nil
@@ -712,7 +732,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 		}
 		p.sch.itemRead(pl, cpl, im, rm, mark, v)
 		if v != nil && n != nil && im != mCopy {
-			n.SetItems(append(n.Items(), v))
+			items = append(items, v)
 		}
 	}
 }
