@@ -186,6 +186,10 @@ func (ns *names) add(h uint64) bool {
 	return true
 }
 
+// maxKeptNames is the most keys a set kept for the next object at its
+// depth may have held.
+const maxKeptNames = 1024
+
 // keysAt is a fresh set of keys for an object at depth.
 func (p *pass) keysAt(depth int) *names {
 	for len(p.names) <= depth {
@@ -193,6 +197,12 @@ func (p *pass) keysAt(depth int) *names {
 	}
 	ns := p.names[depth]
 	ns.list, ns.big = ns.list[:0], false
+	if len(ns.set) > maxKeptNames {
+		// clear costs the map's room, not its keys: a set kept from an
+		// object of a million keys would make every object of 33 after
+		// it cost a million.
+		ns.set = nil
+	}
 	return ns
 }
 

@@ -27,3 +27,27 @@ func TestOnePassLargeObjectsAlike(t *testing.T) {
 		t.Error("the single pass did not do the work")
 	}
 }
+
+// TestKeySetKeptSmall: the set of keys kept for the next object at a depth
+// is dropped once an object there held more than maxKeptNames keys, for
+// clearing a map costs its room: an object of a million keys, then 80,000
+// of 33 at its depth, took 7.7 times as long for 4 times the input.
+func TestKeySetKeptSmall(t *testing.T) {
+	t.Parallel()
+	var p pass
+	ns := p.keysAt(1)
+	for h := range uint64(4 * maxKeptNames) {
+		ns.add(h)
+	}
+	if ns = p.keysAt(1); len(ns.set) > maxKeptNames {
+		t.Errorf("the set kept for the next object holds %d keys, want at most %d", len(ns.set), maxKeptNames)
+	}
+	for h := range uint64(40) {
+		if !ns.add(h) {
+			t.Fatalf("key %d: a duplicate in a fresh object", h)
+		}
+	}
+	if ns.add(7) {
+		t.Error("key 7 written twice: not found")
+	}
+}
