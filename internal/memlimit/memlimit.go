@@ -97,8 +97,8 @@ func (r *Reservation) Release() {
 	held -= r.n
 	delete(capped, r)
 	if count--; count == 0 {
-		debug.SetMemoryLimit(outer)
 		collectAtLimit(false)
+		debug.SetMemoryLimit(outer)
 		return
 	}
 	apply()
@@ -182,9 +182,16 @@ func inUse() int64 {
 // apply sets the limit of the moment. A cap counts what the process holds
 // when it is set, which the collector's proportional target keeps near
 // what is live: under a cap, that target stays on.
+//
+// The proportional target goes back on before the limit goes, and off
+// after it is set: never a moment with neither.
 func apply() {
+	on := held >= Engage && len(capped) == 0
+	if !on {
+		collectAtLimit(false)
+	}
 	debug.SetMemoryLimit(limit())
-	collectAtLimit(held >= Engage && len(capped) == 0)
+	collectAtLimit(on)
 }
 
 // defaultGC is the collector's target when GOGC is not set.
