@@ -130,17 +130,29 @@ func TestReadDirectAsTheLibrary(t *testing.T) {
 	t.Logf("%d texts read alike", n)
 }
 
-// TestReadDirectAsTheLibraryOnReleases: the same on real releases.
+// TestReadDirectAsTheLibraryOnReleases: the same on real releases: the
+// releases of the sample pairs, every release in the full sweep.
 func TestReadDirectAsTheLibraryOnReleases(t *testing.T) {
+	testenv.Long(t) // megabytes of JSON, read twice each (ten minutes under -race)
 	testenv.Network(t)
+	sample := map[string]bool{} // by package and version: in a sample pair
+	for _, p := range releasePairs {
+		for _, v := range []string{p.base, p.head} {
+			sample[p.pkg+"@"+v] = sample[p.pkg+"@"+v] || p.sample
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range releasePairs {
 		for _, v := range []string{p.base, p.head} {
-			if seen[p.pkg+v] || !p.sample && testing.Short() {
+			name := p.pkg + "@" + v
+			if seen[name] {
 				continue
 			}
-			seen[p.pkg+v] = true
-			t.Run(p.pkg+"@"+v, func(t *testing.T) {
+			seen[name] = true
+			t.Run(name, func(t *testing.T) {
+				if !sample[name] {
+					testenv.Sweep(t)
+				}
 				dir, file := npmRelease(t, p.pkg, v, p.file)
 				for how, text := range asCompared(t, asOasdiffReads(t, dir, file)) {
 					sameAsTheLibrary(t, how, text, false)
