@@ -252,8 +252,8 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 		v     reflect.Value
 	}
 	var puts []built
-	last := map[string]int{} // of a mapLike: where in puts each key's value is
-	var fields []string      // of an object, those written
+	var last map[string]int // of a mapLike: where in puts each key's value is
+	var fields []string     // of an object, those written
 	ref := false
 	if _, err := d.dec.ReadToken(); err != nil {
 		return reflect.Value{}, false, err
@@ -274,7 +274,7 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 		key := string(name)
 		if reference && strings.EqualFold(key, "$ref") {
 			// encoding/json reads the library's Ref in any case.
-			if len(puts) > 0 || len(last) > 0 {
+			if len(puts) > 0 {
 				// Values built before it would be read again by the
 				// library, at every level of a chain of such: read
 				// by the library once, the whole text.
@@ -332,6 +332,9 @@ func (d *direct) object(t reflect.Type, depth int, reference bool) (reflect.Valu
 			buf = append(buf, "{}"...)
 		}
 		if s.how == mapLike {
+			if last == nil {
+				last = map[string]int{}
+			}
 			last[key] = len(puts) // Set in order: the last one written counts
 		}
 		puts = append(puts, built{key, f, v})

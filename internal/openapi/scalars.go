@@ -120,24 +120,27 @@ const shownBytes = 40
 // else its start and its length, so that an error about a number of
 // megabytes does not carry it (for every sink to copy) whole.
 func scalarShown(s string) string {
+	start, length := scalarCut(s)
+	return start + length
+}
+
+// scalarQuoted is scalarShown quoted, its length outside the quotes.
+func scalarQuoted(s string) string {
+	start, length := scalarCut(s)
+	return strconv.Quote(start) + length
+}
+
+// scalarCut is the part of s an error shows, with "…" where it is cut,
+// and its length when cut.
+func scalarCut(s string) (start, length string) {
 	if len(s) <= shownBytes {
-		return s
+		return s, ""
 	}
 	cut := shownBytes / 2
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
-}
-
-// scalarQuoted is scalarShown quoted, its length outside the quotes.
-func scalarQuoted(s string) string {
-	if len(s) <= shownBytes {
-		return strconv.Quote(s)
-	}
-	shown := scalarShown(s)
-	start, rest, _ := strings.Cut(shown, "…")
-	return strconv.Quote(start+"…") + rest
+	return s[:cut] + "…", fmt.Sprintf(" (%d bytes)", len(s))
 }
 
 // maxIntBits: an integer of this many bits or more is at least 2^1024,
