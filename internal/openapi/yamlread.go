@@ -18,11 +18,12 @@ import (
 // ones, `[1,1,…]`, took 117 bytes of memory a byte of input. Most
 // descriptions are written in a plain part of YAML: block mappings and
 // sequences, flow collections on one line, scalars on one line (plain,
-// or quoted). That part is read here straight into our nodes, in one
-// pass, a long list of plain scalars packed as it is read. An entry of a
-// block mapping, or an item of a block sequence, written otherwise (an
-// anchor, an alias, a tag, a block scalar, a scalar or a flow collection
-// over several lines, an empty value, a key twice inside it) is given to
+// or quoted), an entry's literal or folded block scalar. That part is
+// read here straight into our nodes, in one pass, a long list of plain
+// scalars packed as it is read. An entry of a block mapping, or an item
+// of a block sequence, written otherwise (an anchor, an alias, a tag, an
+// item's block scalar, a scalar or a flow collection over several lines,
+// an empty value, a key twice inside it) is given to
 // the library on its own lines, which start where the entry's key or the
 // item's dash starts its line: the library's tree is then that entry's,
 // or a part of items', not the document's. What cannot be cut so (an
