@@ -18,11 +18,11 @@ import (
 // ones, `[1,1,…]`, took 117 bytes of memory a byte of input. Most
 // descriptions are written in a plain part of YAML: block mappings and
 // sequences, flow collections on one line, scalars on one line (plain,
-// or quoted), an entry's literal or folded block scalar. That part is
-// read here straight into our nodes, in one pass, a long list of plain
-// scalars packed as it is read. An entry of a block mapping, or an item
-// of a block sequence, written otherwise (an anchor, an alias, a tag, an
-// item's block scalar, a scalar or a flow collection over several lines,
+// or quoted), literal and folded block scalars. That part is read here
+// straight into our nodes, in one pass, a long list of plain scalars
+// packed as it is read. An entry of a block mapping, or an item of a
+// block sequence, written otherwise (an anchor, an alias, a tag, a
+// scalar or a flow collection over several lines,
 // an empty value, a key twice inside it) is given to
 // the library on its own lines, which start where the entry's key or the
 // item's dash starts its line: the library's tree is then that entry's,
@@ -384,8 +384,8 @@ func (r *yamlReader) entry(n *Node, depth, indent int) (Field, error) {
 }
 
 // blockScalar reads the literal (|) or folded (>) block scalar whose
-// indicator is at r.i, the value of an entry whose key is at column
-// parent (0-based), as the YAML library reads it (its scanner's
+// indicator is at r.i, the value of an entry whose key, or an item whose
+// dash, is at column parent (0-based), as the YAML library reads it (its scanner's
 // yaml_parser_scan_block_scalar), and moves to the next line that says
 // something. The library reads what is rarer: an indentation indicator,
 // a tab where it wants an indentation space, a first line that says
@@ -559,6 +559,8 @@ func (r *yamlReader) item(depth, indent int) (pending, error) {
 	case b == '-' && blank(r.at(r.i+1)):
 		// A list in a list, its first item on the dash's line.
 		m, err = r.sequence(depth+1, r.col(r.i)-1)
+	case b == '|' || b == '>':
+		m, err = r.blockScalar(depth+1, indent)
 	default:
 		if _, _, _, ok := r.key(r.i, false); ok {
 			m, err = r.mapping(depth+1, r.col(r.i)-1)

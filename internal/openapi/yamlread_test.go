@@ -143,6 +143,9 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"a block scalar no deeper than its key", "a:\n  b: |\n  x\n", false},
 		{"a block scalar ended by a document marker", "a: |\n  x\n---\nb: 1\n", false},
 		{"text after a block scalar's header", "a: | x\n  y\n", false},
+		{"block scalars as items", "a:\n  - |\n    one\n    two\n  - >-\n      folded\n      text\n\n  - 3\n- b\n", false},
+		{"block scalars as items of a list at its key's indentation", "a:\n- |\n  one\n- >+\n  two\n\nb: 1\n", true},
+		{"block scalars as items in a long list", "a:\n" + strings.Repeat("  - |\n    x\n", packFrom+1) + "  - 1\n", true},
 		{"a plain scalar over lines", "a: one\n  two\n", false},
 		{"a plain item over lines", "- one\n  two\n", true},
 		{"a quoted scalar over lines", "a: \"one\n  two\"\n", true},
@@ -337,7 +340,7 @@ func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
 			switch rng.IntN(5) {
 			case 4:
 				// What the library reads for the reader.
-				b.WriteString([]string{"&i1 7\n", "!!str 8\n", "|\n" + strings.Repeat(" ", at+2) + "block\n", "plain\n" + strings.Repeat(" ", at+2) + "continued\n", "*i1\n", "\n"}[rng.IntN(6)])
+				b.WriteString([]string{"&i1 7\n", "!!str 8\n", genBlockScalar(rng, strings.Repeat(" ", at+2))[1:], "plain\n" + strings.Repeat(" ", at+2) + "continued\n", "*i1\n", "\n"}[rng.IntN(6)])
 			case 0:
 				genMapping(rng, b, at+2, depth+1, true)
 			case 2:
@@ -379,8 +382,8 @@ func genBlockScalar(rng *rand.Rand, deeper string) string {
 	if rng.IntN(4) == 0 {
 		b.WriteString("  # header")
 	}
-	b.WriteString("\n")
-	for range 1 + rng.IntN(6) {
+	b.WriteString("\n" + deeper + "first line\n") // a tab before it is the library's error
+	for range rng.IntN(6) {
 		switch rng.IntN(6) {
 		case 0:
 			b.WriteString(strings.Repeat(" ", rng.IntN(len(deeper)+3)) + "\n")
@@ -436,4 +439,28 @@ func TestYAMLRefusedPartCostsOnce(t *testing.T) {
 		b.WriteString(in + "list: [1" + strings.Repeat(",1", 20_000) + "]\n" + in + "z: *a\n")
 		prepareYAML(t, fstest.MapFS{"a.yaml": {Data: []byte(b.String())}}).Release()
 	})
+}
+
+// TestBlockScalarsReadWithoutTheLibrary: an entry's or an item's block
+// scalar costs the reader a few allocations, where giving its lines to
+// the YAML library costs a decoder each (some 40). Not parallel: it
+// counts allocations.
+func TestBlockScalarsReadWithoutTheLibrary(t *testing.T) {
+	const n = 500
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: >-\n  folded\n  text\nl%d:\n  - |\n    literal\n", i, i)
+	}
+	data := []byte(b.String())
+	allocs := testing.AllocsPerRun(3, func() {
+		lim := Limits{}.withDefaults()
+		c := &yamlConverter{name: "a.yaml", src: &Source{Name: "a.yaml", budget: newBudget(context.Background(), lim)}, lim: lim}
+		c.bud = c.src.budget
+		if _, ok, err := c.readPlainYAML(data); !ok || err != nil {
+			t.Fatalf("not read: %v", err)
+		}
+	})
+	if per := allocs / (2 * n); per > 10 {
+		t.Errorf("%.1f allocations a block scalar, want at most 10: the library read them", per)
+	}
 }
