@@ -286,14 +286,17 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*o
 		return nil, nil, 0, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
 	}
 	if placed {
-		if s, ls, err := readPlaced(text); err == nil {
+		s, ls, err := readPlaced(text)
+		if err == nil {
 			return s, ls, len(text), nil
 		}
-		// What the walk leaves to the library: read by its YAML reader,
-		// each member on a line of its own.
-		if yaml, ls, err := d.text(keep, drop, true); err == nil {
-			if s, err := newLoader(true).LoadFromData(yaml); err == nil {
-				return s, ls, len(text), nil
+		if errors.Is(err, errNotDirect) {
+			// What the walk leaves to the library: read by its YAML
+			// reader, each member on a line of its own.
+			if yaml, ls, err := d.text(keep, drop, true); err == nil {
+				if s, err := newLoader(true).LoadFromData(yaml); err == nil {
+					return s, ls, len(text), nil
+				}
 			}
 		}
 		// What YAML does not read as JSON reads it (a key too long for a
@@ -309,11 +312,11 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*o
 func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	doc, err := decodeDirect(text)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, errNotDirect // the library's to read, and to word
 	}
 	n, ls, oddRef, err := places(text)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, errNotDirect
 	}
 	if oddRef && len(doc.Extensions) > 0 {
 		return nil, nil, errNotDirect

@@ -86,15 +86,18 @@ func (p *placer) newLine(parent int32, tok string) int32 {
 	return int32(len(p.lines.parent) - 1)
 }
 
-// places reads the places of text, a JSON document, and the lines that
-// name them.
-func places(text []byte) (*onode, *lines, bool, error) {
+// places reads the places of text, a JSON document, the lines that name
+// them, and whether it holds a $ref to something other than a component.
+// A key written twice in an object, which the YAML reader refuses (so the
+// library placed nothing), is placed: a pointer names the key, whichever
+// of its values the library keeps.
+func places(text []byte) (n *onode, ls *lines, oddRef bool, err error) {
 	p := &placer{
 		dec:   jsontext.NewDecoder(bytes.NewReader(text), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)),
 		lines: lines{parent: []int32{-1}, tok: []string{""}},
 	}
 	root := p.newLine(0, "")
-	n, _, err := p.value(root, "", atRoot)
+	n, _, err = p.value(root, "", atRoot)
 	return n, &p.lines, p.oddRef, err
 }
 
@@ -201,11 +204,21 @@ func (p *placer) list(at int32) (*onode, []oitem, error) {
 	return &onode{items: items}, seq, nil
 }
 
-// componentRef is whether ref names a component: the library resolves it
-// through its types, keeping the origins its value has.
+// componentRef is whether ref names a component of a section the library
+// types: it resolves it through its types, keeping the origins its value
+// has. A name with an escape (%, ~) is no such ref here, whatever it
+// decodes to.
 func componentRef(ref string) bool {
 	rest, ok := strings.CutPrefix(ref, "#/components/")
-	return ok && strings.Count(rest, "/") == 1
+	section, name, ok2 := strings.Cut(rest, "/")
+	return ok && ok2 && typedSections[section] && name != "" && !strings.ContainsAny(name, "/%~")
+}
+
+// typedSections are the sections of components the library reads into
+// its types.
+var typedSections = map[string]bool{
+	"schemas": true, "parameters": true, "headers": true, "requestBodies": true, "responses": true,
+	"securitySchemes": true, "examples": true, "links": true, "callbacks": true, "pathItems": true,
 }
 
 // newOrigin is the origin the library gives a struct read from n.
@@ -387,6 +400,8 @@ func placeMap(v reflect.Value, n *onode) {
 		case e.Kind() == reflect.Pointer || e.Kind() == reflect.Interface:
 			applyPlaces(e, m.child)
 		case e.Kind() == reflect.Struct:
+			// As the library does, though no map of its holds structs
+			// with origins today.
 			c := reflect.New(e.Type()).Elem()
 			c.Set(e)
 			placeStruct(c, reflect.Value{}, m.child)

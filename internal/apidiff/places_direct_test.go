@@ -243,6 +243,10 @@ func TestPlacedAsTheLibraryOnEdges(t *testing.T) {
 		{"extensions everywhere", head + `"x-top":{"a":[{"b":1}]},"paths":{"x-p":{"a":1},"/a":{"x-i":[{}],"get":{"x-o":{"k":"v"},"responses":{"x-r":{"c":[1]},"200":{"description":"ok"}}}}}}`, false},
 		{"a $ref to a schema's property", head + `"paths":{},"components":{"schemas":{"A":{"type":"object","properties":{"p":{"type":"string"}}},"B":{"$ref":"#/components/schemas/A/properties/p"}}}}`, false},
 		{"a $ref into an extension, where the document has some", head + `"x-defs":{"S":{"type":"string"}},"paths":{},"components":{"schemas":{"A":{"$ref":"#/x-defs/S"}}}}`, true},
+		{"a $ref into components' extension, where the document has some", head + `"x-top":1,"paths":{},"components":{"x-defs":{"S":{"type":"string","enum":["a"]}},"schemas":{"A":{"type":"object","properties":{"p":{"$ref":"#/components/x-defs/S"}}}}}}`, true},
+		{"a $ref into an unknown section, where the document has extensions", head + `"x-top":1,"paths":{},"components":{"defs":{"S":{"type":"string"}},"schemas":{"A":{"$ref":"#/components/defs/S"}}}}`, true},
+		{"a $ref escaped into an example, where the document has extensions", head + `"x-top":1,"paths":{},"components":{"schemas":{"A":{"type":"object","example":{"type":"string"}},"B":{"$ref":"#/components/schemas/A%2Fexample"}}}}`, true},
+		{"a $ref into components' extension, where the document has none", head + `"paths":{},"components":{"x-defs":{"S":{"type":"string"}},"schemas":{"A":{"$ref":"#/components/x-defs/S"}}}}`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,5 +266,61 @@ func TestPlacedAsTheLibraryOnEdges(t *testing.T) {
 				t.Errorf("not compared")
 			}
 		})
+	}
+}
+
+// TestPlacedSidesAreReadByTheWalk: a side read with places is read by the
+// walk, at a fraction of what the library's YAML reader allocates; a text
+// the walk leaves to the library (a $ref after a value built) is placed by
+// its YAML reader; one that reader refuses too (a field written twice) is
+// read without places. Not parallel: it counts allocations.
+func TestPlacedSidesAreReadByTheWalk(t *testing.T) {
+	all := func(d *doc) map[unitKey]bool {
+		keep := map[unitKey]bool{}
+		for k := range d.units {
+			keep[k] = true
+		}
+		d.verbatim = verbatimUnits(closure(keep, d), d)
+		return keep
+	}
+	d, err := index(operations(40, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := all(d)
+	walk := testing.AllocsPerRun(2, func() {
+		if _, ls, _, err := d.read(keep, nil, true); err != nil || ls == nil {
+			t.Fatalf("read without places: %v", err)
+		}
+	})
+	library := testing.AllocsPerRun(2, func() {
+		yaml, _, _ := d.text(keep, nil, true)
+		if _, err := newLoader(true).LoadFromData(yaml); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if walk > library/2 {
+		t.Errorf("reading with places made %.0f allocations, the library's YAML reader %.0f: want at most half", walk, library)
+	}
+
+	const head = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":`
+	for _, tc := range []struct {
+		name, text string
+		placed     bool
+	}{
+		{"a $ref after a value built", head + `{"items":{"type":"string"},"$ref":"#/components/schemas/B"},"B":{"type":"string"}}}}`, true},
+		{"a field written twice", head + `{"items":{"type":"string"},"items":{"type":"integer"}}}}}`, false},
+	} {
+		d, err := index([]byte(tc.text))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, _, err := readPlaced([]byte(tc.text)); !errors.Is(err, errNotDirect) {
+			t.Errorf("%s: read by the walk (%v), where the library reads it", tc.name, err)
+		}
+		s, ls, _, err := d.read(all(d), nil, true)
+		if err != nil || (ls != nil) != tc.placed || tc.placed && s.Components.Schemas["A"].Value.Origin == nil {
+			t.Errorf("%s: placed %v (%v), want %v", tc.name, ls != nil, err, tc.placed)
+		}
 	}
 }

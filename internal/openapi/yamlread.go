@@ -407,7 +407,9 @@ func (r *yamlReader) blockScalar(depth, parent int) (*Node, error) {
 	}
 	j := r.pastSpaces(i)
 	if b := r.at(j); b != '\n' && (b != '#' || j == i) {
-		return nil, errUnread // an indentation indicator, a tab, or text
+		// An indentation indicator, a tab, text, or a comment with no
+		// space before it (which the library takes too).
+		return nil, errUnread
 	}
 	eol := bytes.IndexByte(r.d[j:], '\n')
 	if eol < 0 {
@@ -432,6 +434,7 @@ func (r *yamlReader) blockScalar(depth, parent int) (*Node, error) {
 	if indent <= parent || most > indent {
 		return nil, errUnread
 	}
+	// Counted twice, as convert counts a scalar: as a value, and as text.
 	if err := r.value(off); err != nil {
 		return nil, err
 	}
@@ -468,7 +471,7 @@ func (r *yamlReader) blockScalar(depth, parent int) (*Node, error) {
 		text, p, line, leadingBreak = append(text, r.d[c:c+e]...), c+e+1, line+1, true
 		// Blank lines, to the next line indented indent that says
 		// something, or one indented less, which ends the scalar.
-		s := p
+		var s int
 		for {
 			s = p
 			for s < len(r.d) && s-p < indent && r.d[s] == ' ' {
