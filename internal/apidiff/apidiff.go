@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -277,7 +278,7 @@ func compareWhole(base, head []byte, ignore []string) (*Report, error) {
 // read the text so) with nil lines; and the size of the text.
 func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*openapi3.T, *lines, int, error) {
 	placed = placed && !d.swagger
-	text, ls, err := d.text(keep, drop, placed)
+	text, _, err := d.text(keep, drop, false)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -285,15 +286,46 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*o
 		return nil, nil, 0, fmt.Errorf("%w: the change reaches %.1f MB of it, more than the %.1f MB the comparison reads", ErrTooLarge, float64(n)/(1<<20), float64(maxComparedText)/(1<<20))
 	}
 	if placed {
-		if s, err := newLoader(true).LoadFromData(text); err == nil {
+		s, ls, err := readPlaced(text)
+		if err == nil {
 			return s, ls, len(text), nil
+		}
+		if errors.Is(err, errNotDirect) {
+			// What the walk leaves to the library: read by its YAML
+			// reader, each member on a line of its own.
+			if yaml, ls, err := d.text(keep, drop, true); err == nil {
+				if s, err := newLoader(true).LoadFromData(yaml); err == nil {
+					return s, ls, len(text), nil
+				}
+			}
 		}
 		// What YAML does not read as JSON reads it (a key too long for a
 		// YAML reader): without positions. Or it is an error again.
-		text = text[len(commentLine)+1:]
 	}
 	s, err := read(text)
 	return s, nil, len(text), err
+}
+
+// readPlaced is text, an OpenAPI 3 document as JSON, as the library reads
+// it with the places of its values (places.go), and the lines that name
+// them.
+func readPlaced(text []byte) (*openapi3.T, *lines, error) {
+	doc, err := decodeDirect(text)
+	if err != nil {
+		return nil, nil, errNotDirect // the library's to read, and to word
+	}
+	n, ls, oddRef, err := places(text)
+	if err != nil {
+		return nil, nil, errNotDirect
+	}
+	if oddRef && len(doc.Extensions) > 0 {
+		return nil, nil, errNotDirect
+	}
+	applyPlaces(reflect.ValueOf(doc), n)
+	if err := newLoader(true).ResolveRefsIn(doc, nil); err != nil {
+		return nil, nil, err
+	}
+	return doc, ls, nil
 }
 
 // ErrTooLarge is a change that reaches more of a description than the

@@ -104,8 +104,11 @@ func asCompared(t *testing.T, data []byte) map[string][]byte {
 // direct reading equals kin-openapi's own.
 func TestReadDirectAsTheLibrary(t *testing.T) {
 	t.Parallel()
-	readAlike(t, 50, filepath.Join("testdata", "oasdiff"), filepath.Join("..", "..", "testdata", "apidiff"), filepath.Join("..", "..", "testdata", "specs"))
+	readAlike(t, 50, testDataDirs...)
 }
+
+// testDataDirs hold this package's and the project's test descriptions.
+var testDataDirs = []string{filepath.Join("testdata", "oasdiff"), filepath.Join("..", "..", "testdata", "apidiff"), filepath.Join("..", "..", "testdata", "specs")}
 
 // TestReadDirectAsTheLibraryOnOasdiffData: the same on oasdiff's own test
 // data, some 1,500 texts: a long test, for the walk shares no memory
@@ -142,31 +145,11 @@ func readAlike(t *testing.T, want int, dirs ...string) {
 func TestReadDirectAsTheLibraryOnReleases(t *testing.T) {
 	testenv.Long(t) // megabytes of JSON, read twice each (ten minutes under -race)
 	testenv.Network(t)
-	sample := map[string]bool{} // by package and version: in a sample pair
-	for _, p := range releasePairs {
-		for _, v := range []string{p.base, p.head} {
-			sample[p.pkg+"@"+v] = sample[p.pkg+"@"+v] || p.sample
+	eachRelease(t, func(t *testing.T, _ string, data []byte) {
+		for how, text := range asCompared(t, data) {
+			sameAsTheLibrary(t, how, text, false)
 		}
-	}
-	seen := map[string]bool{}
-	for _, p := range releasePairs {
-		for _, v := range []string{p.base, p.head} {
-			name := p.pkg + "@" + v
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			t.Run(name, func(t *testing.T) {
-				if !sample[name] {
-					testenv.Sweep(t)
-				}
-				dir, file := npmRelease(t, p.pkg, v, p.file)
-				for how, text := range asCompared(t, asOasdiffReads(t, dir, file)) {
-					sameAsTheLibrary(t, how, text, false)
-				}
-			})
-		}
-	}
+	})
 }
 
 // TestReadDirectAsTheLibraryOnEdges: texts that test data seldom holds

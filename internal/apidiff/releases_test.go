@@ -69,6 +69,36 @@ func asOasdiffReads(t *testing.T, dir, path string) []byte {
 	return data
 }
 
+// eachRelease runs f in a subtest on each release of the pairs, as a run
+// bundles it (asOasdiffReads): those of the sample pairs, and every one in
+// the full sweep.
+func eachRelease(t *testing.T, f func(t *testing.T, name string, data []byte)) {
+	t.Helper()
+	sample := map[string]bool{} // by package and version: in a sample pair
+	for _, p := range releasePairs {
+		for _, v := range []string{p.base, p.head} {
+			sample[p.pkg+"@"+v] = sample[p.pkg+"@"+v] || p.sample
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range releasePairs {
+		for _, v := range []string{p.base, p.head} {
+			name := p.pkg + "@" + v
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			t.Run(name, func(t *testing.T) {
+				if !sample[name] {
+					testenv.Sweep(t)
+				}
+				dir, file := npmRelease(t, p.pkg, v, p.file)
+				f(t, name, asOasdiffReads(t, dir, file))
+			})
+		}
+	}
+}
+
 // TestVerdictsAsOasdiffOnReleases: on consecutive releases of real
 // descriptions, the comparison counts what the oasdiff CLI finds, level by
 // level (less its advice about info.version), and every change it keeps is

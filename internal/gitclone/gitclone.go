@@ -17,7 +17,6 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/memfs"
 	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -28,6 +27,9 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/namerule"
 )
+
+// ErrNoRepository is a workspace that holds no clone: no .git folder.
+var ErrNoRepository = errors.New("no git repository in the workspace")
 
 // ErrNoCommit is a commit the clone does not hold, as in a shallow clone
 // (actions/checkout fetches one commit by default).
@@ -134,7 +136,7 @@ func open(root, dir string) (*objects, error) {
 	st, err := os.Lstat(gitDir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, git.ErrRepositoryNotExists
+		return nil, ErrNoRepository
 	case err != nil:
 		return nil, err
 	case st.Mode()&fs.ModeSymlink != 0:

@@ -18,11 +18,12 @@ import (
 // ones, `[1,1,…]`, took 117 bytes of memory a byte of input. Most
 // descriptions are written in a plain part of YAML: block mappings and
 // sequences, flow collections on one line, scalars on one line (plain,
-// or quoted). That part is read here straight into our nodes, in one
-// pass, a long list of plain scalars packed as it is read. An entry of a
-// block mapping, or an item of a block sequence, written otherwise (an
-// anchor, an alias, a tag, a block scalar, a scalar or a flow collection
-// over several lines, an empty value, a key twice inside it) is given to
+// or quoted), literal and folded block scalars. That part is read here
+// straight into our nodes, in one pass, a long list of plain scalars
+// packed as it is read. An entry of a block mapping, or an item of a
+// block sequence, written otherwise (an anchor, an alias, a tag, a
+// scalar or a flow collection over several lines,
+// an empty value, a key twice inside it) is given to
 // the library on its own lines, which start where the entry's key or the
 // item's dash starts its line: the library's tree is then that entry's,
 // or a part of items', not the document's. What cannot be cut so (an
@@ -371,6 +372,8 @@ func (r *yamlReader) entry(n *Node, depth, indent int) (Field, error) {
 		default:
 			return Field{}, errUnread
 		}
+	} else if b == '|' || b == '>' {
+		f.Value, err = r.blockScalar(depth+1, indent)
 	} else {
 		f.Value, err = r.inline(depth+1, false)
 		if err == nil {
@@ -378,6 +381,125 @@ func (r *yamlReader) entry(n *Node, depth, indent int) (Field, error) {
 		}
 	}
 	return f, err
+}
+
+// blockScalar reads the literal (|) or folded (>) block scalar whose
+// indicator is at r.i, the value of an entry whose key, or an item whose
+// dash, is at column parent (0-based), as the YAML library reads it (its scanner's
+// yaml_parser_scan_block_scalar), and moves to the next line that says
+// something. The library reads what is rarer: an indentation indicator,
+// a tab where it wants an indentation space, a first line that says
+// something indented less than a blank line before it, or no deeper than
+// the key, and a scalar that no line says something in.
+func (r *yamlReader) blockScalar(depth, parent int) (*Node, error) {
+	if r.c.tooDeep(depth) {
+		return nil, errUnread
+	}
+	off := r.i
+	literal := r.d[off] == '|'
+	i := off + 1
+	chomp := 0 // clip: one line break at the end; strip: none; keep: all
+	switch r.at(i) {
+	case '-':
+		chomp, i = -1, i+1
+	case '+':
+		chomp, i = 1, i+1
+	}
+	j := r.pastSpaces(i)
+	if b := r.at(j); b != '\n' && (b != '#' || j == i) {
+		// An indentation indicator, a tab, text, or a comment with no
+		// space before it (which the library takes too).
+		return nil, errUnread
+	}
+	eol := bytes.IndexByte(r.d[j:], '\n')
+	if eol < 0 {
+		return nil, errUnread
+	}
+	// The lines after the header: blank ones, then the first that says
+	// something, whose indentation is the scalar's.
+	p, line := j+eol+1, r.line+1 // the start of a line, and its number
+	breaks, most, indent := 0, 0, 0
+	for {
+		s := r.pastSpaces(p)
+		if s == len(r.d) || r.d[s] == '\t' {
+			return nil, errUnread
+		}
+		if r.d[s] != '\n' {
+			indent = s - p
+			break
+		}
+		most = max(most, s-p)
+		breaks, p, line = breaks+1, s+1, line+1
+	}
+	if indent <= parent || most > indent {
+		return nil, errUnread
+	}
+	// Counted twice, as convert counts a scalar: as a value, and as text.
+	if err := r.value(off); err != nil {
+		return nil, err
+	}
+	if err := r.value(off); err != nil {
+		return nil, err
+	}
+	n := r.newNode(String, off)
+	var text []byte
+	leadingBreak, leadingBlank := false, false
+	for {
+		// A line indented indent or more, that says something past its
+		// indentation, or holds spaces there.
+		c := p + indent
+		trailingBlank := r.d[c] == ' ' || r.d[c] == '\t'
+		switch {
+		case !literal && leadingBreak && !leadingBlank && !trailingBlank:
+			// Folded: a line break between two lines is a space, and
+			// is dropped before blank lines.
+			if breaks == 0 {
+				text = append(text, ' ')
+			}
+		case leadingBreak:
+			text = append(text, '\n')
+		}
+		for ; breaks > 0; breaks-- {
+			text = append(text, '\n')
+		}
+		leadingBlank = trailingBlank
+		e := bytes.IndexByte(r.d[c:], '\n')
+		if e < 0 {
+			text, p, leadingBreak = append(text, r.d[c:]...), len(r.d), false
+			break
+		}
+		text, p, line, leadingBreak = append(text, r.d[c:c+e]...), c+e+1, line+1, true
+		// Blank lines, to the next line indented indent that says
+		// something, or one indented less, which ends the scalar.
+		var s int
+		for {
+			s = p
+			for s < len(r.d) && s-p < indent && r.d[s] == ' ' {
+				s++
+			}
+			if s < len(r.d) && s-p < indent && r.d[s] == '\t' {
+				return nil, errUnread // the library's error
+			}
+			if s == len(r.d) || r.d[s] != '\n' {
+				break
+			}
+			breaks, p, line = breaks+1, s+1, line+1
+		}
+		if s == len(r.d) || s-p < indent {
+			break
+		}
+	}
+	if chomp != -1 && leadingBreak {
+		text = append(text, '\n')
+	}
+	if chomp == 1 {
+		for ; breaks > 0; breaks-- {
+			text = append(text, '\n')
+		}
+	}
+	n.SetScalar(string(text))
+	r.i, r.ls, r.line, r.eof = p, p, line, false
+	return n, r.skipBlank()
 }
 
 // sequence reads a block sequence whose dashes are at column indent
@@ -440,6 +562,8 @@ func (r *yamlReader) item(depth, indent int) (pending, error) {
 	case b == '-' && blank(r.at(r.i+1)):
 		// A list in a list, its first item on the dash's line.
 		m, err = r.sequence(depth+1, r.col(r.i)-1)
+	case b == '|' || b == '>':
+		m, err = r.blockScalar(depth+1, indent)
 	default:
 		if _, _, _, ok := r.key(r.i, false); ok {
 			m, err = r.mapping(depth+1, r.col(r.i)-1)

@@ -126,6 +126,26 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"an anchor and an alias", "a: &x 1\nb: *x\n", false},
 		{"a tag", "a: !!str 1\n", true},
 		{"a block scalar", "a: |\n  text\n", true},
+		{"literal block scalars, each chomping", "a: |\n  one\n   two\n\n  three\n\n\nb: |-\n  x\n\n\nc: |+\n  y\n\n\nd: 1\n", true},
+		{"folded block scalars, each chomping", "a: >\n  one\n  two\n\n  three\n    more\n  four\n\n\nb: >-\n  x\n  y\n\n\nc: >+\n  z\n\n\nd: 1\n", true},
+		{"folded lines around more-indented and blank ones", "a: >\n\n  \n  one\n   two\n  three\n\n   four\n\n  five\n  \t six\n  seven\n", true},
+		{"block scalars with spaces past their indentation on blank lines", "a: |\n  one\n    \n  two\n     \nb: >\n  x\n      \n  y\n", true},
+		{"block scalars with comments", "a: |  # header\n  # not a comment\n  x\n# a comment\nb: >- #\n  y\n  # c\n #d\nc: 1\n", true},
+		{"block scalars at the text's end", "a: |\n  x", true},
+		{"a kept block scalar at the text's end", "a: |+\n  x\n\n  \n", true},
+		{"a block scalar deeper in", "a:\n  b:\n    - c: 1\n      d: >-\n        folded\n        text\n      e: 2\n  f: |\n      deep\n        more\n  g: 1\n", true},
+		{"a block scalar with tabs in its text", "a: |\n  x\ty\n  \tz\t\nb: >\n  p\n  \tq\n  r\n", true},
+		{"a tab at the start of a block scalar's first line", "a: |\n  \tx\n", false},
+		{"a block scalar with an indentation indicator", "a: |2\n    x\n", true},
+		{"a block scalar whose first line is less indented than a blank one", "a: |\n    \n  x\n", false},
+		{"a block scalar with a tab in its indentation", "a: |\n  x\n \ty\n", false},
+		{"an empty block scalar", "a: |\nb: 1\n", true},
+		{"a block scalar no deeper than its key", "a:\n  b: |\n  x\n", false},
+		{"a block scalar ended by a document marker", "a: |\n  x\n---\nb: 1\n", false},
+		{"text after a block scalar's header", "a: | x\n  y\n", false},
+		{"block scalars as items", "a:\n  - |\n    one\n    two\n  - >-\n      folded\n      text\n\n  - 3\n- b\n", false},
+		{"block scalars as items of a list at its key's indentation", "a:\n- |\n  one\n- >+\n  two\n\nb: 1\n", true},
+		{"block scalars as items in a long list", "a:\n" + strings.Repeat("  - |\n    x\n", packFrom+1) + "  - 1\n", true},
 		{"a plain scalar over lines", "a: one\n  two\n", false},
 		{"a plain item over lines", "- one\n  two\n", true},
 		{"a quoted scalar over lines", "a: \"one\n  two\"\n", true},
@@ -238,6 +258,7 @@ func FuzzReadPlainYAML(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("a: [1, [2, {b: c}]]\nd:\n- e: 'f'\n  g: \"h\\u00e9\"\n- [1]\n- {}\n"))
+	f.Add([]byte("a: >-\n  one\n   two\n\n  three\n  \tfour\nb: |+\n  x\n\n    \nc: 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readAgrees(t, "f.yaml", data, Limits{Values: 200, Depth: 8})
 	})
@@ -319,7 +340,7 @@ func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
 			switch rng.IntN(5) {
 			case 4:
 				// What the library reads for the reader.
-				b.WriteString([]string{"&i1 7\n", "!!str 8\n", "|\n" + strings.Repeat(" ", at+2) + "block\n", "plain\n" + strings.Repeat(" ", at+2) + "continued\n", "*i1\n", "\n"}[rng.IntN(6)])
+				b.WriteString([]string{"&i1 7\n", "!!str 8\n", genBlockScalar(rng, strings.Repeat(" ", at+2))[1:], "plain\n" + strings.Repeat(" ", at+2) + "continued\n", "*i1\n", "\n"}[rng.IntN(6)])
 			case 0:
 				genMapping(rng, b, at+2, depth+1, true)
 			case 2:
@@ -336,8 +357,8 @@ func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
 		// an anchor and its alias, a scalar over lines, an empty value.
 		deeper := strings.Repeat(" ", indent+step)
 		b.WriteString([]string{
-			" |\n" + deeper + "line one\n\n" + deeper + "  line two\n",
-			" >-\n" + deeper + "folded\n" + deeper + "text\n",
+			genBlockScalar(rng, deeper),
+			genBlockScalar(rng, deeper),
 			" !!str 5\n",
 			" &x1 [1, 2]\n",
 			" *x1\n",
@@ -350,6 +371,31 @@ func genValue(rng *rand.Rand, b *strings.Builder, indent, depth int) {
 	default:
 		b.WriteString(" " + genScalars[rng.IntN(len(genScalars))] + strings.Repeat(" ", rng.IntN(2)) + "\n")
 	}
+}
+
+// genBlockScalar is a literal or folded block scalar, each chomping, with
+// its lines indented deeper: lines of text, more indented ones, blank ones
+// with spaces or none, tabs in the text.
+func genBlockScalar(rng *rand.Rand, deeper string) string {
+	var b strings.Builder
+	b.WriteString(" " + []string{"|", ">"}[rng.IntN(2)] + []string{"", "-", "+"}[rng.IntN(3)])
+	if rng.IntN(4) == 0 {
+		b.WriteString("  # header")
+	}
+	b.WriteString("\n" + deeper + "first line\n") // a tab before it is the library's error
+	for range rng.IntN(6) {
+		switch rng.IntN(6) {
+		case 0:
+			b.WriteString(strings.Repeat(" ", rng.IntN(len(deeper)+3)) + "\n")
+		case 1:
+			b.WriteString(deeper + strings.Repeat(" ", 1+rng.IntN(3)) + "more indented\n")
+		case 2:
+			b.WriteString(deeper + "\ttab\tin text\n")
+		default:
+			b.WriteString(deeper + "text line\n")
+		}
+	}
+	return b.String()
 }
 
 func genFlow(rng *rand.Rand, depth int) string {
@@ -393,4 +439,28 @@ func TestYAMLRefusedPartCostsOnce(t *testing.T) {
 		b.WriteString(in + "list: [1" + strings.Repeat(",1", 20_000) + "]\n" + in + "z: *a\n")
 		prepareYAML(t, fstest.MapFS{"a.yaml": {Data: []byte(b.String())}}).Release()
 	})
+}
+
+// TestBlockScalarsReadWithoutTheLibrary: an entry's or an item's block
+// scalar costs the reader a few allocations, where giving its lines to
+// the YAML library costs a decoder each (some 40). Not parallel: it
+// counts allocations.
+func TestBlockScalarsReadWithoutTheLibrary(t *testing.T) {
+	const n = 500
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: >-\n  folded\n  text\nl%d:\n  - |\n    literal\n", i, i)
+	}
+	data := []byte(b.String())
+	allocs := testing.AllocsPerRun(3, func() {
+		lim := Limits{}.withDefaults()
+		c := &yamlConverter{name: "a.yaml", src: &Source{Name: "a.yaml", budget: newBudget(context.Background(), lim)}, lim: lim}
+		c.bud = c.src.budget
+		if _, ok, err := c.readPlainYAML(data); !ok || err != nil {
+			t.Fatalf("not read: %v", err)
+		}
+	})
+	if per := allocs / (2 * n); per > 10 {
+		t.Errorf("%.1f allocations a block scalar, want at most 10: the library read them", per)
+	}
 }

@@ -40,6 +40,8 @@ var yamlShapes = []struct {
 	{name: "lines of - [[[[[[[[[1]]]]]]]]]", head: "x-list:\n", item: func(int) string { return "- [[[[[[[[[1]]]]]]]]]\n" }, n: 10_000, peak: 10},            // 35 before what packing lets go was handed out again
 	{name: "flow list of lists nine deep", head: "x-list: [[0]", item: func(int) string { return ",[[[[[[[[[1]]]]]]]]]" }, tail: "]\n", n: 10_000, peak: 10}, // 37 before
 	{name: "lines of - {}", head: "x-list:\n", item: func(int) string { return "- {}\n" }, n: 25_000, peak: 16},
+	{name: "block scalars k0: >-", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: >-\n    folded\n\n    text\n", i) }, n: 25_000, peak: 10},
+	{name: "lines of - |", head: "x-list:\n", item: func(int) string { return "- |\n  x\n" }, n: 25_000, peak: 12}, // 9 to 11 measured: a node of 40 bytes and its text for an item of 8
 }
 
 // yamlShape writes shape s with n items.
