@@ -246,19 +246,39 @@ func FuzzReadPlainYAML(f *testing.F) {
 // TestYAMLReadAgreesOnGeneratedDocuments: documents written at random from
 // the part of YAML the reader reads, and near it (a character changed
 // here and there), read as the YAML library reads them; most of them are
-// read without it.
+// read without it. The first 500 of them: a long test reads the 2,500
+// after them.
 func TestYAMLReadAgreesOnGeneratedDocuments(t *testing.T) {
 	t.Parallel()
+	yamlReadAgreesOnGenerated(t, 0, 500)
+}
+
+// TestYAMLReadAgreesOnMoreGeneratedDocuments is
+// TestYAMLReadAgreesOnGeneratedDocuments on the next 2,500 documents: a
+// single goroutine's reading, which that test runs under -race.
+func TestYAMLReadAgreesOnMoreGeneratedDocuments(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	yamlReadAgreesOnGenerated(t, 500, 3000)
+}
+
+// yamlReadAgreesOnGenerated reads the generated documents from first to
+// end (each run writes the same documents in the same order).
+func yamlReadAgreesOnGenerated(t *testing.T, first, end int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(36, 1))
 	read := 0
-	const docs = 3000
-	for i := range docs {
+	docs := end - first
+	for i := range end {
 		doc := genYAML(rng)
 		if rng.IntN(4) == 0 {
 			// A byte changed: the reader must still agree, or leave it.
 			b := []byte(doc)
 			b[rng.IntN(len(b))] = " :-#[]{},'\"\na1\t\u00e9"[rng.IntN(17)]
 			doc = string(b)
+		}
+		if i < first {
+			continue
 		}
 		if readAgrees(t, fmt.Sprintf("doc %d", i), []byte(doc), Limits{Depth: 9}) {
 			read++
