@@ -401,8 +401,11 @@ func genFlow(rng *rand.Rand, depth int) string {
 // library, given its lines alone, reads otherwise (an alias to an anchor
 // outside it) sends the document to the library once, not once a level
 // (a nesting's depth times the text). Four times the depth, the same
-// list: about the same allocations. Not parallel: it counts the heap.
+// list: about the same allocations. Not parallel: it counts the heap. A
+// long test, as the other costs counted in allocations are: one goroutine
+// reads each document.
 func TestYAMLRefusedPartCostsOnce(t *testing.T) {
+	testenv.Long(t)
 	growthtest.Bounded(t, "an alias deep in block mappings", 25, func(depth int) {
 		var b strings.Builder
 		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-anchor: &a {q: 1}\nx-deep:\n")
