@@ -8,25 +8,48 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // TestServiceVariants runs the action as the runner runs it against every
 // way the emulator can answer where the service interface is silent (id
 // types, extra fields of any shape, success statuses, content types, how
-// the zip is served), and against 50 random mixes of them: each run
+// the zip is served), and against four random mixes of them (a long test
+// runs 46 more): each run
 // publishes exactly one build, outputs its id exactly as the service wrote
 // it, and leaves a valid zip when asked.
 func TestServiceVariants(t *testing.T) {
 	t.Parallel()
+	serviceVariants(t, append(emulator.VariantNames(), randomMixes(1, 4)...))
+}
+
+// TestServiceVariantsMixedAtRandom is TestServiceVariants on more of the
+// emulator's random mixes of the variants (the program's runs are what
+// they cost; the program is not built for the race detector).
+func TestServiceVariantsMixedAtRandom(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	serviceVariants(t, randomMixes(5, 50))
+}
+
+// randomMixes names the emulator's random mixes of variants from seed
+// first to last.
+func randomMixes(first, last int) []string {
 	var names []string
-	names = append(names, emulator.VariantNames()...)
-	for seed := 1; seed <= 50; seed++ {
+	for seed := first; seed <= last; seed++ {
 		names = append(names, fmt.Sprintf("random:%d", seed))
 	}
-	for i, name := range names {
+	return names
+}
+
+// serviceVariants runs the program against the emulator in each variant.
+func serviceVariants(t *testing.T, names []string) {
+	t.Helper()
+	for _, name := range names {
 		// Every named variant downloads; the random mixes alternate, so
 		// that waiting without a download is mixed too.
-		download := !strings.HasPrefix(name, "random:") || i%2 == 0
+		seed, random := strings.CutPrefix(name, "random:")
+		download := !random || seed[len(seed)-1]%2 == 1
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			v, err := emulator.ParseVariant(name)

@@ -116,8 +116,14 @@ func TestEachSinkScrubsEveryEncoding(t *testing.T) {
 			t.Run(tok+" "+encName, func(t *testing.T) {
 				t.Parallel()
 				rnd := rand.New(rand.NewPCG(uint64(len(tok)), 7))
+				// The mixes are drawn three times a sink; the other
+				// encodings write the same text each time.
+				times := 1
+				if encName == "mixed" {
+					times = 3
+				}
 				for _, sink := range sinks {
-					for range 3 {
+					for range times {
 						encoded := enc(tok, rnd)
 						dir := t.TempDir()
 						env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(dir, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "sum")}

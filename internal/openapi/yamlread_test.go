@@ -267,19 +267,39 @@ func FuzzReadPlainYAML(f *testing.F) {
 // TestYAMLReadAgreesOnGeneratedDocuments: documents written at random from
 // the part of YAML the reader reads, and near it (a character changed
 // here and there), read as the YAML library reads them; most of them are
-// read without it.
+// read without it. The first 500 of them: a long test reads the 2,500
+// after them.
 func TestYAMLReadAgreesOnGeneratedDocuments(t *testing.T) {
 	t.Parallel()
+	yamlReadAgreesOnGenerated(t, 0, 500)
+}
+
+// TestYAMLReadAgreesOnMoreGeneratedDocuments is
+// TestYAMLReadAgreesOnGeneratedDocuments on the next 2,500 documents: a
+// single goroutine's reading, which that test runs under -race.
+func TestYAMLReadAgreesOnMoreGeneratedDocuments(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	yamlReadAgreesOnGenerated(t, 500, 3000)
+}
+
+// yamlReadAgreesOnGenerated reads the generated documents from first to
+// end (each run writes the same documents in the same order).
+func yamlReadAgreesOnGenerated(t *testing.T, first, end int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(36, 1))
 	read := 0
-	const docs = 3000
-	for i := range docs {
+	docs := end - first
+	for i := range end {
 		doc := genYAML(rng)
 		if rng.IntN(4) == 0 {
 			// A byte changed: the reader must still agree, or leave it.
 			b := []byte(doc)
 			b[rng.IntN(len(b))] = " :-#[]{},'\"\na1\t\u00e9"[rng.IntN(17)]
 			doc = string(b)
+		}
+		if i < first {
+			continue
 		}
 		if readAgrees(t, fmt.Sprintf("doc %d", i), []byte(doc), Limits{Depth: 9}) {
 			read++
@@ -427,8 +447,11 @@ func genFlow(rng *rand.Rand, depth int) string {
 // library, given its lines alone, reads otherwise (an alias to an anchor
 // outside it) sends the document to the library once, not once a level
 // (a nesting's depth times the text). Four times the depth, the same
-// list: about the same allocations. Not parallel: it counts the heap.
+// list: about the same allocations. Not parallel: it counts the heap. A
+// long test, as the other costs counted in allocations are: one goroutine
+// reads each document.
 func TestYAMLRefusedPartCostsOnce(t *testing.T) {
+	testenv.Long(t)
 	growthtest.Bounded(t, "an alias deep in block mappings", 25, func(depth int) {
 		var b strings.Builder
 		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-anchor: &a {q: 1}\nx-deep:\n")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -27,6 +28,7 @@ import (
 	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/report"
+	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
 // recorder is a Reporter that keeps everything the flow reports.
@@ -453,13 +455,32 @@ func paths(v any, prefix []string, out *[][]string) {
 }
 
 // TestNoOtherFieldCanFailARun answers each endpoint with every field but the
-// promised ones (docs[].id, build.id) removed, or replaced by each JSON type
-// in turn, and each field of an error answer likewise: every run publishes
-// one build and outputs its id as the service wrote it.
-// Replacing a promised field does fail the run, which shows the rewriting
-// reaches the client.
+// promised ones (docs[].id, build.id) removed, or replaced by a JSON type,
+// and each field of an error answer likewise: every run publishes one build
+// and outputs its id as the service wrote it. Each field gets one of the
+// types, taken in turn from field to field (each type meets four or five
+// fields of the answers and the errors);
+// TestNoOtherFieldCanFailARunWithEveryType gives each field the others. Replacing a promised field does fail the run, which shows
+// the rewriting reaches the client.
 func TestNoOtherFieldCanFailARun(t *testing.T) {
 	t.Parallel()
+	noOtherFieldCanFailARun(t, true)
+}
+
+// TestNoOtherFieldCanFailARunWithEveryType is TestNoOtherFieldCanFailARun
+// with the types it leaves out of each field: some 170 flows, one goroutine
+// each as there, which that test runs under -race.
+func TestNoOtherFieldCanFailARunWithEveryType(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	noOtherFieldCanFailARun(t, false)
+}
+
+// noOtherFieldCanFailARun runs the flows of TestNoOtherFieldCanFailARun:
+// with quick, each field with one type and the promised fields replaced;
+// else each field with the types quick leaves out.
+func noOtherFieldCanFailARun(t *testing.T, quick bool) {
+	t.Helper()
 	// Record each endpoint's answers once, to find their fields (with a
 	// build slow enough that the download endpoint says "not ready" first).
 	_, rec, _, rep, err := runRewritten(t, func(*emulator.Server) *rewriter { return &rewriter{} }, true)
@@ -482,36 +503,46 @@ func TestNoOtherFieldCanFailARun(t *testing.T) {
 	if _, ok := rec.answers["/docs.builds.download"]; !ok || len(rec.answers) != 4 {
 		t.Fatalf("recorded answers of %d endpoints, want all four: %v", len(rec.answers), rec.answers)
 	}
-	for ep, answer := range rec.answers {
-		var ps [][]string
-		paths(answer, nil, &ps)
-		for _, p := range ps {
-			if slices.Contains(promised[ep], strings.Join(p, "/")) {
-				continue
+	// The fields in a fixed order (the answers are maps), each with the
+	// values its run takes: the quick run's one value rotates from field
+	// to field.
+	fields := 0
+	add := func(ep string, p []string, errors bool) {
+		for i, v := range values {
+			if (i == fields%len(values)) == quick {
+				muts = append(muts, mutation{ep, p, v, false, errors})
 			}
-			for _, v := range values {
-				muts = append(muts, mutation{ep, p, v, false, false})
+		}
+		fields++
+	}
+	for _, ep := range slices.Sorted(maps.Keys(rec.answers)) {
+		var ps [][]string
+		paths(rec.answers[ep], nil, &ps)
+		slices.SortFunc(ps, slices.Compare)
+		for _, p := range slices.CompactFunc(ps, slices.Equal) {
+			if !slices.Contains(promised[ep], strings.Join(p, "/")) {
+				add(ep, p, false)
 			}
 		}
 	}
-	if len(muts) < 10*len(values) {
-		t.Fatalf("only %d mutations: the recorded answers have too few fields: %v", len(muts), rec.answers)
+	if fields < 10 {
+		t.Fatalf("only %d fields: the recorded answers have too few: %v", fields, rec.answers)
 	}
-	// Error answers: each of the service's error fields, of each type, in a
-	// 503 that the run rides out.
+	// Error answers: each of the service's error fields in a 503 that the
+	// run rides out.
 	for _, ep := range []string{"/docs.list", "/files/", "/docs.release", "/docs.builds.download"} {
 		for _, field := range []string{"error_message", "error_code", "tracking_id"} {
-			for _, v := range values {
-				muts = append(muts, mutation{ep, []string{field}, v, false, true})
-			}
+			add(ep, []string{field}, true)
 		}
 	}
-	muts = append(muts,
-		mutation{"/docs.list", []string{"docs", "*", "id"}, map[string]any{}, true, false},
-		mutation{"/docs.list", []string{"docs", "*", "id"}, dropField{}, true, false},
-		mutation{"/docs.list", []string{"docs"}, "none", true, false},
-		mutation{"/docs.release", []string{"build", "id"}, []any{}, true, false},
-		mutation{"/docs.release", []string{"build"}, nil, true, false})
+	if quick {
+		muts = append(muts,
+			mutation{"/docs.list", []string{"docs", "*", "id"}, map[string]any{}, true, false},
+			mutation{"/docs.list", []string{"docs", "*", "id"}, dropField{}, true, false},
+			mutation{"/docs.list", []string{"docs"}, "none", true, false},
+			mutation{"/docs.release", []string{"build", "id"}, []any{}, true, false},
+			mutation{"/docs.release", []string{"build"}, nil, true, false})
+	}
 	faultOf := map[string]string{"/docs.list": "list", "/files/": "update", "/docs.release": "release", "/docs.builds.download": "download"}
 	// Each run mostly waits on loopback and the build: they run a few per
 	// core at once, whatever -parallel is, so that the package's timed
