@@ -269,7 +269,7 @@ func fetchInputs(ctx context.Context, dir string) ([]input, error) {
 	}
 	os.WriteFile(filepath.Join(dir, "stripe.yaml"), stripe, 0o644)
 	return []input{
-		{name: "GitHub REST (OpenAPI 3.0, JSON)", file: "github.json", source: octokit + " generated/api.github.com.json", speed: 10, memory: 4},
+		{name: "GitHub REST (OpenAPI 3.0, JSON)", file: "github.json", source: octokit + " generated/api.github.com.json", speed: 20, memory: 4},
 		{name: "Kubernetes 1.13 (Swagger 2.0, JSON)", file: "kubernetes.json", source: "kubernetes-client@9.0.0 lib/specs/swagger-1.13.json.gz", speed: 10, memory: 4},
 		{name: "GitHub REST dereferenced (OpenAPI 3.0, JSON)", file: "github.deref.json", source: octokit + " generated/api.github.com.deref.json", speed: 8, memory: 4},
 		{name: "GitHub REST (OpenAPI 3.0, YAML)", file: "github.yaml", source: "the GitHub description above, written as YAML by the harness (two-space indents)", speed: 3, memory: 2.5},

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"slices"
@@ -134,9 +133,8 @@ const (
 )
 
 type pass struct {
-	dec      *aheadReader // the decoder, on another goroutine
+	dec      *aheadReader // the decoder, on another goroutine, which writes the upload
 	lines    *lineReader
-	w        *aheadWriter
 	src      *Source
 	bud      *budget
 	nodes    slab
@@ -146,8 +144,7 @@ type pass struct {
 	refs     []passRef
 	texts    map[string]string // every $ref's text, once
 	names    []*names          // the keys of the objects open, by depth
-	seed     maphash.Seed
-	sch      schemaPass // the schemas' checks (schema.go)
+	sch      schemaPass        // the schemas' checks (schema.go)
 	kids     kids
 }
 
@@ -365,7 +362,7 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 	src.budget.mem = mem
 	src.budget.file(st.Size())
 	lr := newLineReader()
-	dec := newAheadReader(in, lr)
+	dec := newAheadReader(in, lr, out)
 	defer dec.close()
 	p := &pass{
 		dec:      dec,
@@ -374,23 +371,21 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 		bud:      src.budget,
 		maxDepth: lim.Depth,
 		texts:    map[string]string{},
-		seed:     maphash.MakeSeed(),
 		sch:      schemaPass{src: src},
 	}
 	if k := p.dec.PeekKind(); k != '{' {
 		return nil, gaveWay("not a JSON object")
 	}
-	p.w = newAheadWriter(out)
 	root, err := p.value(mRoot, places{at(sDoc), at(sDoc)}, 0, 0)
-	written, werr := p.w.close()
 	if err != nil {
 		return nil, err
 	}
-	if werr != nil {
-		return nil, fmt.Errorf("write the document: %w", werr)
-	}
 	if err := p.dec.ReadToken(); err != io.EOF {
 		return nil, gaveWay("more after the document: %v", err)
+	}
+	written, werr := p.dec.finish()
+	if werr != nil {
+		return nil, fmt.Errorf("write the document: %w", werr)
 	}
 	if dec.read > lim.FileBytes {
 		return nil, gaveWay("the file grew past the limit")
@@ -440,13 +435,12 @@ func (p *pass) alloc() *Node {
 }
 
 // text reads a string token: its text, valid until the read after the
-// next, which it writes out as Encode would.
+// next.
 func (p *pass) text() (string, error) {
-	s, out, err := p.dec.ReadString()
+	s, err := p.dec.ReadString()
 	if err != nil {
 		return "", p.stop(err)
 	}
-	p.w.write(out)
 	return s, nil
 }
 
@@ -513,7 +507,6 @@ func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 			return nil, p.stop(err)
 		}
 		off := p.dec.Start()
-		p.w.write(raw)
 		p.size += int64(len(raw))
 		kind := Number
 		switch raw[0] {
@@ -561,14 +554,13 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 		top = n
 	}
 	so := p.sch.object(pl, top)
-	p.w.writeByte('{')
 	p.size += 2
 	keys := p.keysAt(depth)
 	// The top's members are the node's as they are read: the schemas'
 	// checks look for its version keys before it ends, to check by that
 	// version's rules alone.
 	fields := p.kids.fieldsAt(depth)
-	for first := true; ; first = false {
+	for {
 		switch p.dec.PeekKind() {
 		case '}':
 			if err := p.dec.ReadToken(); err != nil {
@@ -580,25 +572,20 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 				p.kids.fields[depth] = fields
 			}
 			p.sch.end(&so)
-			p.w.writeByte('}')
 			return n, nil
 		case '"':
 		default:
 			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
-		if !first {
-			p.w.writeByte(',')
-		}
-		key, err := p.text()
+		key, hash, err := p.dec.ReadKey()
 		if err != nil {
-			return nil, err
+			return nil, p.stop(err)
 		}
 		keyOff := p.dec.Start()
-		if !keys.add(maphash.String(p.seed, key)) {
+		if !keys.add(hash) {
 			return nil, gaveWay("a key written twice, or two keys alike")
 		}
-		p.w.writeByte(':')
 		p.size += int64(len(key)) + 4
 		// Everything the key decides is decided now: key may be the
 		// decoder's buffer, which the next read may overwrite.
@@ -714,12 +701,11 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 			n.part = stub
 		}
 	}
-	p.w.writeByte('[')
 	p.size += 2
 	im := m.item()
 	cpl := pl.child("")
 	items := p.kids.itemsAt(depth)
-	for first := true; ; first = false {
+	for {
 		if p.dec.PeekKind() == ']' {
 			if err := p.dec.ReadToken(); err != nil {
 				return nil, p.stop(err)
@@ -728,11 +714,7 @@ func (p *pass) array(m mode, pl places, depth int) (*Node, error) {
 				n.SetItems(append(n.Items()[:0], items...))
 				p.kids.items[depth] = items
 			}
-			p.w.writeByte(']')
 			return n, nil
-		}
-		if !first {
-			p.w.writeByte(',')
 		}
 		p.size++
 		rm, mark := p.sch.item(pl, cpl, im, p.dec.PeekKind)

@@ -174,6 +174,8 @@ func TestOnePassAgreesOnEdges(t *testing.T) {
 	}{
 		{"plain", "a.json", `{"openapi":"3.0.3",` + ok + `}`, Limits{}, true},
 		{"escapes written as the tree writes them", "a.json", `{"openapi":"3.0.3","info":{"title":"a\/b \u00e9 \"q\" \u2028 <&>","version":"1"},"paths":{},"x-\u0041":"\ud83d\ude00"}`, Limits{}, true},
+		{"commas and colons around empty and nested values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-a":{},"x-b":[],"x-c":[[],{},[{}],{"k":[]},[[1]]],"x-d":{"k":["a","b"],"l":"c","m":{"n":{}},"o":[]},"x-e":[1,true,null,"s",{"a":"b"},[]]}`, Limits{}, true},
+		{"keys escaped, or like what goes between values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-\u0066":{"\u003a":",","{":"}","a\"b":"[","\\":"\\",";":":"},"x-g":["\u003a",":"]}`, Limits{}, true},
 		{"whitespace and lines", "a.json", "\ufeff\r\n{\r\n\t\"openapi\" : \"3.0.3\" ,\n\n  " + ok + "\n}\n", Limits{}, true},
 		{"numbers kept as written", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-n":[1.50,-0,1e5,2E-3,12345678901234567890]}`, Limits{}, true},
 		{"swagger key after the paths", "a.json", `{"info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"p","in":"query","type":"string","default":5,"examples":{"$ref":"#/nope"}}],"responses":{"200":{"description":"ok"}}}}},"swagger":"2.0"}`, Limits{}, true},
@@ -197,6 +199,7 @@ func TestOnePassAgreesOnEdges(t *testing.T) {
 		{"unused and look-alike shared parameters", "a.json", `{"swagger":"2.0",` + ok + `,"parameters":{"a":{"name":"n","in":"query","type":"string"},"b":{"name":"n","in":"query","type":"strin"}},"responses":{"r":{"headers":{"h":{}}}}}`, Limits{}, true},
 		{"a trailing comma", "a.json", `{"openapi":"3.0.3",` + ok + `,}`, Limits{}, false},
 		{"a key twice", "a.json", `{"openapi":"3.0.3",` + ok + `,"paths":{}}`, Limits{}, false},
+		{"a key twice, once escaped", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-a":1,"x-\u0061":2}`, Limits{}, false},
 		{"a number out of range", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":1e400}`, Limits{}, false},
 		{"a long number out of range without an exponent", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":1` + strings.Repeat("0", 400) + `}`, Limits{}, false},
 		{"a long number in range", "a.json", `{"openapi":"3.0.3",` + ok + `,"x":1` + strings.Repeat("0", 305) + `}`, Limits{}, true},

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"errors"
+	"hash/maphash"
 	"io"
 	"math"
 	"unsafe"
@@ -18,6 +19,11 @@ import (
 // decoder's errors where it met them. Of a value the decoder
 // reads whole, the pass takes only strings and other scalars: objects and
 // arrays come token by token.
+//
+// The decoder's goroutine also writes the upload, the tokens as Encode
+// writes them with the commas and colons between them, through a writer
+// on a third goroutine: the pass, which sets the pace, writes nothing
+// itself.
 type aheadReader struct {
 	full  chan *tokenBatch // batches read, in order; closed after the last
 	free  chan *tokenBatch // batches the pass is done with, to fill again
@@ -31,26 +37,35 @@ type aheadReader struct {
 	good      int          // cur's tokens read without an error
 	start     int64        // the offset of the last token read
 	read      int64        // bytes read from the file for the batches so far
-	scratch   []byte       // a string written again, on the decoder's goroutine
+	// written and werr are the bytes of the upload written and the first
+	// write error, once the decoder is done.
+	written int64
+	werr    error
 }
 
 // aheadToken is one token or scalar value the decoder read.
 type aheadToken struct {
 	start int64 // its offset in the file
-	// What the pass writes for it is buf[lo:hi]: a string as Encode writes
-	// it, any other scalar as it was. A string's text is buf[text:lo],
-	// decoded, when it holds an escape, else buf[lo+1:hi-1].
-	text, lo, hi uint32
-	kind         jsontext.Kind // as PeekKind said
-	escaped      bool
+	// buf[lo:hi] is the token as Encode writes it: a string written again,
+	// any other token as it was. A string's text is text[tlo:thi] of its
+	// batch, decoded, when it holds an escape, else buf[lo+1:hi-1].
+	lo, hi, tlo, thi uint32
+	// hash is a key's text hashed, for the pass to tell keys written twice
+	// (see names); 0 for any other token.
+	hash    uint64
+	kind    jsontext.Kind // as PeekKind said
+	escaped bool
 }
 
-// tokenBatch is tokens read together, the bytes of their scalars, and the
+// tokenBatch is tokens read together, their part of the upload, and the
 // file's chunks read for them. The last batch ends with the decoder's error
 // (io.EOF after the document): its last token is the one it failed on.
 type tokenBatch struct {
-	toks   []aheadToken
+	toks []aheadToken
+	// buf is the batch's part of the upload: its tokens as Encode writes
+	// them, each after the comma or colon before it.
 	buf    []byte
+	text   []byte // the text of the strings with an escape, decoded
 	chunks [][]byte
 	read   int64 // bytes read from the file by the end of the batch
 	err    error
@@ -73,9 +88,10 @@ var errNoToken = errors.New("the JSON decoder found no token and no error")
 // gigabytes, over any file limit, would make one.
 var errBatchTooLarge = errors.New("a JSON string too long for the single pass")
 
-// newAheadReader starts decoding r on another goroutine; the file's chunks
-// go to lines as the pass reaches their tokens. Call close when done.
-func newAheadReader(r io.Reader, lines *lineReader) *aheadReader {
+// newAheadReader starts decoding r on another goroutine, which writes the
+// upload to out; the file's chunks go to lines as the pass reaches their
+// tokens. Call close when done.
+func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader {
 	a := &aheadReader{
 		full:  make(chan *tokenBatch, aheadBatches),
 		free:  make(chan *tokenBatch, aheadBatches),
@@ -92,14 +108,20 @@ func newAheadReader(r io.Reader, lines *lineReader) *aheadReader {
 	// Keys written twice are caught by the pass itself, more cheaply: by
 	// their hashes (see names).
 	dec := jsontext.NewDecoder(feed, jsontext.AllowDuplicateNames(true))
-	go a.decode(dec, feed)
+	go a.decode(dec, feed, out)
 	return a
 }
 
-// decode fills batches until the decoder stops or the pass does.
-func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
+// decode fills batches until the decoder stops or the pass does, and
+// writes their part of the upload to out as each is filled. What it
+// writes past where the pass stops is of no account: the upload of a pass
+// that does not end well is written again, or not at all.
+func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Writer) {
 	defer close(a.done)
+	w := newAheadWriter(out)
+	defer func() { a.written, a.werr = w.close() }()
 	defer close(a.full)
+	up := upload{seed: maphash.MakeSeed()}
 	for {
 		var b *tokenBatch
 		select {
@@ -107,13 +129,14 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 		case <-a.quit:
 			return
 		}
-		b.toks, b.buf, b.chunks, b.err = b.toks[:0], b.buf[:0], b.chunks[:0], nil
+		b.toks, b.buf, b.text, b.chunks, b.err = b.toks[:0], b.buf[:0], b.text[:0], b.chunks[:0], nil
 		feed.batch = b
 		start := dec.InputOffset()
 		for b.err == nil && len(b.toks) < batchTokens && dec.InputOffset()-start < batchBytes {
-			b.err = a.next(dec, b)
+			b.err = up.next(dec, b)
 		}
 		b.read = feed.read
+		w.write(b.buf)
 		select {
 		case a.full <- b:
 		case <-a.quit:
@@ -125,11 +148,19 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 	}
 }
 
-// next reads one token into b, or the decoder's error: the string's work
-// that does not depend on where it stands (its escapes decoded, and
-// written again as Encode writes it) is done here, on the decoder's
-// goroutine.
-func (a *aheadReader) next(dec *jsontext.Decoder, b *tokenBatch) error {
+// upload is where the decoder stands in the document it writes out: what
+// goes before the next token, and whether each value open is an object.
+type upload struct {
+	sep     byte   // ',' after a value, ':' after a key, 0 after '{', '[' or at the start
+	objects []bool // by depth, whether the value open there is an object
+	seed    maphash.Seed
+}
+
+// next reads one token into b, or the decoder's error, and writes it to
+// b's part of the upload: the string's work that does not depend on where
+// it stands (its escapes decoded, and written again as Encode writes it)
+// is done here, on the decoder's goroutine.
+func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 	k := dec.PeekKind()
 	var raw []byte
 	var err error
@@ -146,26 +177,69 @@ func (a *aheadReader) next(dec *jsontext.Decoder, b *tokenBatch) error {
 		raw, err = dec.ReadValue()
 		at = int64(len(raw))
 	}
-	t := aheadToken{kind: k, start: dec.InputOffset() - at}
-	if err == nil && k == '"' && bytes.IndexByte(raw, '\\') >= 0 {
-		t.escaped, t.text = true, uint32(len(b.buf))
-		if b.buf, err = jsontext.AppendUnquote(b.buf, raw); err == nil {
-			raw = appendString(a.scratch[:0], unsafe.String(unsafe.SliceData(b.buf[t.text:]), len(b.buf)-int(t.text)))
-			a.scratch = raw
+	t := aheadToken{kind: k, start: dec.InputOffset() - at, lo: uint32(len(b.buf)), hi: uint32(len(b.buf))}
+	if err != nil {
+		b.toks = append(b.toks, t)
+		return err
+	}
+	switch k {
+	case '}', ']':
+		u.objects = u.objects[:len(u.objects)-1]
+		b.buf = append(b.buf, byte(k))
+		u.sep = ','
+	default:
+		// A string in an object, not after a key, is a key.
+		key := k == '"' && u.sep != ':' && len(u.objects) > 0 && u.objects[len(u.objects)-1]
+		if u.sep != 0 {
+			b.buf = append(b.buf, u.sep)
+		}
+		t.lo = uint32(len(b.buf))
+		switch {
+		case k == '{' || k == '[':
+			u.objects = append(u.objects, k == '{')
+			b.buf = append(b.buf, byte(k))
+			u.sep = 0
+		case k == '"' && bytes.IndexByte(raw, '\\') >= 0:
+			t.escaped, t.tlo = true, uint32(len(b.text))
+			if b.text, err = jsontext.AppendUnquote(b.text, raw); err != nil {
+				t.hi = t.lo
+				b.toks = append(b.toks, t)
+				return err
+			}
+			t.thi = uint32(len(b.text))
+			b.buf = appendString(b.buf, unsafe.String(unsafe.SliceData(b.text[t.tlo:]), len(b.text)-int(t.tlo)))
+		default:
+			b.buf = append(b.buf, raw...)
+		}
+		switch {
+		case key && t.escaped:
+			t.hash = maphash.Bytes(u.seed, b.text[t.tlo:t.thi])
+			u.sep = ':'
+		case key:
+			t.hash = maphash.Bytes(u.seed, raw[1:len(raw)-1])
+			u.sep = ':'
+		case k != '{' && k != '[':
+			u.sep = ','
 		}
 	}
-	t.lo = uint32(len(b.buf))
-	b.buf = append(b.buf, raw...)
 	t.hi = uint32(len(b.buf))
-	if len(b.buf) > math.MaxUint32 && err == nil {
-		err = errBatchTooLarge
-	}
 	b.toks = append(b.toks, t)
-	return err
+	if len(b.buf) > math.MaxUint32 || len(b.text) > math.MaxUint32 {
+		return errBatchTooLarge
+	}
+	return nil
 }
 
-// close stops the decoder's goroutine and waits for it: the file it reads
-// may be closed after.
+// finish waits for the decoder's goroutine, and its writes: it returns
+// the bytes written and the first write error. Call it once the pass has
+// read the decoder's last token (io.EOF after the document).
+func (a *aheadReader) finish() (int64, error) {
+	<-a.done
+	return a.written, a.werr
+}
+
+// close stops the decoder's goroutine and waits for it and its writes:
+// the file it reads may be closed after, and the upload emptied.
 func (a *aheadReader) close() {
 	close(a.quit)
 	<-a.done
@@ -225,20 +299,27 @@ func (a *aheadReader) ReadValue() ([]byte, error) {
 	return a.cur.buf[t.lo:t.hi], nil
 }
 
-// ReadString reads the next string: its text, and out as Encode writes
-// it, both valid until the read after the next, or the decoder's error
-// there.
-func (a *aheadReader) ReadString() (text string, out []byte, err error) {
+// ReadString reads the next string: its text, valid until the read after
+// the next, or the decoder's error there.
+func (a *aheadReader) ReadString() (string, error) {
 	t, err := a.take()
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
-	buf := a.cur.buf
-	lo, hi := t.lo+1, t.hi-1
 	if t.escaped {
-		lo, hi = t.text, t.lo
+		return unsafe.String(unsafe.SliceData(a.cur.text[t.tlo:]), t.thi-t.tlo), nil
 	}
-	return unsafe.String(unsafe.SliceData(buf[lo:]), hi-lo), buf[t.lo:t.hi], nil
+	return unsafe.String(unsafe.SliceData(a.cur.buf[t.lo+1:]), t.hi-t.lo-2), nil
+}
+
+// ReadKey reads the next string, a key: its text, valid until the read
+// after the next, and its hash, or the decoder's error there.
+func (a *aheadReader) ReadKey() (string, uint64, error) {
+	s, err := a.ReadString()
+	if err != nil {
+		return "", 0, err
+	}
+	return s, a.toks[a.i-1].hash, nil
 }
 
 // take moves past the next token, unless the decoder failed there.

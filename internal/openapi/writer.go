@@ -2,9 +2,12 @@ package openapi
 
 import "io"
 
-// aheadWriter writes what the single pass makes on another goroutine, so
-// that writing the upload's pages, which costs as much as reading the
+// aheadWriter writes the upload the single pass's decoder makes (see
+// aheadReader) on another goroutine, in buffers of aheadSize, so that
+// writing the upload's pages, which costs as much as reading the
 // description, overlaps the reading: the machine has two cores or more.
+// A write for each batch of tokens took seven times as many writes, and
+// as many wake-ups of the writer's goroutine.
 type aheadWriter struct {
 	cur  []byte
 	full chan []byte // buffers to write, in order
