@@ -468,7 +468,8 @@ var knownKeys = func() map[string]string {
 	return m
 }()
 
-// value passes one value, writing it out and keeping what m says.
+// value passes one value (the decoder's goroutine writes it out), keeping
+// what m says.
 func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 	if depth > p.maxDepth {
 		return nil, gaveWay("nests too deep")
