@@ -232,6 +232,15 @@ func (r *yamlReader) value(off int) error {
 	return nil
 }
 
+// scalar counts a scalar at offset off against the limits: twice, as
+// convert counts one (a value, and its text).
+func (r *yamlReader) scalar(off int) error {
+	if err := r.value(off); err != nil {
+		return err
+	}
+	return r.value(off)
+}
+
 // refuse records a value at offset off that JSON cannot hold.
 func (r *yamlReader) refuse(off int, err error) {
 	if r.err == nil {
@@ -434,11 +443,7 @@ func (r *yamlReader) blockScalar(depth, parent int) (*Node, error) {
 	if indent <= parent || most > indent {
 		return nil, errUnread
 	}
-	// Counted twice, as convert counts a scalar: as a value, and as text.
-	if err := r.value(off); err != nil {
-		return nil, err
-	}
-	if err := r.value(off); err != nil {
+	if err := r.scalar(off); err != nil {
 		return nil, err
 	}
 	n := r.newNode(String, off)
@@ -605,10 +610,7 @@ func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 		if !ok {
 			return pending{}, errUnread
 		}
-		if err := r.value(off); err != nil {
-			return pending{}, err
-		}
-		if err := r.value(off); err != nil {
+		if err := r.scalar(off); err != nil {
 			return pending{}, err
 		}
 		kind, lit, err := plainScalar(text)
@@ -705,10 +707,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 		if !ok {
 			return nil, errUnread
 		}
-		if err := r.value(off); err != nil {
-			return nil, err
-		}
-		if err := r.value(off); err != nil {
+		if err := r.scalar(off); err != nil {
 			return nil, err
 		}
 		n := r.newNode(String, off)
@@ -722,10 +721,7 @@ func (r *yamlReader) inline(depth int, flow bool) (*Node, error) {
 	if !ok {
 		return nil, errUnread
 	}
-	if err := r.value(off); err != nil {
-		return nil, err
-	}
-	if err := r.value(off); err != nil {
+	if err := r.scalar(off); err != nil {
 		return nil, err
 	}
 	kind, lit, err := plainScalar(text)
