@@ -126,20 +126,35 @@ func TestReadDirectAsTheLibraryOnOasdiffData(t *testing.T) {
 // want texts.
 func readAlike(t *testing.T, want int, dirs ...string) {
 	t.Helper()
+	alike(t, "read", want, dirs, func(name string, data []byte) int {
+		n := 0
+		for how, text := range asCompared(t, data) {
+			sameAsTheLibrary(t, fmt.Sprintf("%s (%s)", name, how), text, false)
+			n++
+		}
+		return n
+	})
+}
+
+// alike runs compare on every description in dirs, by name, until a test
+// fails (each difference is slow to show), and checks that it compared
+// at least want texts, which compare counts.
+func alike(t *testing.T, what string, want int, dirs []string, compare func(name string, data []byte) int) {
+	t.Helper()
 	n := 0
 	for _, dir := range dirs {
 		docs := descriptionsIn(t, dir)
 		for _, name := range slices.Sorted(maps.Keys(docs)) {
-			for how, text := range asCompared(t, docs[name]) {
-				sameAsTheLibrary(t, fmt.Sprintf("%s (%s)", name, how), text, false)
-				n++
+			if t.Failed() {
+				return
 			}
+			n += compare(name, docs[name])
 		}
 	}
 	if n < want {
 		t.Errorf("%d texts compared, want at least %d: the test data is missing", n, want)
 	}
-	t.Logf("%d texts read alike", n)
+	t.Logf("%d texts %s alike", n, what)
 }
 
 // TestReadDirectAsTheLibraryOnReleases: the same on real releases: the

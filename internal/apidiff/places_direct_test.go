@@ -140,22 +140,12 @@ func placesAsPointers(v any, ls *lines, ids map[string]int) {
 // description in dirs, whole (every unit kept): at least want compared.
 func placedAlike(t *testing.T, want int, dirs ...string) {
 	t.Helper()
-	n := 0
-	for _, dir := range dirs {
-		docs := descriptionsIn(t, dir)
-		for _, name := range slices.Sorted(maps.Keys(docs)) {
-			if t.Failed() {
-				return // each difference is slow to show
-			}
-			if placedAll(t, name, docs[name]) {
-				n++
-			}
+	alike(t, "placed", want, dirs, func(name string, data []byte) int {
+		if placedAll(t, name, data) {
+			return 1
 		}
-	}
-	if n < want {
-		t.Errorf("%d texts compared, want at least %d", n, want)
-	}
-	t.Logf("%d texts placed alike", n)
+		return 0
+	})
 }
 
 // placedAll compares the placed reading of all of data's units with the
