@@ -158,3 +158,13 @@ func TestCommitNotInTheClone(t *testing.T) {
 		t.Errorf("a folder that is no clone: %v", err)
 	}
 }
+
+// TestNoClone: a workspace without a .git folder is ErrNoRepository.
+func TestNoClone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := Commit(dir, dir, "0123456789abcdef0123456789abcdef01234567")
+	if !errors.Is(err, ErrNoRepository) {
+		t.Errorf("err = %v, want ErrNoRepository", err)
+	}
+}
