@@ -61,13 +61,6 @@ func (a *aheadWriter) write(b []byte) {
 	}
 }
 
-func (a *aheadWriter) writeByte(c byte) {
-	a.cur = append(a.cur, c)
-	if len(a.cur) >= aheadSize {
-		a.send()
-	}
-}
-
 func (a *aheadWriter) send() {
 	a.full <- a.cur
 	a.cur = <-a.free

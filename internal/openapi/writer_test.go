@@ -34,8 +34,8 @@ func TestAheadWriterWritesWhileFilling(t *testing.T) {
 				a.write(b)
 				return
 			}
-			for _, c := range b {
-				a.writeByte(c)
+			for i := range b {
+				a.write(b[i : i+1])
 			}
 		}
 		put(aheadSize-1, 'a')
