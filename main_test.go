@@ -30,6 +30,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitSleep()
 	// Most of these tests wait: on the program they run, on loopback
 	// servers, on its polls and retries (the program's own schedule, which
 	// they test).

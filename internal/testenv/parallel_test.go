@@ -10,6 +10,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	NoRaceExitSleep()
 	WaitingTests()
 	os.Exit(m.Run())
 }

@@ -1,0 +1,9 @@
+package apidiff
+
+import (
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }

@@ -1,0 +1,5 @@
+//go:build !race || !unix
+
+package testenv
+
+func noRaceExitSleep() {}
