@@ -158,16 +158,28 @@ func alike(t *testing.T, what string, want int, dirs []string, compare func(name
 }
 
 // TestReadDirectAsTheLibraryOnReleases: the same on real releases: the
-// releases of the sample pairs, every release in the full sweep.
+// releases of the sample pairs but GitHub's 17.0.0, every release in the
+// full sweep.
 func TestReadDirectAsTheLibraryOnReleases(t *testing.T) {
 	testenv.Long(t) // megabytes of JSON, read twice each (ten minutes under -race)
 	testenv.Network(t)
-	eachRelease(t, func(t *testing.T, _ string, data []byte) {
+	eachRelease(t, func(t *testing.T, name string, data []byte) {
+		if directSweepOnly[name] {
+			testenv.Sweep(t)
+		}
 		for how, text := range asCompared(t, data) {
 			sameAsTheLibrary(t, how, text, false)
 		}
 	})
 }
+
+// directSweepOnly are the releases of the sample pairs that only the full
+// sweep reads directly. Of GitHub's, CI reads 18.0.0 alone: 17.0.0 (9 of
+// the test's 21 CPU-seconds) reached no statement of this package that
+// 18.0.0 and the small releases do not reach (measured with
+// -coverprofile), and the path it holds twice, which is why its pair is in
+// the sample, never reaches the reading: asOasdiffReads keeps the last copy.
+var directSweepOnly = map[string]bool{"@octokit/openapi@17.0.0": true}
 
 // TestReadDirectAsTheLibraryOnEdges: texts that test data seldom holds
 // are read as the library reads them.

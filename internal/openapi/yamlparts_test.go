@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
@@ -169,37 +167,19 @@ func TestYAMLInPartsAgrees(t *testing.T) {
 // than are parsed ahead at once.
 func TestLargeYAMLInPartsAgrees(t *testing.T) {
 	t.Parallel()
-	testenv.Long(t) // parses 13 MB of YAML four times
-	path := testenv.NPMFile(t, "@octokit/openapi", "23.0.2", "generated/api.github.com.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var block func(n *yaml.Node)
-	block = func(n *yaml.Node) {
-		if n.Kind != yaml.ScalarNode {
-			n.Style = 0
-		}
-		for _, c := range n.Content {
-			block(c)
-		}
-	}
-	block(&doc)
+	testenv.Long(t) // parses 13 MB of YAML twice an indent
+	// CI parses the text with indent 2 alone: indent 4 (half the test's
+	// time) reached no statement of this package that indent 2 does not
+	// (measured with -coverprofile); the full sweep parses both.
 	for _, indent := range []int{2, 4} {
-		var b stringsBuilder
-		enc := yaml.NewEncoder(&b)
-		enc.SetIndent(indent)
-		if err := enc.Encode(&doc); err != nil {
-			t.Fatal(err)
-		}
-		enc.Close()
-		if !partsAgree(t, fmt.Sprintf("github.yaml (indent %d)", indent), b.data) {
-			t.Errorf("indent %d: the parts were not used", indent)
-		}
+		t.Run(fmt.Sprintf("indent %d", indent), func(t *testing.T) {
+			if indent != 2 {
+				testenv.Sweep(t)
+			}
+			if !partsAgree(t, fmt.Sprintf("github.yaml (indent %d)", indent), githubYAML(t, indent)) {
+				t.Error("the parts were not used")
+			}
+		})
 	}
 }
 
