@@ -24,6 +24,7 @@
 package memlimit
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -147,22 +148,33 @@ type capAt struct {
 }
 
 // Cap caps the limit, while r is held, at what the process holds now
-// (its memory as the limit counts it) and room more: for work that knows
-// what it adds to what is already live, as a comparison of two
-// descriptions read before it does, where Floor and the reservations,
-// which count room for all the process read, leave the collector more
-// headroom than the work uses. Counting what the process holds, a cap
-// leaves the collector the same room in a process that holds more; a cap
-// of less room than Engage is not set: what the process allocates beside
-// the work (a test process's other tests) would have the collector run
-// without pause. What other reservations reserve after the cap is set
-// (another description read, another comparison) raises it as much: the
-// cap holds this work's room, not theirs.
+// and room more: for work that knows what it adds to what is already live,
+// as a comparison of two descriptions read before it does, where Floor and
+// the reservations, which count room for all the process read, leave the
+// collector more headroom than the work uses. What the process holds is
+// its memory as the limit counts it, less the heap's free pages, which the
+// runtime gives back to the system as the limit nears; when that is more
+// than the room, it is counted after a collection, so that the garbage of
+// the work before (descriptions read with the collector off) is not taken
+// for held: counted, it gave a small comparison as much headroom as the
+// proportional target does. Under the room, the garbage adds less than
+// the room to the cap, and collecting a large heap costs more than that
+// saves. Counting what the process holds, a cap leaves the collector the
+// same room in a process that holds more; a cap of less room than Engage
+// is not set: what the process allocates beside the work (a test
+// process's other tests) would have the collector run without pause. What
+// other reservations reserve after the cap is set (another description
+// read, another comparison) raises it as much: the cap holds this work's
+// room, not theirs.
 func (r *Reservation) Cap(room int64) {
 	if r == nil || room < Engage {
 		return
 	}
-	now := inUse()
+	now := holding()
+	if now > room {
+		runtime.GC()
+		now = holding()
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if !r.live {
@@ -172,11 +184,12 @@ func (r *Reservation) Cap(room int64) {
 	apply()
 }
 
-// inUse is the process's memory as the limit counts it.
-func inUse() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+// holding is what the process holds, for a cap: its memory as the limit
+// counts it, less the heap's free pages.
+func holding() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
 	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
 }
 
 // apply sets the limit of the moment. A cap counts what the process holds
