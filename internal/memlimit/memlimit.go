@@ -153,28 +153,36 @@ type capAt struct {
 // the reservations, which count room for all the process read, leave the
 // collector more headroom than the work uses. What the process holds is
 // its memory as the limit counts it, less the heap's free pages, which the
-// runtime gives back to the system as the limit nears; when that is more
-// than the room, it is counted after a collection, so that the garbage of
-// the work before (descriptions read with the collector off) is not taken
-// for held: counted, it gave a small comparison as much headroom as the
-// proportional target does. Under the room, the garbage adds less than
-// the room to the cap, and collecting a large heap costs more than that
-// saves. Counting what the process holds, a cap leaves the collector the
-// same room in a process that holds more; a cap of less room than Engage
-// is not set: what the process allocates beside the work (a test
-// process's other tests) would have the collector run without pause. What
-// other reservations reserve after the cap is set (another description
-// read, another comparison) raises it as much: the cap holds this work's
-// room, not theirs.
+// runtime gives back to the system as the limit nears. Counting what the
+// process holds, a cap leaves the collector the same room in a process
+// that holds more; a cap of less room than Engage is not set: what the
+// process allocates beside the work (a test process's other tests) would
+// have the collector run without pause. What other reservations reserve
+// after the cap is set (another description read, another comparison)
+// raises it as much: the cap holds this work's room, not theirs.
 func (r *Reservation) Cap(room int64) {
+	r.setCap(room, false)
+}
+
+// CapLive is Cap counting of what the process holds only what is live: it
+// collects first, so that the garbage of the work before (descriptions
+// read with the collector off) is not taken for held. For work whose room
+// is small beside that garbage, which would give it as much headroom as
+// the proportional target does; a collection costs some milliseconds a
+// few megabytes live.
+func (r *Reservation) CapLive(room int64) {
+	r.setCap(room, true)
+}
+
+// setCap is Cap, after a collection when live.
+func (r *Reservation) setCap(room int64, live bool) {
 	if r == nil || room < Engage {
 		return
 	}
-	now := holding()
-	if now > room {
+	if live {
 		runtime.GC()
-		now = holding()
 	}
+	now := holding()
 	mu.Lock()
 	defer mu.Unlock()
 	if !r.live {

@@ -137,27 +137,47 @@ func TestCapFollowsWhatIsHeld(t *testing.T) {
 	}
 }
 
-// TestCapCountsNoGarbage: what the work before a cap let go of, and
-// the collector has not collected yet, is not counted as held: counted,
-// it gave the capped work the headroom the cap is there to take away.
-func TestCapCountsNoGarbage(t *testing.T) {
+// TestCapLiveCountsNoGarbage: what the work before a cap let go of is not
+// counted as held: by CapLive, before the collector has collected it; by
+// either cap, once it has, and the pages it took are free. Counted, it
+// gave the capped work the headroom the cap is there to take away.
+func TestCapLiveCountsNoGarbage(t *testing.T) {
 	withOuter(t, math.MaxInt64)
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the garbage stays until the cap
-	runtime.GC()
-	base := inUse()
-	const garbage = 64 << 20
-	for range garbage / (1 << 20) {
-		sink = make([]byte, 1<<20)
-	}
-	sink = nil
-	if got := inUse(); got < base+garbage/2 {
-		t.Fatalf("the garbage is not in use: %d, want at least %d", got, base+garbage/2)
-	}
-	a := Reserve(0)
-	defer a.Release()
-	a.Cap(Engage)
-	if got := Limit(); got > base+garbage/4 {
-		t.Errorf("capped over 64 MB of garbage: limit %d, want what was held before it and Engage, at most %d", got, base+garbage/4)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the garbage stays until collected
+	for _, tc := range []struct {
+		name    string
+		collect bool // the garbage collected before the cap
+		capLive bool
+	}{
+		{"not collected, CapLive", false, true},
+		{"collected, CapLive", true, true},
+		{"collected, Cap", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runtime.GC()
+			base := holding()
+			const garbage = 64 << 20
+			for range garbage / (1 << 20) {
+				sink = make([]byte, 1<<20)
+			}
+			sink = nil
+			if tc.collect {
+				runtime.GC()
+			}
+			if got := inUse(); got < base+garbage/2 {
+				t.Fatalf("the garbage is not in use: %d, want at least %d", got, base+garbage/2)
+			}
+			a := Reserve(0)
+			defer a.Release()
+			if tc.capLive {
+				a.CapLive(Engage)
+			} else {
+				a.Cap(Engage)
+			}
+			if got := Limit(); got > base+garbage/4 {
+				t.Errorf("capped over 64 MB of garbage: limit %d, want what was held before it and Engage, at most %d", got, base+garbage/4)
+			}
+		})
 	}
 }
 
