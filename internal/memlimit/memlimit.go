@@ -9,7 +9,8 @@
 // the limit is Floor, the process's own, plus what every reservation of the
 // moment holds, and it goes back to what it was when they hold less or the
 // last one is released. A reservation may also cap the limit at what the
-// process holds when it sets the cap and some room (Cap). A lower limit
+// process holds when it sets the cap, or what of it is live, and some room
+// (Cap, CapLive). A lower limit
 // set from outside (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
