@@ -9,7 +9,8 @@
 // the limit is Floor, the process's own, plus what every reservation of the
 // moment holds, and it goes back to what it was when they hold less or the
 // last one is released. A reservation may also cap the limit at what the
-// process holds when it sets the cap and some room (Cap). A lower limit
+// process holds when it sets the cap, or what of it is live, and some room
+// (Cap, CapLive). A lower limit
 // set from outside (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
@@ -24,6 +25,7 @@
 package memlimit
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -147,22 +149,41 @@ type capAt struct {
 }
 
 // Cap caps the limit, while r is held, at what the process holds now
-// (its memory as the limit counts it) and room more: for work that knows
-// what it adds to what is already live, as a comparison of two
-// descriptions read before it does, where Floor and the reservations,
-// which count room for all the process read, leave the collector more
-// headroom than the work uses. Counting what the process holds, a cap
-// leaves the collector the same room in a process that holds more; a cap
-// of less room than Engage is not set: what the process allocates beside
-// the work (a test process's other tests) would have the collector run
-// without pause. What other reservations reserve after the cap is set
-// (another description read, another comparison) raises it as much: the
-// cap holds this work's room, not theirs.
+// and room more: for work that knows what it adds to what is already live,
+// as a comparison of two descriptions read before it does, where Floor and
+// the reservations, which count room for all the process read, leave the
+// collector more headroom than the work uses. What the process holds is
+// its memory as the limit counts it, less the heap's free pages, which the
+// runtime gives back to the system as the limit nears. Counting what the
+// process holds, a cap leaves the collector the same room in a process
+// that holds more; a cap of less room than Engage is not set: what the
+// process allocates beside the work (a test process's other tests) would
+// have the collector run without pause. What other reservations reserve
+// after the cap is set (another description read, another comparison)
+// raises it as much: the cap holds this work's room, not theirs.
 func (r *Reservation) Cap(room int64) {
+	r.setCap(room, false)
+}
+
+// CapLive is Cap counting of what the process holds only what is live: it
+// collects first, so that the garbage of the work before (descriptions
+// read with the collector off) is not taken for held. For work whose room
+// is small beside that garbage, which would give it as much headroom as
+// the proportional target does; a collection costs some milliseconds a
+// few megabytes live.
+func (r *Reservation) CapLive(room int64) {
+	r.setCap(room, true)
+}
+
+// setCap is Cap, after a collection when live.
+func (r *Reservation) setCap(room int64, live bool) {
 	if r == nil || room < Engage {
 		return
 	}
-	now := inUse()
+	if live {
+		runtime.GC()
+	}
+	now := holding()
 	mu.Lock()
 	defer mu.Unlock()
 	if !r.live {
@@ -172,11 +193,12 @@ func (r *Reservation) Cap(room int64) {
 	apply()
 }
 
-// inUse is the process's memory as the limit counts it.
-func inUse() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+// holding is what the process holds, for a cap: its memory as the limit
+// counts it, less the heap's free pages.
+func holding() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
 	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
 }
 
 // apply sets the limit of the moment. A cap counts what the process holds

@@ -2,6 +2,7 @@ package memlimit
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
@@ -99,31 +100,31 @@ func TestSmallReservationsSetNoLimit(t *testing.T) {
 	a.Release()
 }
 
-// TestCapFollowsWhatIsInUse: a cap holds the limit at what the process
+// TestCapFollowsWhatIsHeld: a cap holds the limit at what the process
 // held when it was set and its room, under the reservations' limit; of two
 // caps the larger counts; a cap goes with its reservation; a cap of less
 // room than Engage is none.
-func TestCapFollowsWhatIsInUse(t *testing.T) {
+func TestCapFollowsWhatIsHeld(t *testing.T) {
 	withOuter(t, math.MaxInt64)
 	a := Reserve(1 << 30)
 	a.Cap(Engage - 1)
 	if got := Limit(); got != Floor+1<<30 {
 		t.Errorf("a cap of less room than Engage: limit %d, want the reservation's %d", got, Floor+1<<30)
 	}
-	before := inUse()
 	a.Cap(Engage)
-	after := inUse()
-	if got := Limit(); got < before+Engage || got > after+Engage {
-		t.Errorf("capped: limit %d, want what was in use (%d to %d) and Engage", got, before, after)
+	after := holding()
+	if got := Limit(); got > after+Engage+1<<20 || got < after+Engage-1<<20 {
+		t.Errorf("capped: limit %d, want what was held (%d) and Engage", got, after)
 	}
+	first := Limit()
 	b := Reserve(0)
-	b.Cap(64 << 20)
-	if got := Limit(); got < before+64<<20 || got > inUse()+64<<20 {
-		t.Errorf("a larger cap: limit %d, want what was in use and 64 MB", got)
+	b.Cap(1 << 30)
+	if got := Limit(); got > holding()+1<<30+1<<20 || got < holding()+1<<30-1<<20 {
+		t.Errorf("a larger cap: limit %d, want what was held and 1 GB", got)
 	}
 	b.Release()
-	if got := Limit(); got > after+Engage {
-		t.Errorf("the larger cap released: limit %d, want the first cap's, at most %d", got, after+Engage)
+	if got := Limit(); got != first {
+		t.Errorf("the larger cap released: limit %d, want the first cap's, %d", got, first)
 	}
 	a.Release()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
@@ -134,6 +135,60 @@ func TestCapFollowsWhatIsInUse(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("a nil reservation capped: limit %d, want none", got)
 	}
+}
+
+// TestCapLiveCountsNoGarbage: what the work before a cap let go of is not
+// counted as held: by CapLive, before the collector has collected it; by
+// either cap, once it has, and the pages it took are free. Counted, it
+// gave the capped work the headroom the cap is there to take away.
+func TestCapLiveCountsNoGarbage(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the garbage stays until collected
+	for _, tc := range []struct {
+		name    string
+		collect bool // the garbage collected before the cap
+		capLive bool
+	}{
+		{"not collected, CapLive", false, true},
+		{"collected, CapLive", true, true},
+		{"collected, Cap", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runtime.GC()
+			base := holding()
+			const garbage = 64 << 20
+			for range garbage / (1 << 20) {
+				sink = make([]byte, 1<<20)
+			}
+			sink = nil
+			if tc.collect {
+				runtime.GC()
+			}
+			if got := inUse(); got < base+garbage/2 {
+				t.Fatalf("the garbage is not in use: %d, want at least %d", got, base+garbage/2)
+			}
+			a := Reserve(0)
+			defer a.Release()
+			if tc.capLive {
+				a.CapLive(Engage)
+			} else {
+				a.Cap(Engage)
+			}
+			if got := Limit(); got > base+garbage/4 {
+				t.Errorf("capped over 64 MB of garbage: limit %d, want what was held before it and Engage, at most %d", got, base+garbage/4)
+			}
+		})
+	}
+}
+
+// sink keeps an allocation from being optimised away.
+var sink []byte
+
+// inUse is the process's memory as the limit counts it.
+func inUse() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 // TestCapMakesRoomForOthers: what other reservations reserve after a cap

@@ -144,15 +144,7 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
-		// The library's garbage is collected sooner while it compares, so
-		// that the run's peak follows what it keeps live.
-		n := int64(len(baseJSON) + len(headJSON))
-		mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + compareMemoryPerByte*n)
-		// The descriptions are read: the comparison adds its own, some
-		// 20 bytes a byte at most, where the floor left small ones more
-		// (Directus's, 0.3 MB both: a peak 4 MB higher, for the same CPU
-		// time).
-		mem.Cap(compareMemoryPerByte * n)
+		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
 		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
@@ -183,7 +175,39 @@ func (f *flow) compare(ctx context.Context) error {
 const (
 	compareMemoryFloor   = 32 << 20
 	compareMemoryPerByte = 20
+	// compareRoomFloor is the least room a comparison is given over what
+	// the process holds live: what the library keeps live does not shrink
+	// with the descriptions below some 0.5 MB (its smallest part, its
+	// checks). Directus's pair (0.3 MB both, compact) had 20 bytes a byte
+	// over what the process held, the loads' garbage counted, which left
+	// the collector its proportional target (10 collections, a peak 1.6
+	// MB higher than with this floor over what is live, 15); over what is
+	// live, 20 bytes a byte had the collector run 26 times; and a pair
+	// under 0.2 MB had no cap at all, the floor's limit with the
+	// proportional target off (a peak 9 MB higher).
+	compareRoomFloor = 8 << 20
 )
+
+// compareReservation is the collector's room for comparing descriptions of
+// n bytes together, read by then: the library's garbage is collected
+// sooner while it compares, so that the run's peak follows what it keeps
+// live. The comparison adds its own, some 20 bytes a byte, where the
+// floor's limit left small ones more (Directus's: a peak 4 MB higher, for
+// the same CPU time); and compareRoomFloor at least, counted from what is
+// live, since the loads' garbage is more than that room. A larger room is
+// counted from what the process holds, the garbage with it: a collection
+// to tell them apart (7 to 21 ms of CPU on Blockfrost's pair, 1 MB, on a
+// loaded machine, where its comparison takes some 55 ms) left its peak
+// and its collections as they were.
+func compareReservation(n int64) *memlimit.Reservation {
+	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + compareMemoryPerByte*n)
+	if room := compareMemoryPerByte * n; room >= compareRoomFloor {
+		mem.Cap(room)
+	} else {
+		mem.CapLive(compareRoomFloor)
+	}
+	return mem
+}
 
 // cannotCompare reports a comparison that could not be made: a warning, or
 // with fail-on-breaking an error. A pull request's comment from an earlier

@@ -1,0 +1,79 @@
+package publish
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+)
+
+// TestCompareRoomFromWhatIsLive: a comparison, however small, runs with
+// the collector's proportional target on and room over what the process
+// holds live, the loads' garbage not counted, of at least
+// compareRoomFloor, the library's own: with 20 bytes a byte alone,
+// Directus's descriptions (0.3 MB) had the collector run without pause,
+// and under 0.2 MB the comparison had no cap, and the collector off up to
+// the floor's limit. A larger one has 20 bytes a byte. Not parallel: the
+// limit is the process's.
+func TestCompareRoomFromWhatIsLive(t *testing.T) {
+	prev := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(prev)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, tc := range []struct {
+		name string
+		n    int64
+		room int64
+		// live: the room is counted from what is live, not from the
+		// garbage the loads left.
+		live bool
+	}{
+		{"10 kB", 10 << 10, compareRoomFloor, true},
+		{"Directus's 0.3 MB", 313 << 10, compareRoomFloor, true},
+		{"1 MB", 1 << 20, 20 << 20, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runtime.GC()
+			live := memoryHeld()
+			// The loads' garbage: let go of once read, not collected yet.
+			garbage = make([][]byte, 32)
+			for i := range garbage {
+				garbage[i] = make([]byte, 1<<20)
+			}
+			garbage = nil
+			mem := compareReservation(tc.n)
+			defer mem.Release()
+			if got := gcPercent(); got != 100 {
+				t.Errorf("collector's target %d, want 100", got)
+			}
+			held := memoryHeld()
+			if tc.live {
+				held = live
+			}
+			// Or the reservation's own limit, when the process holds more.
+			want := min(held+tc.room, compareMemoryFloor+compareMemoryPerByte*tc.n)
+			if got := debug.SetMemoryLimit(-1); got < want-1<<20 || got > want+1<<20 {
+				t.Errorf("limit %d, want %d: what is held (%d) and %d", got, want, held, tc.room)
+			}
+		})
+	}
+}
+
+// garbage keeps allocations from being optimised away.
+var garbage [][]byte
+
+// memoryHeld is what the process holds as a cap counts it: its memory as
+// the limit counts it, less the heap's free pages.
+func memoryHeld() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
+}
+
+// gcPercent is the collector's target of the moment, read without
+// changing it (-1: off).
+func gcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(int64(s[0].Value.Uint64()))
+}
