@@ -135,6 +135,7 @@ func TestCorpus(t *testing.T) {
 	if len(entries) < 100 {
 		t.Fatalf("the corpus lists %d descriptions, want at least 100", len(entries))
 	}
+	sample := readCorpusSample(t, entries)
 	dirs := fetchCorpus(t, entries)
 	results := make([]corpusResult, len(entries))
 	var mu sync.Mutex
@@ -146,21 +147,45 @@ func TestCorpus(t *testing.T) {
 				if r.outcome == "mismatch" {
 					t.Errorf("%s", r.reason)
 				}
-				// A run, single pass or tree, gives what the tree gives.
-				r.onePass = agree(t, os.DirFS(dirs[e.pkg]), e.path, Limits{})
-				// YAML cut into parts gives the tree of the whole.
-				if e.format != "json" {
-					data, err := iofs.ReadFile(os.DirFS(dirs[e.pkg]), e.path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					partsAgree(t, e.path, data)
-				}
+				r.onePass = preparedInOnePass(t, os.DirFS(dirs[e.pkg]), e.path)
 				mu.Lock()
 				results[i] = r
 				mu.Unlock()
 			})
 		}
+	})
+	// A run, single pass or tree, gives what the tree gives, and YAML cut
+	// into parts the tree of the whole: CI on the sample that
+	// testdata/corpus/both-ways-sample.txt names, the full sweep on every
+	// description.
+	bothWays := func(t *testing.T, inSample bool) {
+		for i, e := range entries {
+			if sample[e.pkg+"/"+e.path] != inSample {
+				continue
+			}
+			t.Run(e.pkg+"/"+e.path, func(t *testing.T) {
+				t.Parallel()
+				fsys := os.DirFS(dirs[e.pkg])
+				onePass := agree(t, fsys, e.path, Limits{})
+				// Read after the descriptions' subtests ended (or, under
+				// a -run that left them out, never written).
+				if r := results[i]; r.entry.path != "" && r.onePass != onePass {
+					t.Errorf("the single pass did the work: %v beside the tree, %v alone", onePass, r.onePass)
+				}
+				if e.format != "json" {
+					data, err := iofs.ReadFile(fsys, e.path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					partsAgree(t, e.path, data)
+				}
+			})
+		}
+	}
+	t.Run("both ways", func(t *testing.T) { bothWays(t, true) })
+	t.Run("both ways, the rest", func(t *testing.T) {
+		testenv.Sweep(t)
+		bothWays(t, false)
 	})
 	report := fidelityReport(results)
 	const file = "../../FIDELITY.md"
@@ -177,6 +202,43 @@ func TestCorpus(t *testing.T) {
 	if string(want) != report {
 		t.Errorf("FIDELITY.md does not say what this run found: rerun with -update and review the difference")
 	}
+}
+
+// preparedInOnePass says whether a run, bundling or not, prepared the
+// description in a single pass (FIDELITY.md counts them).
+func preparedInOnePass(t *testing.T, fsys iofs.FS, name string) bool {
+	t.Helper()
+	for _, bundle := range []bool{true, false} {
+		if prepareWith(t, fsys, name, PrepareOptions{Bundle: bundle}).onePass {
+			return true
+		}
+	}
+	return false
+}
+
+// readCorpusSample reads the descriptions CI prepares both ways (by
+// package and path), each of them one the corpus lists.
+func readCorpusSample(t *testing.T, entries []corpusEntry) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/corpus/both-ways-sample.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, e := range entries {
+		listed[e.pkg+"/"+e.path] = true
+	}
+	sample := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !listed[line] {
+			t.Fatalf("both-ways-sample.txt names %s, which the corpus does not list", line)
+		}
+		sample[line] = true
+	}
+	return sample
 }
 
 // checkCorpusEntry runs one description through the pipeline and compares
@@ -330,7 +392,7 @@ func fidelityReport(results []corpusResult) string {
 			onePass++
 		}
 	}
-	fmt.Fprintf(&b, "A run reads a JSON description that names no other file in a single pass, from its file to the upload, keeping only what validation reads; any other, and any the pass cannot decide, through the whole tree. The test prepares every description both ways, and both give the same upload, byte for byte, and the same findings: %d of the %d took the single pass.\n\n", onePass, len(results))
+	fmt.Fprintf(&b, "A run reads a JSON description that names no other file in a single pass, from its file to the upload, keeping only what validation reads; any other, and any the pass cannot decide, through the whole tree. CI prepares a fixed sample of them both ways (testdata/corpus/both-ways-sample.txt: the descriptions that together reach every statement of the openapi package that preparing all of them both ways reaches), the scheduled full sweep every one, and both give the same upload, byte for byte, and the same findings: %d of the %d took the single pass.\n\n", onePass, len(results))
 	fmt.Fprintf(&b, "| format | exact | refused |\n|---|---|---|\n")
 	keys := make([]string, 0, len(byFormat))
 	for k := range byFormat {
