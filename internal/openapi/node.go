@@ -2,9 +2,12 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
@@ -207,9 +210,14 @@ func countScan(n *Node, k int) {
 // otherwise spend quadratic time resolving its references.
 type index map[*Node]*objectIndex
 
+// objectIndex is an object's member positions sorted by key, and by
+// position among equal keys: four bytes a member, where a map from key to
+// position took some 50, for the 64,000 names of a file $refs point into
+// while the bundler's own records are live too. A lookup is a binary
+// search, building it a sort: n log n.
 type objectIndex struct {
 	fields int // len(Fields) when built: an object that grew is re-indexed
-	at     map[string]int
+	at     []int32
 }
 
 // indexFrom is the size from which an object is worth an index.
@@ -220,17 +228,29 @@ func (ix index) get(n *Node, key string) *Node {
 	if n == nil || n.Kind != Object || len(n.Fields()) < indexFrom || ix == nil {
 		return n.Get(key)
 	}
+	fields := n.Fields()
 	oi := ix[n]
-	if oi == nil || oi.fields != len(n.Fields()) {
-		oi = &objectIndex{fields: len(n.Fields()), at: make(map[string]int, len(n.Fields()))}
-		countScan(n, len(n.Fields()))
-		for i := len(n.Fields()) - 1; i >= 0; i-- { // the first of a key wins, as in Get
-			oi.at[n.Fields()[i].Key] = i
+	if oi == nil || oi.fields != len(fields) {
+		oi = &objectIndex{fields: len(fields), at: make([]int32, len(fields))}
+		countScan(n, len(fields))
+		for i := range oi.at {
+			oi.at[i] = int32(i)
 		}
+		slices.SortFunc(oi.at, func(a, b int32) int {
+			if c := strings.Compare(fields[a].Key, fields[b].Key); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
 		ix[n] = oi
 	}
-	if i, ok := oi.at[key]; ok {
-		return n.Fields()[i].Value
+	// The first of a key wins, as in Get: among equal keys, the lowest
+	// position sorts first.
+	i, found := slices.BinarySearchFunc(oi.at, key, func(at int32, key string) int {
+		return strings.Compare(fields[at].Key, key)
+	})
+	if found {
+		return fields[oi.at[i]].Value
 	}
 	return nil
 }

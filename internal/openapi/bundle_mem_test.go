@@ -1,0 +1,138 @@
+package openapi
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/testenv"
+)
+
+// heapHeld is the heap live after a collection.
+func heapHeld() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestBundlerRecordsInBoundedMemory: while 64,000 $refs whose lifted names
+// clean alike are bundled, what the bundler holds besides the bundled tree
+// (its records of the files read, the targets lifted, the names taken, the
+// $refs rewritten, its index of the other file's keys, and that file's
+// members) stays under 140 bytes a $ref, 123 to 127 measured: it was 250, and
+// made the live heap 11 bytes a byte of input where the tree is 6. Not parallel: it measures the heap.
+func TestBundlerRecordsInBoundedMemory(t *testing.T) {
+	testenv.Long(t) // bundles 64,000 $refs
+	const refs = 64_000
+	fsys := collidingRefs(refs)
+	lim := Limits{Files: 8}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(root.Get("components").Get("schemas").Fields()); got != refs+2 {
+		t.Fatalf("%d schemas, want %d", got, refs+2)
+	}
+	with := heapHeld()
+	runtime.KeepAlive(b)
+	without := heapHeld() // b is dead: the tree alone
+	runtime.KeepAlive(root)
+	runtime.KeepAlive(fsys) // the files' text, which the bundler's file system holds too
+	held := with - without
+	t.Logf("%d $refs: the bundler holds %d KB besides the tree of %d KB (%d bytes a $ref)", refs, held>>10, without>>10, held/refs)
+	const perRef = 140
+	if held > refs*perRef {
+		t.Errorf("the bundler holds %d bytes a $ref besides the tree, want at most %d", held/refs, perRef)
+	}
+}
+
+// TestIndexFourBytesAMember: the index of a large object holds four
+// bytes a member, where a map from key to position took some 50, and
+// finds the first member of a key, as Get does. Not parallel: it measures
+// the heap.
+func TestIndexFourBytesAMember(t *testing.T) {
+	const members = 100_000
+	n := &Node{Kind: Object}
+	fields := make([]Field, 0, members+1)
+	for i := range members {
+		fields = append(fields, Field{Key: fmt.Sprintf("k%d", members-i), Value: NewScalar(Number, fmt.Sprint(i))})
+	}
+	fields = append(fields, Field{Key: "k7", Value: NewScalar(String, "second")})
+	n.SetFields(fields)
+	ix := index{}
+	before := heapHeld()
+	if got := ix.get(n, "k7").Scalar(); got != fmt.Sprint(members-7) {
+		t.Errorf("k7 is %q, want the first k7's %d", got, members-7)
+	}
+	held := heapHeld() - before
+	runtime.KeepAlive(ix)
+	t.Logf("an index of %d members holds %d KB", members, held>>10)
+	if held > 5*members {
+		t.Errorf("the index holds %d bytes a member, want at most 5", held/members)
+	}
+	for _, key := range []string{"k1", fmt.Sprint("k", members), "k50000"} {
+		if got, want := ix.get(n, key), n.Get(key); got != want {
+			t.Errorf("%s: the index finds %v, Get %v", key, got, want)
+		}
+	}
+	if got := ix.get(n, "k0"); got != nil {
+		t.Errorf("k0 found: %v", got)
+	}
+}
+
+// TestBundleTablesAgreeWithMaps: the lifted table and the name set answer
+// as Go maps do over many keys, some set twice (the last value wins) and
+// some alike but for their case or a byte, through the tables' growth.
+func TestBundleTablesAgreeWithMaps(t *testing.T) {
+	t.Parallel()
+	var lifted liftedTable
+	want := map[string]string{}
+	sec := &Node{Kind: Object}
+	var fields []Field
+	names := map[string]bool{}
+	var set nameSet
+	for i := range 5000 {
+		key := fmt.Sprintf("c.yaml#/k%d", i%3000) // the last 2,000 set again
+		local := fmt.Sprintf("#/components/schemas/n%d", i)
+		lifted.set(key, local)
+		want[key] = local
+		name := fmt.Sprintf("N%d", i%4000) // a name written twice
+		fields = append(fields, Field{Key: name, Value: sec})
+		sec.SetFields(fields)
+		names[name] = true
+		if i%7 == 0 {
+			set.follow(sec)
+		}
+	}
+	set.follow(sec)
+	for _, key := range []string{"c.yaml#/k0", "c.yaml#/k2999", "c.yaml#/k3000", "c.yaml#/K1", "c.yaml#/k1 ", ""} {
+		got, ok := lifted.get(key)
+		w, wok := want[key]
+		if got != w || ok != wok {
+			t.Errorf("lifted %q: %q %v, want %q %v", key, got, ok, w, wok)
+		}
+	}
+	for i := range 3000 {
+		key := fmt.Sprintf("c.yaml#/k%d", i)
+		if got, _ := lifted.get(key); got != want[key] {
+			t.Fatalf("lifted %q: %q, want %q", key, got, want[key])
+		}
+	}
+	for _, name := range []string{"N0", "N3999", "N4000", "n1", "N1 ", ""} {
+		if got := set.has(name); got != names[name] {
+			t.Errorf("name %q: in use %v, want %v", name, got, names[name])
+		}
+	}
+	other := &Node{Kind: Object}
+	other.SetFields([]Field{{Key: "M", Value: other}})
+	set.follow(other)
+	if set.has("N0") || !set.has("M") {
+		t.Errorf("a set moved to another section answers for the first")
+	}
+}
