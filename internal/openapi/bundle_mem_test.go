@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/docs-publish/docs-publish/internal/growthtest"
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
@@ -135,4 +138,57 @@ func TestBundleTablesAgreeWithMaps(t *testing.T) {
 	if set.has("N0") || !set.has("M") {
 		t.Errorf("a set moved to another section answers for the first")
 	}
+}
+
+// TestIndexAgreesWithGetAsTheObjectGrows: an object's index finds what Get
+// finds, the first member of a key, while members are appended one at a
+// time, some with keys already there.
+func TestIndexAgreesWithGetAsTheObjectGrows(t *testing.T) {
+	t.Parallel()
+	ix := index{}
+	n := &Node{Kind: Object}
+	var fields []Field
+	for i := range 300 {
+		key := fmt.Sprintf("k%d", i)
+		if i%5 == 0 {
+			key = fmt.Sprintf("k%d", i/3) // written before, or to be written
+		}
+		fields = append(fields, Field{Key: key, Value: NewScalar(Number, fmt.Sprint(i))})
+		n.SetFields(fields)
+		for _, k := range []string{key, "k1", "k10", fmt.Sprintf("k%d", i/2), "k-none"} {
+			if got, want := ix.get(n, k), n.Get(k); got != want {
+				t.Fatalf("%d members: %s: the index finds %v, Get %v", i+1, k, got, want)
+			}
+		}
+	}
+}
+
+// TestDataRefsBetweenLiftsCostLinear: $refs in examples to a component of
+// the description, each after a $ref that lifts one into the same section,
+// cost work in proportion to their number: indexing the section anew each
+// time it grew went through n² members. Not parallel: it reads a counter
+// every lookup adds to.
+func TestDataRefsBetweenLiftsCostLinear(t *testing.T) {
+	growthtest.LinearCount(t, "data $refs between lifts", "members scanned", 500, func(n int) uint64 {
+		var main, other strings.Builder
+		main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n")
+		for i := range indexFrom {
+			fmt.Fprintf(&main, "    d%d: {type: string}\n", i)
+		}
+		main.WriteString("    S:\n      type: object\n      properties:\n")
+		for i := range n {
+			fmt.Fprintf(&main, "        p%d: {$ref: 'c.yaml#/a%d'}\n        q%d: {type: object, example: {$ref: '#/components/schemas/d1'}}\n", i, i, i)
+			fmt.Fprintf(&other, "a%d: {type: string}\n", i)
+		}
+		fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(main.String())}, "c.yaml": {Data: []byte(other.String())}}
+		before := scanned.Load()
+		root, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(root.Get("components").Get("schemas").Fields()); got != indexFrom+1+n {
+			t.Fatalf("%d schemas, want %d", got, indexFrom+1+n)
+		}
+		return uint64(scanned.Load() - before)
+	})
 }

@@ -7,7 +7,8 @@ import "hash/maphash"
 // description. Go maps of strings took 50 to 80 bytes an entry there, a
 // third of what bundling held besides the tree; these tables find their
 // entries by hash through four-byte slots instead, the strings held where
-// they already are.
+// they already are. So does an object's index for the members appended
+// since it was sorted (objectIndex).
 
 // posTable finds entries by a string key through their positions in a list
 // its user keeps: open addressing over slots at most half full.
@@ -20,18 +21,19 @@ type posTable struct {
 // on it, so neither do the names the bundler picks.
 var tableSeed = maphash.MakeSeed()
 
-// find is the position of an entry whose key is key, or -1.
+// find is the lowest position of the entries whose key is key, or -1.
 func (t *posTable) find(key string, keyAt func(int) string) int {
+	found := -1
 	if len(t.slots) == 0 {
-		return -1
+		return found
 	}
 	mask := uint64(len(t.slots) - 1)
 	for i := maphash.String(tableSeed, key) & mask; t.slots[i] != 0; i = (i + 1) & mask {
-		if pos := int(t.slots[i] - 1); keyAt(pos) == key {
-			return pos
+		if pos := int(t.slots[i] - 1); (found < 0 || pos < found) && keyAt(pos) == key {
+			found = pos
 		}
 	}
-	return -1
+	return found
 }
 
 // add records the entry at pos, whose key is keyAt(pos).

@@ -214,10 +214,15 @@ type index map[*Node]*objectIndex
 // position among equal keys: four bytes a member, where a map from key to
 // position took some 50, for the 64,000 names of a file $refs point into
 // while the bundler's own records are live too. A lookup is a binary
-// search, building it a sort: n log n.
+// search. Members appended since the sort (the bundler lifts components
+// into a section it also resolves $refs in) go to a table of their own
+// until they outnumber the sorted ones, and then all are sorted again: each
+// member is sorted O(log n) times at most, where indexing an object anew
+// each time it grew cost n² for n $refs between n lifts.
 type objectIndex struct {
-	fields int // len(Fields) when built: an object that grew is re-indexed
-	at     []int32
+	sorted []int32  // the first members' positions, in key order
+	tail   posTable // the members after them, by key
+	n      int      // the members indexed: len(sorted) and the tail's
 }
 
 // indexFrom is the size from which an object is worth an index.
@@ -229,28 +234,41 @@ func (ix index) get(n *Node, key string) *Node {
 		return n.Get(key)
 	}
 	fields := n.Fields()
+	keyAt := func(i int) string { return fields[i].Key }
 	oi := ix[n]
-	if oi == nil || oi.fields != len(fields) {
-		oi = &objectIndex{fields: len(fields), at: make([]int32, len(fields))}
+	if oi == nil || len(fields) < oi.n { // new, or members taken away
+		oi = &objectIndex{}
+		ix[n] = oi
+	}
+	switch {
+	case len(fields) > 2*len(oi.sorted):
 		countScan(n, len(fields))
-		for i := range oi.at {
-			oi.at[i] = int32(i)
+		*oi = objectIndex{sorted: make([]int32, len(fields)), n: len(fields)}
+		for i := range oi.sorted {
+			oi.sorted[i] = int32(i)
 		}
-		slices.SortFunc(oi.at, func(a, b int32) int {
+		slices.SortFunc(oi.sorted, func(a, b int32) int {
 			if c := strings.Compare(fields[a].Key, fields[b].Key); c != 0 {
 				return c
 			}
 			return cmp.Compare(a, b)
 		})
-		ix[n] = oi
+	case len(fields) > oi.n:
+		countScan(n, len(fields)-oi.n)
+		for ; oi.n < len(fields); oi.n++ {
+			oi.tail.add(oi.n, keyAt)
+		}
 	}
-	// The first of a key wins, as in Get: among equal keys, the lowest
-	// position sorts first.
-	i, found := slices.BinarySearchFunc(oi.at, key, func(at int32, key string) int {
+	// The first of a key wins, as in Get: among equal keys the lowest
+	// position sorts first, and the sorted members come before the tail.
+	i, found := slices.BinarySearchFunc(oi.sorted, key, func(at int32, key string) int {
 		return strings.Compare(fields[at].Key, key)
 	})
 	if found {
-		return fields[oi.at[i]].Value
+		return fields[oi.sorted[i]].Value
+	}
+	if i := oi.tail.find(key, keyAt); i >= 0 {
+		return fields[i].Value
 	}
 	return nil
 }
