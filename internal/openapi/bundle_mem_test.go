@@ -192,3 +192,35 @@ func TestDataRefsBetweenLiftsCostLinear(t *testing.T) {
 		return uint64(scanned.Load() - before)
 	})
 }
+
+// TestAliasesLoadAsCopies: a value an alias repeats, a $ref among them, is
+// a node of its own at each place, which the bundler counts on: it walks a
+// $ref of the main file once and keeps no record of what it said.
+func TestAliasesLoadAsCopies(t *testing.T) {
+	t.Parallel()
+	doc := "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n" +
+		"    A:\n      $ref: &r 'c.yaml#/X'\n    B:\n      example: {$ref: *r}\n" +
+		"    C: &o\n      properties:\n        p: {$ref: 'c.yaml#/Y'}\n    D:\n      example: *o\n    E: *o\n"
+	root, err := Load(context.Background(), fstest.MapFS{"openapi.yaml": {Data: []byte(doc)}}, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*Node]bool{}
+	var walk func(n *Node, at string)
+	walk = func(n *Node, at string) {
+		if seen[n] {
+			t.Errorf("%s: a node that stands in another place too", at)
+		}
+		seen[n] = true
+		for _, f := range n.Fields() {
+			walk(f.Value, at+"/"+f.Key)
+		}
+		for i, it := range n.Items() {
+			walk(it, fmt.Sprint(at, "/", i))
+		}
+	}
+	walk(root, "")
+	if len(seen) < 20 {
+		t.Fatalf("%d nodes walked: the aliases were not expanded", len(seen))
+	}
+}
