@@ -224,3 +224,39 @@ func TestAliasesLoadAsCopies(t *testing.T) {
 		t.Fatalf("%d nodes walked: the aliases were not expanded", len(seen))
 	}
 }
+
+// TestIndexForgetsInlinedObjects: an object the bundler's index went
+// through (a $ref in data resolved through it) and that a $ref in it then
+// replaced with its target's members and its own is indexed anew: the
+// index takes members appended to an object as they come, and would
+// otherwise look the new members up where the old ones were.
+func TestIndexForgetsInlinedObjects(t *testing.T) {
+	t.Parallel()
+	var doc strings.Builder
+	doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S: {type: object, example: {$ref: '#/x-big/s5'}}\nx-big:\n  $ref: 'c.yaml#/Big'\n")
+	for i := range indexFrom + 9 {
+		fmt.Fprintf(&doc, "  s%d: %d\n", i, i)
+	}
+	doc.WriteString("x-later: {$ref: '#/x-big/a3'}\n")
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte(doc.String())},
+		"c.yaml":       {Data: []byte("Big: {type: object, a0: 0, a1: 1, a2: 2, a3: 3, a4: 4, a5: 5, a6: 6, a7: 7, a8: 8, a9: 9}\n")},
+	}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := root.Get("x-big")
+	if big.Get("a3") == nil || big.Get("$ref") != nil {
+		t.Fatalf("x-big was not inlined: %v", big.Fields())
+	}
+	for _, f := range big.Fields() {
+		if got, want := b.ix.get(big, f.Key), big.Get(f.Key); got != want {
+			t.Errorf("%s: the bundler's index finds %v, Get %v", f.Key, got, want)
+		}
+	}
+}

@@ -218,11 +218,14 @@ type index map[*Node]*objectIndex
 // into a section it also resolves $refs in) go to a table of their own
 // until they outnumber the sorted ones, and then all are sorted again: each
 // member is sorted O(log n) times at most, where indexing an object anew
-// each time it grew cost n² for n $refs between n lifts.
+// each time it grew cost n² for n $refs between n lifts. An object whose
+// members were replaced (a $ref inlined in it) is indexed anew: its last
+// member indexed is not the one it was.
 type objectIndex struct {
 	sorted []int32  // the first members' positions, in key order
 	tail   posTable // the members after them, by key
 	n      int      // the members indexed: len(sorted) and the tail's
+	last   *byte    // the text of the last member's key when indexed
 }
 
 // indexFrom is the size from which an object is worth an index.
@@ -236,8 +239,8 @@ func (ix index) get(n *Node, key string) *Node {
 	fields := n.Fields()
 	keyAt := func(i int) string { return fields[i].Key }
 	oi := ix[n]
-	if oi == nil || len(fields) < oi.n { // new, or members taken away
-		oi = &objectIndex{}
+	if oi == nil || len(fields) < oi.n || unsafe.StringData(fields[oi.n-1].Key) != oi.last {
+		oi = &objectIndex{} // new, or members taken away or replaced
 		ix[n] = oi
 	}
 	switch {
@@ -259,6 +262,7 @@ func (ix index) get(n *Node, key string) *Node {
 			oi.tail.add(oi.n, keyAt)
 		}
 	}
+	oi.last = unsafe.StringData(fields[oi.n-1].Key)
 	// The first of a key wins, as in Get: among equal keys the lowest
 	// position sorts first, and the sorted members come before the tail.
 	i, found := slices.BinarySearchFunc(oi.sorted, key, func(at int32, key string) int {
