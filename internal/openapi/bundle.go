@@ -333,6 +333,7 @@ func (b *bundler) fillSections() error {
 		fields := withSiblings(target.Fields(), m.Fields())
 		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src}
 		m.SetFields(fields)
+		delete(b.ix, m) // its members replaced: an index of them is stale
 		// A $ref elsewhere to one of these components, by the file's path,
 		// is a $ref to its place in the section.
 		for _, f := range target.Fields() {
@@ -734,6 +735,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 		}
 	}
 	*n = cp
+	delete(b.ix, n) // its members replaced: an index of them is stale
 	n.walked = 0
 	return b.walk(n, p, depth)
 }

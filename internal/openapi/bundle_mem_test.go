@@ -229,34 +229,53 @@ func TestAliasesLoadAsCopies(t *testing.T) {
 // through (a $ref in data resolved through it) and that a $ref in it then
 // replaced with its target's members and its own is indexed anew: the
 // index takes members appended to an object as they come, and would
-// otherwise look the new members up where the old ones were.
+// otherwise look the new members up where the old ones were. The second
+// target ends with the key that ended the object before (its last
+// sibling), at the same place and with the same text: only the
+// replacement itself tells the index.
 func TestIndexForgetsInlinedObjects(t *testing.T) {
 	t.Parallel()
-	var doc strings.Builder
-	doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S: {type: object, example: {$ref: '#/x-big/s5'}}\nx-big:\n  $ref: 'c.yaml#/Big'\n")
-	for i := range indexFrom + 9 {
-		fmt.Fprintf(&doc, "  s%d: %d\n", i, i)
+	var lastAgain strings.Builder
+	lastAgain.WriteString("Big:\n")
+	for i := range indexFrom + 8 {
+		fmt.Fprintf(&lastAgain, "  t%d: %d\n", i, i)
 	}
-	doc.WriteString("x-later: {$ref: '#/x-big/a3'}\n")
-	fsys := fstest.MapFS{
-		"openapi.yaml": {Data: []byte(doc.String())},
-		"c.yaml":       {Data: []byte("Big: {type: object, a0: 0, a1: 1, a2: 2, a3: 3, a4: 4, a5: 5, a6: 6, a7: 7, a8: 8, a9: 9}\n")},
-	}
-	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := root.Get("x-big")
-	if big.Get("a3") == nil || big.Get("$ref") != nil {
-		t.Fatalf("x-big was not inlined: %v", big.Fields())
-	}
-	for _, f := range big.Fields() {
-		if got, want := b.ix.get(big, f.Key), big.Get(f.Key); got != want {
-			t.Errorf("%s: the bundler's index finds %v, Get %v", f.Key, got, want)
-		}
+	fmt.Fprintf(&lastAgain, "  s%d: fromT\n  t%d: 1\n", indexFrom+7, indexFrom+9)
+	for _, tc := range []struct {
+		name, target, later string
+	}{
+		{"other keys", "Big: {type: object, a0: 0, a1: 1, a2: 2, a3: 3, a4: 4, a5: 5, a6: 6, a7: 7, a8: 8, a9: 9}\n", "a3"},
+		{"the last sibling's key where it was", lastAgain.String(), fmt.Sprintf("s%d", indexFrom+7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var doc strings.Builder
+			doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S: {type: object, example: {$ref: '#/x-big/s5'}}\nx-big:\n  $ref: 'c.yaml#/Big'\n")
+			for i := range indexFrom + 8 {
+				fmt.Fprintf(&doc, "  s%d: %d\n", i, i)
+			}
+			fmt.Fprintf(&doc, "x-later: {$ref: '#/x-big/%s'}\n", tc.later)
+			fsys := fstest.MapFS{
+				"openapi.yaml": {Data: []byte(doc.String())},
+				"c.yaml":       {Data: []byte(tc.target)},
+			}
+			root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			big := root.Get("x-big")
+			if big.Get("t0") == nil && big.Get("a0") == nil || big.Get("$ref") != nil {
+				t.Fatalf("x-big was not inlined: %v", big.Fields())
+			}
+			for _, f := range big.Fields() {
+				if got, want := b.ix.get(big, f.Key), big.Get(f.Key); got != want {
+					t.Errorf("%s: the bundler's index finds %v, Get %v", f.Key, got, want)
+				}
+			}
+		})
 	}
 }
