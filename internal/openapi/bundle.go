@@ -32,8 +32,15 @@ type BundleOptions struct {
 // once and is referenced 40 times. Remote references (http:, https:) stay as
 // written. root must come from Load on opts.FS. ctx stops a long bundling.
 func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) {
+	root, _, err := bundle(ctx, root, opts)
+	return root, err
+}
+
+// bundle is Bundle, and the bundler that did the work (nil where there was
+// none), whose records tests measure.
+func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundler, error) {
 	if root.Src == nil {
-		return nil, errors.New("bundle: the description has no source file")
+		return nil, nil, errors.New("bundle: the description has no source file")
 	}
 	bud := root.Src.budget
 	if bud == nil {
@@ -41,7 +48,7 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	}
 	bud.ctx = ctx
 	if !needsBundling(root, bud.lim.DepthAcrossFiles) {
-		return root, nil
+		return root, nil, nil
 	}
 	b := &bundler{
 		ctx:    ctx,
@@ -50,8 +57,7 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 		lim:    bud.lim,
 		main:   root,
 		files:  map[string]*Node{},
-		lifted: map[string]string{},
-		taken:  map[string]map[string]bool{},
+		taken:  map[string]*nameSet{},
 		next:   map[string]int{},
 		mark:   walkMarks.Add(1),
 		ix:     index{},
@@ -63,23 +69,22 @@ func Bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, error) 
 	b.version = versionOf(root)
 	b.fmt = formatOf(root)
 	if err := b.fillSections(); err != nil {
-		return nil, err
+		return nil, b, err
 	}
-	b.reserveNames()
 	err := b.fillTopLevelRefs()
 	if err == nil {
 		err = b.walk(root, at(sDoc), 0)
 	}
 	if err != nil && !errors.Is(err, errTooMany) {
-		return nil, err
+		return nil, b, err
 	}
 	for ref := range b.failed {
 		ref.unresolved = true
 	}
 	if len(b.errs) > 0 {
-		return root, b.errs
+		return root, b, b.errs
 	}
-	return root, nil
+	return root, b, nil
 }
 
 // walkMarks numbers the bundlings, for the marks their walks leave on the
@@ -238,12 +243,12 @@ type bundler struct {
 	mainPath string
 	version  int
 	fmt      format
-	files    map[string]*Node           // by slash path
-	read     int64                      // bytes of all files read
-	lifted   map[string]string          // target key → local $ref
-	taken    map[string]map[string]bool // section path → names in use
-	next     map[string]int             // section path and base name → next number to try
-	mark     uint32                     // set on the nodes walked (Node.walked)
+	files    map[string]*Node    // by slash path
+	read     int64               // bytes of all files read
+	lifted   liftedTable         // target key → local $ref
+	taken    map[string]*nameSet // section path → names in use
+	next     map[string]int      // section path and base name → next number to try
+	mark     uint32              // set on the nodes walked (Node.walked)
 	inlining map[string]bool
 	ix       index
 	walked   int
@@ -263,8 +268,14 @@ func (b *bundler) refText(ref *Node) string {
 }
 
 // rewrite points a $ref (or a discriminator mapping's value) at local.
+// What it said is kept for a $ref written in another file, which a chain
+// of $refs or a second inlining may follow again; not for one written in
+// the main file, which target never follows (it stops at the main file)
+// and the walk visits once (Load gives each place a node of its own, an
+// alias a copy of its anchor's value): that cost some 50 bytes of map a
+// $ref for nothing, 3 MB for 64,000.
 func (b *bundler) rewrite(ref *Node, local string) {
-	if _, ok := b.orig[ref]; !ok {
+	if _, ok := b.orig[ref]; !ok && ref.Src != b.main.Src {
 		b.orig[ref] = ref.Scalar()
 	}
 	ref.SetScalar(local)
@@ -322,32 +333,14 @@ func (b *bundler) fillSections() error {
 		fields := withSiblings(target.Fields(), m.Fields())
 		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src}
 		m.SetFields(fields)
+		delete(b.ix, m) // its members replaced: an index of them is stale
 		// A $ref elsewhere to one of these components, by the file's path,
 		// is a $ref to its place in the section.
 		for _, f := range target.Fields() {
-			b.lifted[key+"/"+escapeToken(f.Key)] = "#/" + strings.Join(sec, "/") + "/" + escapeToken(f.Key)
+			b.lifted.set(key+"/"+escapeToken(f.Key), "#/"+strings.Join(sec, "/")+"/"+escapeToken(f.Key))
 		}
 	}
 	return nil
-}
-
-// reserveNames records the components the description defines itself.
-func (b *bundler) reserveNames() {
-	for _, s := range componentSlots {
-		sec := section(s, b.fmt)
-		if sec == nil {
-			continue
-		}
-		key := strings.Join(sec, "/")
-		if b.taken[key] == nil {
-			b.taken[key] = map[string]bool{}
-		}
-		if m := b.sectionNode(sec, false); m != nil {
-			for _, f := range m.Fields() {
-				b.taken[key][f.Key] = true
-			}
-		}
-	}
 }
 
 // sectionNode finds (or, with create, adds) a components section.
@@ -397,10 +390,10 @@ func (b *bundler) fillTopLevelRefs() error {
 				continue
 			}
 			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields()[i].Key)), "/")
-			if _, done := b.lifted[key]; done {
+			if _, done := b.lifted.get(key); done {
 				continue // two entries for one target: the second stays a reference
 			}
-			b.lifted[key] = local
+			b.lifted.set(key, local)
 			m.Fields()[i].Value = target
 		}
 	}
@@ -662,7 +655,7 @@ func (b *bundler) mappings(schema *Node, depth int) error {
 		if key == "" {
 			continue
 		}
-		if local, ok := b.lifted[key]; ok {
+		if local, ok := b.lifted.get(key); ok {
 			b.rewrite(v, local)
 			continue
 		}
@@ -688,7 +681,7 @@ func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 	if err != nil || key == "" {
 		return err
 	}
-	if local, ok := b.lifted[key]; ok {
+	if local, ok := b.lifted.get(key); ok {
 		b.rewrite(ref, local)
 		return nil
 	}
@@ -703,10 +696,10 @@ func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 // lift puts an external target into the components section sec under a
 // name of its own, and returns the local $ref to it.
 func (b *bundler) lift(key string, target *Node, sec []string) string {
-	name := b.pickName(sec, key)
-	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
-	b.lifted[key] = local
 	m := b.sectionNode(sec, true)
+	name := b.pickName(sec, m, key)
+	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
+	b.lifted.set(key, local)
 	m.SetFields(append(m.Fields(), Field{Key: name, Value: target}))
 	return local
 }
@@ -742,6 +735,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 		}
 	}
 	*n = cp
+	delete(b.ix, n) // its members replaced: an index of them is stale
 	n.walked = 0
 	return b.walk(n, p, depth)
 }
@@ -839,16 +833,19 @@ func sizeUpTo(n *Node, max int64) int64 {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// pickName gives a lifted component a stable, readable name: the target's
-// own name; on a clash, prefixed with its file's name, then its folder's;
-// then numbered. The same input gives the same names every run.
-func (b *bundler) pickName(sec []string, key string) string {
+// pickName gives a lifted component of the section m, at sec, a stable,
+// readable name not in use there (defined by the description or lifted
+// before): the target's own name; on a clash, prefixed with its file's
+// name, then its folder's; then numbered. The same input gives the same
+// names every run.
+func (b *bundler) pickName(sec []string, m *Node, key string) string {
 	secKey := strings.Join(sec, "/")
 	taken := b.taken[secKey]
 	if taken == nil {
-		taken = map[string]bool{}
+		taken = &nameSet{}
 		b.taken[secKey] = taken
 	}
+	taken.follow(m)
 	file, pointer, _ := strings.Cut(key, "#")
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	dir := path.Base(path.Dir(file))
@@ -866,8 +863,7 @@ func (b *bundler) pickName(sec []string, key string) string {
 		candidates = candidates[:len(candidates)-1]
 	}
 	for _, c := range candidates {
-		if c != "" && !taken[c] {
-			taken[c] = true
+		if c != "" && !taken.has(c) {
 			return c
 		}
 	}
@@ -881,8 +877,7 @@ func (b *bundler) pickName(sec []string, key string) string {
 	}
 	for ; ; i++ {
 		c := candidates[0] + "_" + strconv.Itoa(i)
-		if !taken[c] {
-			taken[c] = true
+		if !taken.has(c) {
 			b.next[nk] = i + 1
 			return c
 		}

@@ -2,9 +2,12 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
@@ -207,9 +210,22 @@ func countScan(n *Node, k int) {
 // otherwise spend quadratic time resolving its references.
 type index map[*Node]*objectIndex
 
+// objectIndex is an object's member positions sorted by key, and by
+// position among equal keys: four bytes a member, where a map from key to
+// position took some 50, for the 64,000 names of a file $refs point into
+// while the bundler's own records are live too. A lookup is a binary
+// search. Members appended since the sort (the bundler lifts components
+// into a section it also resolves $refs in) go to a table of their own
+// until they outnumber the sorted ones, and then all are sorted again: each
+// member is sorted O(log n) times at most, where indexing an object anew
+// each time it grew cost n² for n $refs between n lifts. An object whose
+// members were replaced (a $ref inlined in it) is indexed anew: its last
+// member indexed is not the one it was.
 type objectIndex struct {
-	fields int // len(Fields) when built: an object that grew is re-indexed
-	at     map[string]int
+	sorted []int32  // the first members' positions, in key order
+	tail   posTable // the members after them, by key
+	n      int      // the members indexed: len(sorted) and the tail's
+	last   *byte    // the text of the last member's key when indexed
 }
 
 // indexFrom is the size from which an object is worth an index.
@@ -220,17 +236,43 @@ func (ix index) get(n *Node, key string) *Node {
 	if n == nil || n.Kind != Object || len(n.Fields()) < indexFrom || ix == nil {
 		return n.Get(key)
 	}
+	fields := n.Fields()
+	keyAt := func(i int) string { return fields[i].Key }
 	oi := ix[n]
-	if oi == nil || oi.fields != len(n.Fields()) {
-		oi = &objectIndex{fields: len(n.Fields()), at: make(map[string]int, len(n.Fields()))}
-		countScan(n, len(n.Fields()))
-		for i := len(n.Fields()) - 1; i >= 0; i-- { // the first of a key wins, as in Get
-			oi.at[n.Fields()[i].Key] = i
-		}
+	if oi == nil || len(fields) < oi.n || unsafe.StringData(fields[oi.n-1].Key) != oi.last {
+		oi = &objectIndex{} // new, or members taken away or replaced
 		ix[n] = oi
 	}
-	if i, ok := oi.at[key]; ok {
-		return n.Fields()[i].Value
+	switch {
+	case len(fields) > 2*len(oi.sorted):
+		countScan(n, len(fields))
+		*oi = objectIndex{sorted: make([]int32, len(fields)), n: len(fields)}
+		for i := range oi.sorted {
+			oi.sorted[i] = int32(i)
+		}
+		slices.SortFunc(oi.sorted, func(a, b int32) int {
+			if c := strings.Compare(fields[a].Key, fields[b].Key); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	case len(fields) > oi.n:
+		countScan(n, len(fields)-oi.n)
+		for ; oi.n < len(fields); oi.n++ {
+			oi.tail.add(oi.n, keyAt)
+		}
+	}
+	oi.last = unsafe.StringData(fields[oi.n-1].Key)
+	// The first of a key wins, as in Get: among equal keys the lowest
+	// position sorts first, and the sorted members come before the tail.
+	i, found := slices.BinarySearchFunc(oi.sorted, key, func(at int32, key string) int {
+		return strings.Compare(fields[at].Key, key)
+	})
+	if found {
+		return fields[oi.sorted[i]].Value
+	}
+	if i := oi.tail.find(key, keyAt); i >= 0 {
+		return fields[i].Value
 	}
 	return nil
 }

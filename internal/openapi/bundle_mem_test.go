@@ -1,0 +1,281 @@
+package openapi
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/docs-publish/docs-publish/internal/growthtest"
+	"github.com/docs-publish/docs-publish/internal/testenv"
+)
+
+// heapHeld is the heap live after a collection.
+func heapHeld() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestBundlerRecordsInBoundedMemory: while 64,000 $refs whose lifted names
+// clean alike are bundled, what the bundler holds besides the bundled tree
+// (its records of the files read, the targets lifted, the names taken, the
+// $refs rewritten, its index of the other file's keys, and that file's
+// members) stays under 140 bytes a $ref, 123 to 127 measured: it was 250, and
+// made the live heap 11 bytes a byte of input where the tree is 6. Not parallel: it measures the heap.
+func TestBundlerRecordsInBoundedMemory(t *testing.T) {
+	testenv.Long(t) // bundles 64,000 $refs
+	const refs = 64_000
+	fsys := collidingRefs(refs)
+	lim := Limits{Files: 8}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(root.Get("components").Get("schemas").Fields()); got != refs+2 {
+		t.Fatalf("%d schemas, want %d", got, refs+2)
+	}
+	with := heapHeld()
+	runtime.KeepAlive(b)
+	without := heapHeld() // b is dead: the tree alone
+	runtime.KeepAlive(root)
+	runtime.KeepAlive(fsys) // the files' text, which the bundler's file system holds too
+	held := with - without
+	t.Logf("%d $refs: the bundler holds %d KB besides the tree of %d KB (%d bytes a $ref)", refs, held>>10, without>>10, held/refs)
+	const perRef = 140
+	if held > refs*perRef {
+		t.Errorf("the bundler holds %d bytes a $ref besides the tree, want at most %d", held/refs, perRef)
+	}
+}
+
+// TestIndexFourBytesAMember: the index of a large object holds four
+// bytes a member, where a map from key to position took some 50, and
+// finds the first member of a key, as Get does. Not parallel: it measures
+// the heap.
+func TestIndexFourBytesAMember(t *testing.T) {
+	const members = 100_000
+	n := &Node{Kind: Object}
+	fields := make([]Field, 0, members+1)
+	for i := range members {
+		fields = append(fields, Field{Key: fmt.Sprintf("k%d", members-i), Value: NewScalar(Number, fmt.Sprint(i))})
+	}
+	fields = append(fields, Field{Key: "k7", Value: NewScalar(String, "second")})
+	n.SetFields(fields)
+	ix := index{}
+	before := heapHeld()
+	if got := ix.get(n, "k7").Scalar(); got != fmt.Sprint(members-7) {
+		t.Errorf("k7 is %q, want the first k7's %d", got, members-7)
+	}
+	held := heapHeld() - before
+	runtime.KeepAlive(ix)
+	t.Logf("an index of %d members holds %d KB", members, held>>10)
+	if held > 5*members {
+		t.Errorf("the index holds %d bytes a member, want at most 5", held/members)
+	}
+	for _, key := range []string{"k1", fmt.Sprint("k", members), "k50000"} {
+		if got, want := ix.get(n, key), n.Get(key); got != want {
+			t.Errorf("%s: the index finds %v, Get %v", key, got, want)
+		}
+	}
+	if got := ix.get(n, "k0"); got != nil {
+		t.Errorf("k0 found: %v", got)
+	}
+}
+
+// TestBundleTablesAgreeWithMaps: the lifted table and the name set answer
+// as Go maps do over many keys, some set twice (the last value wins) and
+// some alike but for their case or a byte, through the tables' growth.
+func TestBundleTablesAgreeWithMaps(t *testing.T) {
+	t.Parallel()
+	var lifted liftedTable
+	want := map[string]string{}
+	sec := &Node{Kind: Object}
+	var fields []Field
+	names := map[string]bool{}
+	var set nameSet
+	for i := range 5000 {
+		key := fmt.Sprintf("c.yaml#/k%d", i%3000) // the last 2,000 set again
+		local := fmt.Sprintf("#/components/schemas/n%d", i)
+		lifted.set(key, local)
+		want[key] = local
+		name := fmt.Sprintf("N%d", i%4000) // a name written twice
+		fields = append(fields, Field{Key: name, Value: sec})
+		sec.SetFields(fields)
+		names[name] = true
+		if i%7 == 0 {
+			set.follow(sec)
+		}
+	}
+	set.follow(sec)
+	for _, key := range []string{"c.yaml#/k0", "c.yaml#/k2999", "c.yaml#/k3000", "c.yaml#/K1", "c.yaml#/k1 ", ""} {
+		got, ok := lifted.get(key)
+		w, wok := want[key]
+		if got != w || ok != wok {
+			t.Errorf("lifted %q: %q %v, want %q %v", key, got, ok, w, wok)
+		}
+	}
+	for i := range 3000 {
+		key := fmt.Sprintf("c.yaml#/k%d", i)
+		if got, _ := lifted.get(key); got != want[key] {
+			t.Fatalf("lifted %q: %q, want %q", key, got, want[key])
+		}
+	}
+	for _, name := range []string{"N0", "N3999", "N4000", "n1", "N1 ", ""} {
+		if got := set.has(name); got != names[name] {
+			t.Errorf("name %q: in use %v, want %v", name, got, names[name])
+		}
+	}
+	other := &Node{Kind: Object}
+	other.SetFields([]Field{{Key: "M", Value: other}})
+	set.follow(other)
+	if set.has("N0") || !set.has("M") {
+		t.Errorf("a set moved to another section answers for the first")
+	}
+}
+
+// TestIndexAgreesWithGetAsTheObjectGrows: an object's index finds what Get
+// finds, the first member of a key, while members are appended one at a
+// time, some with keys already there.
+func TestIndexAgreesWithGetAsTheObjectGrows(t *testing.T) {
+	t.Parallel()
+	ix := index{}
+	n := &Node{Kind: Object}
+	var fields []Field
+	for i := range 300 {
+		key := fmt.Sprintf("k%d", i)
+		if i%5 == 0 {
+			key = fmt.Sprintf("k%d", i/3) // written before, or to be written
+		}
+		fields = append(fields, Field{Key: key, Value: NewScalar(Number, fmt.Sprint(i))})
+		n.SetFields(fields)
+		for _, k := range []string{key, "k1", "k10", fmt.Sprintf("k%d", i/2), "k-none"} {
+			if got, want := ix.get(n, k), n.Get(k); got != want {
+				t.Fatalf("%d members: %s: the index finds %v, Get %v", i+1, k, got, want)
+			}
+		}
+	}
+}
+
+// TestDataRefsBetweenLiftsCostLinear: $refs in examples to a component of
+// the description, each after a $ref that lifts one into the same section,
+// cost work in proportion to their number: indexing the section anew each
+// time it grew went through n² members. Not parallel: it reads a counter
+// every lookup adds to.
+func TestDataRefsBetweenLiftsCostLinear(t *testing.T) {
+	growthtest.LinearCount(t, "data $refs between lifts", "members scanned", 500, func(n int) uint64 {
+		var main, other strings.Builder
+		main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n")
+		for i := range indexFrom {
+			fmt.Fprintf(&main, "    d%d: {type: string}\n", i)
+		}
+		main.WriteString("    S:\n      type: object\n      properties:\n")
+		for i := range n {
+			fmt.Fprintf(&main, "        p%d: {$ref: 'c.yaml#/a%d'}\n        q%d: {type: object, example: {$ref: '#/components/schemas/d1'}}\n", i, i, i)
+			fmt.Fprintf(&other, "a%d: {type: string}\n", i)
+		}
+		fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(main.String())}, "c.yaml": {Data: []byte(other.String())}}
+		before := scanned.Load()
+		root, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(root.Get("components").Get("schemas").Fields()); got != indexFrom+1+n {
+			t.Fatalf("%d schemas, want %d", got, indexFrom+1+n)
+		}
+		return uint64(scanned.Load() - before)
+	})
+}
+
+// TestAliasesLoadAsCopies: a value an alias repeats, a $ref among them, is
+// a node of its own at each place, which the bundler counts on: it walks a
+// $ref of the main file once and keeps no record of what it said.
+func TestAliasesLoadAsCopies(t *testing.T) {
+	t.Parallel()
+	doc := "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n" +
+		"    A:\n      $ref: &r 'c.yaml#/X'\n    B:\n      example: {$ref: *r}\n" +
+		"    C: &o\n      properties:\n        p: {$ref: 'c.yaml#/Y'}\n    D:\n      example: *o\n    E: *o\n"
+	root, err := Load(context.Background(), fstest.MapFS{"openapi.yaml": {Data: []byte(doc)}}, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*Node]bool{}
+	var walk func(n *Node, at string)
+	walk = func(n *Node, at string) {
+		if seen[n] {
+			t.Errorf("%s: a node that stands in another place too", at)
+		}
+		seen[n] = true
+		for _, f := range n.Fields() {
+			walk(f.Value, at+"/"+f.Key)
+		}
+		for i, it := range n.Items() {
+			walk(it, fmt.Sprint(at, "/", i))
+		}
+	}
+	walk(root, "")
+	if len(seen) < 20 {
+		t.Fatalf("%d nodes walked: the aliases were not expanded", len(seen))
+	}
+}
+
+// TestIndexForgetsInlinedObjects: an object the bundler's index went
+// through (a $ref in data resolved through it) and that a $ref in it then
+// replaced with its target's members and its own is indexed anew: the
+// index takes members appended to an object as they come, and would
+// otherwise look the new members up where the old ones were. The second
+// target ends with the key that ended the object before (its last
+// sibling), at the same place and with the same text: only the
+// replacement itself tells the index.
+func TestIndexForgetsInlinedObjects(t *testing.T) {
+	t.Parallel()
+	var lastAgain strings.Builder
+	lastAgain.WriteString("Big:\n")
+	for i := range indexFrom + 8 {
+		fmt.Fprintf(&lastAgain, "  t%d: %d\n", i, i)
+	}
+	fmt.Fprintf(&lastAgain, "  s%d: fromT\n  t%d: 1\n", indexFrom+7, indexFrom+9)
+	for _, tc := range []struct {
+		name, target, later string
+	}{
+		{"other keys", "Big: {type: object, a0: 0, a1: 1, a2: 2, a3: 3, a4: 4, a5: 5, a6: 6, a7: 7, a8: 8, a9: 9}\n", "a3"},
+		{"the last sibling's key where it was", lastAgain.String(), fmt.Sprintf("s%d", indexFrom+7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var doc strings.Builder
+			doc.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S: {type: object, example: {$ref: '#/x-big/s5'}}\nx-big:\n  $ref: 'c.yaml#/Big'\n")
+			for i := range indexFrom + 8 {
+				fmt.Fprintf(&doc, "  s%d: %d\n", i, i)
+			}
+			fmt.Fprintf(&doc, "x-later: {$ref: '#/x-big/%s'}\n", tc.later)
+			fsys := fstest.MapFS{
+				"openapi.yaml": {Data: []byte(doc.String())},
+				"c.yaml":       {Data: []byte(tc.target)},
+			}
+			root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, b, err := bundle(context.Background(), root, BundleOptions{FS: fsys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			big := root.Get("x-big")
+			if big.Get("t0") == nil && big.Get("a0") == nil || big.Get("$ref") != nil {
+				t.Fatalf("x-big was not inlined: %v", big.Fields())
+			}
+			for _, f := range big.Fields() {
+				if got, want := b.ix.get(big, f.Key), big.Get(f.Key); got != want {
+					t.Errorf("%s: the bundler's index finds %v, Get %v", f.Key, got, want)
+				}
+			}
+		})
+	}
+}

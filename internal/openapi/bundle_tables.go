@@ -1,0 +1,116 @@
+package openapi
+
+import "hash/maphash"
+
+// The bundler's records of the names in use and the targets lifted hold an
+// entry for each $ref to a target of its own: 64,000 of them in 4 MB of
+// description. Go maps of strings took 50 to 80 bytes an entry there, a
+// third of what bundling held besides the tree; these tables find their
+// entries by hash through four-byte slots instead, the strings held where
+// they already are. So does an object's index for the members appended
+// since it was sorted (objectIndex).
+
+// posTable finds entries by a string key through their positions in a list
+// its user keeps: open addressing over slots at most half full.
+type posTable struct {
+	slots []int32 // an entry's position + 1; 0 is free
+	n     int     // the entries added
+}
+
+// tableSeed hashes every table's keys: what a table finds does not depend
+// on it, so neither do the names the bundler picks.
+var tableSeed = maphash.MakeSeed()
+
+// find is the lowest position of the entries whose key is key, or -1.
+func (t *posTable) find(key string, keyAt func(int) string) int {
+	found := -1
+	if len(t.slots) == 0 {
+		return found
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := maphash.String(tableSeed, key) & mask; t.slots[i] != 0; i = (i + 1) & mask {
+		if pos := int(t.slots[i] - 1); (found < 0 || pos < found) && keyAt(pos) == key {
+			found = pos
+		}
+	}
+	return found
+}
+
+// add records the entry at pos, whose key is keyAt(pos).
+func (t *posTable) add(pos int, keyAt func(int) string) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]int32, max(16, 2*len(old)))
+		for _, s := range old {
+			if s != 0 {
+				t.put(int(s-1), keyAt)
+			}
+		}
+	}
+	t.put(pos, keyAt)
+	t.n++
+}
+
+// put places pos in the first free slot from its key's.
+func (t *posTable) put(pos int, keyAt func(int) string) {
+	mask := uint64(len(t.slots) - 1)
+	for i := maphash.String(tableSeed, keyAt(pos)) & mask; ; i = (i + 1) & mask {
+		if t.slots[i] == 0 {
+			t.slots[i] = int32(pos + 1)
+			return
+		}
+	}
+}
+
+// nameSet is the names of a components section's members, for picking
+// names not in use: the section's own keys, found through a posTable of
+// their positions.
+type nameSet struct {
+	sec     *Node
+	indexed int // the section's members indexed, the first ones
+	t       posTable
+}
+
+// follow brings the set up to date with sec's members: the members
+// appended since it last looked (lifting only appends), or all of them
+// for a section it has not seen.
+func (s *nameSet) follow(sec *Node) {
+	if s.sec != sec || len(sec.Fields()) < s.indexed {
+		*s = nameSet{sec: sec}
+	}
+	for ; s.indexed < len(sec.Fields()); s.indexed++ {
+		s.t.add(s.indexed, s.keyAt)
+	}
+}
+
+// has reports whether a member indexed is named name.
+func (s *nameSet) has(name string) bool { return s.t.find(name, s.keyAt) >= 0 }
+
+func (s *nameSet) keyAt(pos int) string { return s.sec.Fields()[pos].Key }
+
+// liftedTable maps each target lifted (its file and pointer) to the local
+// $ref that now names it.
+type liftedTable struct {
+	keys, locals []string
+	t            posTable
+}
+
+func (l *liftedTable) keyAt(pos int) string { return l.keys[pos] }
+
+// get is the local $ref of the target key, if it was lifted.
+func (l *liftedTable) get(key string) (string, bool) {
+	if pos := l.t.find(key, l.keyAt); pos >= 0 {
+		return l.locals[pos], true
+	}
+	return "", false
+}
+
+// set makes local the $ref of the target key, in place of any before.
+func (l *liftedTable) set(key, local string) {
+	if pos := l.t.find(key, l.keyAt); pos >= 0 {
+		l.locals[pos] = local
+		return
+	}
+	l.keys, l.locals = append(l.keys, key), append(l.locals, local)
+	l.t.add(len(l.keys)-1, l.keyAt)
+}
