@@ -718,8 +718,17 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	// measured as it is now, with the $refs inside it that were inlined
 	// already (a copy shares them): nested inlining adds up too. Measuring
 	// stops at the limit, so it costs no more than the limit allows.
-	if b.bud.expanded += sizeUpTo(target, b.lim.ExpandedBytes-b.bud.expanded+1); b.bud.expanded > b.lim.ExpandedBytes {
+	size, holdsRef := sizeReaching(target, b.lim.ExpandedBytes-b.bud.expanded+1, n)
+	if b.bud.expanded += size; b.bud.expanded > b.lim.ExpandedBytes {
 		return b.failWith(ErrLimit, n, "$refs inline more than %s (the limit of docs-publish for what aliases and inlined $refs may add): refer to shared components instead", mib(b.lim.ExpandedBytes))
+	}
+	// The copy shares the target's members: a target that holds the $ref
+	// (the $ref in a part of the file inlined around it, or in a file that
+	// part inlined) would hold itself once the $ref is replaced, and every
+	// walk after would go round it for ever. The key above does not tell:
+	// a.yaml and a.yaml#/X overlap.
+	if holdsRef {
+		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, "/")+1:])
 	}
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
@@ -796,9 +805,18 @@ func jsonSize(n *Node, memo map[*Node]int64) int64 {
 // max: past it, it is some number over max. Shared parts count each time
 // they appear, as they will be written.
 func sizeUpTo(n *Node, max int64) int64 {
+	s, _ := sizeReaching(n, max, nil)
+	return s
+}
+
+// sizeReaching is sizeUpTo, and whether the nodes it counted hold find:
+// when the size is at most max, whether n holds find at all.
+func sizeReaching(n *Node, max int64, find *Node) (int64, bool) {
 	var s int64
+	found := false
 	var walk func(n *Node) bool
 	walk = func(n *Node) bool {
+		found = found || n == find
 		switch n.Kind {
 		case String:
 			s += int64(len(n.Scalar())) + 2
@@ -828,7 +846,7 @@ func sizeUpTo(n *Node, max int64) int64 {
 		return s <= max
 	}
 	walk(n)
-	return s
+	return s, found
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
