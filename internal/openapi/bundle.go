@@ -331,6 +331,20 @@ func (b *bundler) fillSections() error {
 			continue
 		}
 		fields := withSiblings(target.Fields(), m.Fields())
+		if len(sec) == 1 && sec[0] == "components" {
+			// The sections in it are the other file's nodes: lifting adds
+			// to a section, and a target that holds that file (a $ref to
+			// it from within it) would then hold itself. The main file's
+			// sections are copies of their own.
+			for i, f := range fields {
+				if f.Value.Kind == Object {
+					cp := *f.Value
+					cp.SetFields(slices.Clone(f.Value.Fields()))
+					cp.walked = 0
+					fields[i].Value = &cp
+				}
+			}
+		}
 		*m = Node{Kind: Object, Pos: m.Pos, Src: target.Src}
 		m.SetFields(fields)
 		delete(b.ix, m) // its members replaced: an index of them is stale

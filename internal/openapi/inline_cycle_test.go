@@ -3,6 +3,8 @@ package openapi
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -64,4 +66,60 @@ func TestInlinedRefInsideItsTargetRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestComponentsFromAFileLiftedIntoCopies: with components given by a
+// $ref to another file, a $ref in that file to the whole of it lifts the
+// file into the schemas, which are then the main file's copy of that
+// file's section: lifted into the file's own section, the target held the
+// section, which held the target, and every walk after went round for
+// ever. The bundle holds no node twice on one path, and the $ref is a
+// local one to the lifted schema.
+func TestComponentsFromAFileLiftedIntoCopies(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents: {$ref: 'comps.yaml'}\n")},
+		"comps.yaml":   {Data: []byte("schemas: {A: {properties: {c: {$ref: '#'}}}}\n")},
+	}
+	root, err := Load(context.Background(), fsys, "openapi.yaml", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Bundle(context.Background(), root, BundleOptions{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path := cycle(out); path != "" {
+		t.Fatalf("the bundle holds itself: %s", path)
+	}
+	schemas := out.Get("components").Get("schemas")
+	ref := schemas.Get("A").Get("properties").Get("c").Get("$ref").Scalar()
+	if !strings.HasPrefix(ref, "#/components/schemas/") || schemas.Get(strings.TrimPrefix(ref, "#/components/schemas/")) == nil {
+		t.Errorf("A's $ref is %q, not one to a lifted schema of %v", ref, schemas.Fields())
+	}
+}
+
+// cycle is the path to a node that holds itself in the tree at n, or "".
+func cycle(n *Node) string {
+	on := map[*Node]bool{}
+	var walk func(n *Node, at string) string
+	walk = func(n *Node, at string) string {
+		if on[n] {
+			return at
+		}
+		on[n] = true
+		defer delete(on, n)
+		for _, f := range n.Fields() {
+			if p := walk(f.Value, at+"/"+f.Key); p != "" {
+				return p
+			}
+		}
+		for i, it := range n.Items() {
+			if p := walk(it, fmt.Sprint(at, "/", i)); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
+	return walk(n, "#")
 }
