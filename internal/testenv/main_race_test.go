@@ -36,6 +36,7 @@ func TestRaceExitSleepOff(t *testing.T) {
 		{"", "atexit_sleep_ms=0"},
 		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},
 		{"halt_on_error=1 atexit_sleep_ms=5", "halt_on_error=1 atexit_sleep_ms=5"},
+		{"halt_on_error=1,atexit_sleep_ms=5", "halt_on_error=1,atexit_sleep_ms=5"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.given, func(t *testing.T) {

@@ -16,8 +16,9 @@ const raceExitSleep = "atexit_sleep_ms"
 
 func noRaceExitSleep() {
 	gorace := os.Getenv("GORACE")
-	// Its options are name=value, separated by spaces.
-	for _, opt := range strings.Fields(gorace) {
+	// Its options are name=value, separated as the race detector's
+	// parser separates them: by spaces, commas, colons or line breaks.
+	for _, opt := range strings.FieldsFunc(gorace, func(r rune) bool { return strings.ContainsRune(" ,:\t\n\r", r) }) {
 		if strings.HasPrefix(opt, raceExitSleep+"=") {
 			return // the run's own, or this started again
 		}
