@@ -11,7 +11,8 @@ import (
 //	func TestMain(m *testing.M) { testenv.Main(m) }
 //
 // A package with a TestMain of its own calls NoRaceExitSleep first in it.
-// TestEveryPackageRunsThroughMain holds every package to one or the other.
+// internal/testruns' TestEveryPackageRunsThroughMain holds every package to
+// one or the other.
 func Main(m *testing.M) {
 	NoRaceExitSleep()
 	os.Exit(m.Run())

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -31,6 +32,28 @@ func TestLongTests(t *testing.T) {
 	_, err = findLong(filepath.Join("testdata", "badmodule"))
 	if err == nil || !strings.Contains(err.Error(), "b_test.go:5:1: needsLong calls testenv.Long") {
 		t.Errorf("a call in a helper: %v, want an error naming the helper and its place", err)
+	}
+}
+
+// TestEveryPackageRunsThroughMain: every package of this module with
+// tests has a TestMain that calls testenv.Main, or testenv.NoRaceExitSleep,
+// so that none of them spends the race detector's second at exit; and a
+// package without one is named.
+func TestEveryPackageRunsThroughMain(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	if without, err := withoutMain(root); err != nil || len(without) > 0 {
+		t.Errorf("packages without a TestMain calling testenv.Main or testenv.NoRaceExitSleep: %v (%v)", without, err)
+	}
+	if long, err := findLong(root); err != nil || len(long.dirs) < 3 {
+		t.Fatalf("the walk found long tests in %v (%v): not this module", long.dirs, err)
+	}
+	without, err := withoutMain(filepath.Join("testdata", "module"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join("testdata", "module"), filepath.Join("testdata", "module", "internal", "a")}; !slices.Equal(without, want) {
+		t.Errorf("in a module without TestMain: %v, want %v", without, want)
 	}
 }
 
