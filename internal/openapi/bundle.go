@@ -718,6 +718,12 @@ func (b *bundler) lift(key string, target *Node, sec []string) string {
 	return local
 }
 
+// failCircular refuses the $ref n to key, which would inline a copy of
+// its target inside that copy.
+func (b *bundler) failCircular(n *Node, key string) error {
+	return b.fail(n, "circular $ref through %s cannot be inlined here, where no component section can hold it: break the cycle, or refer to it from a component", key[strings.LastIndex(key, "/")+1:])
+}
+
 // inline replaces a reference with a copy of its target where components
 // cannot hold it (a Swagger 2.0 header, a 3.0 path item, an extension).
 func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) error {
@@ -725,7 +731,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 		b.inlining = map[string]bool{}
 	}
 	if b.inlining[key] {
-		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, "/")+1:])
+		return b.failCircular(n, key)
 	}
 	// A copy of the target will be written out where the $ref stood: a
 	// 1 MiB value inlined 8000 times would be 8 GB of JSON. The target is
@@ -742,7 +748,7 @@ func (b *bundler) inline(n *Node, key string, target *Node, p place, depth int) 
 	// walk after would go round it for ever. The key above does not tell:
 	// a.yaml and a.yaml#/X overlap.
 	if holdsRef {
-		return b.fail(n, "circular $ref through %s cannot be inlined here: this format has no component section for it", key[strings.LastIndex(key, "/")+1:])
+		return b.failCircular(n, key)
 	}
 	b.inlining[key] = true
 	defer delete(b.inlining, key)
