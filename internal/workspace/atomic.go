@@ -23,6 +23,7 @@ type pending struct {
 	w       *Workspace
 	tmp     string
 	target  string
+	file    bool // a file, which replaces one at its target (replaceFile)
 	settled bool
 }
 
@@ -33,7 +34,10 @@ func (p *pending) commit(what string, finish func() error, abort func()) error {
 		return fmt.Errorf("workspace: %s already committed or aborted", what)
 	}
 	err := finish()
-	if err == nil {
+	switch {
+	case err == nil && p.file:
+		err = p.w.replaceFile(p.tmp, p.target)
+	case err == nil:
 		err = p.w.root.Rename(p.tmp, p.target)
 	}
 	err = p.w.writeErr(p.target, err)
@@ -97,7 +101,7 @@ func (w *Workspace) Create(name string) (*File, error) {
 	if err != nil {
 		return nil, w.writeErr(name, err)
 	}
-	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name, file: true}}, nil
 }
 
 // Commit closes the file and moves it to its target, readable by later
