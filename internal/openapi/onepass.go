@@ -143,7 +143,6 @@ type pass struct {
 	objects  int
 	refs     []passRef
 	texts    map[string]string // every $ref's text, once
-	names    []*names          // the keys of the objects open, by depth
 	sch      schemaPass        // the schemas' checks (schema.go)
 	kids     kids
 }
@@ -151,6 +150,8 @@ type pass struct {
 // names are the keys of one object, by their hashes: a key written twice,
 // or two whose hashes meet, give way to the tree, whose decoder names the
 // key. Most objects have a few keys, looked through; large ones get a set.
+// The decoder's goroutine checks them (see upload), where the keys are
+// hashed, so that the pass, which sets the pace, does not.
 type names struct {
 	list []uint64
 	set  map[uint64]struct{} // kept for the next large object at its depth
@@ -187,12 +188,15 @@ func (ns *names) add(h uint64) bool {
 // depth may have held.
 const maxKeptNames = 1024
 
-// keysAt is a fresh set of keys for an object at depth.
-func (p *pass) keysAt(depth int) *names {
-	for len(p.names) <= depth {
-		p.names = append(p.names, &names{})
+// keySets are the keys of the objects open, by depth.
+type keySets []*names
+
+// at is a fresh set of keys for an object at depth.
+func (k *keySets) at(depth int) *names {
+	for len(*k) <= depth {
+		*k = append(*k, &names{})
 	}
-	ns := p.names[depth]
+	ns := (*k)[depth]
 	ns.list, ns.big = ns.list[:0], false
 	if len(ns.set) > maxKeptNames {
 		// clear costs the map's room, not its keys: a set kept from an
@@ -447,7 +451,7 @@ func (p *pass) text() (string, error) {
 // keep is a copy of s; a key validation reads is the program's own
 // string.
 func keep(s string) string {
-	if k, ok := knownKeys[s]; ok {
+	if k, ok := knownKeys.get(s); ok {
 		return k
 	}
 	return string([]byte(s))
@@ -455,7 +459,7 @@ func keep(s string) string {
 
 // knownKeys are the keys profileKey names, each one string for all its
 // uses.
-var knownKeys = func() map[string]string {
+var knownKeys = func() *keyTable[string] {
 	m := map[string]string{}
 	for _, k := range []string{"$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
 		"minimum", "maximum", "pattern", "default", "enum", "consumes", "description", "title", "version", "content",
@@ -465,7 +469,7 @@ var knownKeys = func() map[string]string {
 		"string", "number", "integer", "boolean", "array", "object", "null"} { // and type names, which schemas' checks read
 		m[k] = k
 	}
-	return m
+	return newKeyTable(m)
 }()
 
 // value passes one value (the decoder's goroutine writes it out), keeping
@@ -556,7 +560,6 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	}
 	so := p.sch.object(pl, top)
 	p.size += 2
-	keys := p.keysAt(depth)
 	// The top's members are the node's as they are read: the schemas'
 	// checks look for its version keys before it ends, to check by that
 	// version's rules alone.
@@ -579,14 +582,11 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
-		key, hash, err := p.dec.ReadKey()
+		key, err := p.dec.ReadString()
 		if err != nil {
 			return nil, p.stop(err)
 		}
 		keyOff := p.dec.Start()
-		if !keys.add(hash) {
-			return nil, gaveWay("a key written twice, or two keys alike")
-		}
 		p.size += int64(len(key)) + 4
 		// Everything the key decides is decided now: key may be the
 		// decoder's buffer, which the next read may overwrite.
