@@ -143,6 +143,7 @@ type pass struct {
 	objects  int
 	refs     []passRef
 	texts    map[string]string // every $ref's text, once
+	names    []*names          // the keys of the objects open, by depth
 	sch      schemaPass        // the schemas' checks (schema.go)
 	kids     kids
 }
@@ -150,8 +151,6 @@ type pass struct {
 // names are the keys of one object, by their hashes: a key written twice,
 // or two whose hashes meet, give way to the tree, whose decoder names the
 // key. Most objects have a few keys, looked through; large ones get a set.
-// The decoder's goroutine checks them (see upload), where the keys are
-// hashed, so that the pass, which sets the pace, does not.
 type names struct {
 	list []uint64
 	set  map[uint64]struct{} // kept for the next large object at its depth
@@ -188,15 +187,12 @@ func (ns *names) add(h uint64) bool {
 // depth may have held.
 const maxKeptNames = 1024
 
-// keySets are the keys of the objects open, by depth.
-type keySets []*names
-
-// at is a fresh set of keys for an object at depth.
-func (k *keySets) at(depth int) *names {
-	for len(*k) <= depth {
-		*k = append(*k, &names{})
+// keysAt is a fresh set of keys for an object at depth.
+func (p *pass) keysAt(depth int) *names {
+	for len(p.names) <= depth {
+		p.names = append(p.names, &names{})
 	}
-	ns := (*k)[depth]
+	ns := p.names[depth]
 	ns.list, ns.big = ns.list[:0], false
 	if len(ns.set) > maxKeptNames {
 		// clear costs the map's room, not its keys: a set kept from an
@@ -560,6 +556,7 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 	}
 	so := p.sch.object(pl, top)
 	p.size += 2
+	keys := p.keysAt(depth)
 	// The top's members are the node's as they are read: the schemas'
 	// checks look for its version keys before it ends, to check by that
 	// version's rules alone.
@@ -582,11 +579,14 @@ func (p *pass) object(m mode, pl places, flags uint8, depth int) (*Node, error) 
 			err := p.dec.ReadToken()
 			return nil, p.stop(err)
 		}
-		key, err := p.dec.ReadString()
+		key, hash, err := p.dec.ReadKey()
 		if err != nil {
 			return nil, p.stop(err)
 		}
 		keyOff := p.dec.Start()
+		if !keys.add(hash) {
+			return nil, gaveWay("a key written twice, or two keys alike")
+		}
 		p.size += int64(len(key)) + 4
 		// Everything the key decides is decided now: key may be the
 		// decoder's buffer, which the next read may overwrite.

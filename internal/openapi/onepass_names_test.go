@@ -34,12 +34,12 @@ func TestOnePassLargeObjectsAlike(t *testing.T) {
 // of 33 at its depth, took 7.7 times as long for 4 times the input.
 func TestKeySetKeptSmall(t *testing.T) {
 	t.Parallel()
-	var keys keySets
-	ns := keys.at(1)
+	var p pass
+	ns := p.keysAt(1)
 	for h := range uint64(4 * maxKeptNames) {
 		ns.add(h)
 	}
-	if ns = keys.at(1); len(ns.set) > maxKeptNames {
+	if ns = p.keysAt(1); len(ns.set) > maxKeptNames {
 		t.Errorf("the set kept for the next object holds %d keys, want at most %d", len(ns.set), maxKeptNames)
 	}
 	for h := range uint64(40) {

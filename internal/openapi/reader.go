@@ -50,8 +50,11 @@ type aheadToken struct {
 	// any other token as it was. A string's text is text[tlo:thi] of its
 	// batch, decoded, when it holds an escape, else buf[lo+1:hi-1].
 	lo, hi, tlo, thi uint32
-	kind             jsontext.Kind // as PeekKind said
-	escaped          bool
+	// hash is a key's text hashed, for the pass to tell keys written twice
+	// (see names); 0 for any other token.
+	hash    uint64
+	kind    jsontext.Kind // as PeekKind said
+	escaped bool
 }
 
 // tokenBatch is tokens read together, their part of the upload, and the
@@ -81,10 +84,6 @@ const (
 // there was none to read, and ReadToken read one): it would loop otherwise.
 var errNoToken = errors.New("the JSON decoder found no token and no error")
 
-// errKeyTwice is a key written twice in an object, or two keys whose
-// hashes meet: the tree, which reads the file again, names the key.
-var errKeyTwice = errors.New("a key written twice, or two keys alike")
-
 // errBatchTooLarge is a batch past what its offsets count: a string of
 // gigabytes, over any file limit, would make one.
 var errBatchTooLarge = errors.New("a JSON string too long for the single pass")
@@ -106,8 +105,8 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 		a.free <- &tokenBatch{toks: make([]aheadToken, 0, batchTokens), buf: make([]byte, 0, batchBytes+batchBytes/4)}
 	}
 	feed := &chunkFeeder{r: r, spare: lines.spare}
-	// Keys written twice are caught more cheaply by their hashes (see
-	// names and upload).
+	// Keys written twice are caught by the pass itself, more cheaply: by
+	// their hashes (see names).
 	dec := jsontext.NewDecoder(feed, jsontext.AllowDuplicateNames(true))
 	go a.decode(dec, feed, out)
 	return a
@@ -150,20 +149,17 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 }
 
 // upload is where the decoder stands in the document it writes out: what
-// goes before the next token, whether each value open is an object, and
-// the keys of each object open.
+// goes before the next token, and whether each value open is an object.
 type upload struct {
 	sep     byte   // ',' after a value, ':' after a key, 0 after '{', '[' or at the start
 	objects []bool // by depth, whether the value open there is an object
-	keys    keySets
 	seed    maphash.Seed
 }
 
 // next reads one token into b, or the decoder's error, and writes it to
 // b's part of the upload: the string's work that does not depend on where
 // it stands (its escapes decoded, and written again as Encode writes it)
-// is done here, on the decoder's goroutine, and so is the check of the
-// keys written twice, which ends the batch with errKeyTwice at the key.
+// is done here, on the decoder's goroutine.
 func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 	k := dec.PeekKind()
 	var raw []byte
@@ -200,9 +196,6 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 		t.lo = uint32(len(b.buf))
 		switch {
 		case k == '{' || k == '[':
-			if k == '{' {
-				u.keys.at(len(u.objects))
-			}
 			u.objects = append(u.objects, k == '{')
 			b.buf = append(b.buf, byte(k))
 			u.sep = 0
@@ -219,16 +212,11 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 			b.buf = append(b.buf, raw...)
 		}
 		switch {
+		case key && t.escaped:
+			t.hash = maphash.Bytes(u.seed, b.text[t.tlo:t.thi])
+			u.sep = ':'
 		case key:
-			text := raw[1 : len(raw)-1]
-			if t.escaped {
-				text = b.text[t.tlo:t.thi]
-			}
-			if !u.keys[len(u.objects)-1].add(maphash.Bytes(u.seed, text)) {
-				t.hi = uint32(len(b.buf))
-				b.toks = append(b.toks, t)
-				return errKeyTwice
-			}
+			t.hash = maphash.Bytes(u.seed, raw[1:len(raw)-1])
 			u.sep = ':'
 		case k != '{' && k != '[':
 			u.sep = ','
@@ -322,6 +310,16 @@ func (a *aheadReader) ReadString() (string, error) {
 		return unsafe.String(unsafe.SliceData(a.cur.text[t.tlo:]), t.thi-t.tlo), nil
 	}
 	return unsafe.String(unsafe.SliceData(a.cur.buf[t.lo+1:]), t.hi-t.lo-2), nil
+}
+
+// ReadKey reads the next string, a key: its text, valid until the read
+// after the next, and its hash, or the decoder's error there.
+func (a *aheadReader) ReadKey() (string, uint64, error) {
+	s, err := a.ReadString()
+	if err != nil {
+		return "", 0, err
+	}
+	return s, a.toks[a.i-1].hash, nil
 }
 
 // take moves past the next token, unless the decoder failed there.
