@@ -5,7 +5,8 @@ import "math/bits"
 // keyTable is a fixed set of keys, each with a value, looked up by the
 // key's length and its first and last bytes, then one comparison or a few:
 // the single pass asks about every key of a description, where a map,
-// which hashes the whole key, cost it a tenth of its time. Half its slots
+// which hashes the whole key, took twice as long a lookup (some 4% of the
+// pass's CPU time on GitHub's description). Half its slots
 // at least stay empty, so that a key not in the set, whatever its bytes,
 // ends its search within the few slots its set's keys crowd.
 type keyTable[V any] struct {

@@ -40,9 +40,15 @@ func (p *pending) commit(what string, finish func() error, abort func()) error {
 	case err == nil:
 		err = p.w.root.Rename(p.tmp, p.target)
 	}
+	var stranded *strandedError
+	if errors.As(err, &stranded) {
+		p.settled = true // tmp's name holds what was at the target: kept
+	}
 	err = p.w.writeErr(p.target, err)
 	if err != nil {
-		abort()
+		if !p.settled {
+			abort()
+		}
 		return err
 	}
 	p.settled = true
@@ -245,3 +251,17 @@ func (w *Workspace) settle(name string, mode fs.FileMode) error {
 	}
 	return w.owner.give(w.root, name)
 }
+
+// strandedError is a replacement that could not be undone: what was at
+// the target is under tmp's name, and must not be removed with the
+// temporary file.
+type strandedError struct {
+	tmp string
+	err error
+}
+
+func (e *strandedError) Error() string {
+	return "what was in its place is now at " + e.tmp + ": " + e.err.Error()
+}
+
+func (e *strandedError) Unwrap() error { return e.err }
