@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/namerule"
@@ -218,8 +219,12 @@ func parseDocs(data []byte, answer string) ([]Doc, error) {
 	return docs, nil
 }
 
-// hostName is a DNS name, with an optional port.
-var hostName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$`)
+// hostName is a DNS name, with an optional port. Compiled when first
+// used: its counted repeats made it some 0.3 ms of every run's start, a
+// dry run's included, which never reads an answer.
+var hostName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$`)
+})
 
 // domainOf reads a doc's domain when the service gives one: a host name, a
 // URL, or an object with a name or url. Anything else is no domain.
@@ -242,7 +247,7 @@ func hostOrURL(s string) (domain, docsURL string) {
 	s = strings.TrimSpace(s)
 	if strings.Contains(s, "://") {
 		u, err := url.Parse(s)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || !hostName.MatchString(u.Host) || u.User != nil {
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || !hostName().MatchString(u.Host) || u.User != nil {
 			return "", ""
 		}
 		if u.Path == "" {
@@ -251,7 +256,7 @@ func hostOrURL(s string) (domain, docsURL string) {
 		u.RawQuery, u.Fragment = "", ""
 		return u.Host, u.String()
 	}
-	if len(s) > 253 || !hostName.MatchString(s) || !strings.Contains(s, ".") && !strings.HasPrefix(s, "localhost") {
+	if len(s) > 253 || !hostName().MatchString(s) || !strings.Contains(s, ".") && !strings.HasPrefix(s, "localhost") {
 		return "", ""
 	}
 	return s, "https://" + s + "/"

@@ -447,7 +447,7 @@ func (p *pass) text() (string, error) {
 // keep is a copy of s; a key validation reads is the program's own
 // string.
 func keep(s string) string {
-	if k, ok := knownKeys[s]; ok {
+	if k, ok := knownKeys.get(s); ok {
 		return k
 	}
 	return string([]byte(s))
@@ -455,7 +455,7 @@ func keep(s string) string {
 
 // knownKeys are the keys profileKey names, each one string for all its
 // uses.
-var knownKeys = func() map[string]string {
+var knownKeys = func() *keyTable[string] {
 	m := map[string]string{}
 	for _, k := range []string{"$ref", "swagger", "openapi", "name", "in", "required", "type", "minLength", "maxLength",
 		"minimum", "maximum", "pattern", "default", "enum", "consumes", "description", "title", "version", "content",
@@ -465,7 +465,7 @@ var knownKeys = func() map[string]string {
 		"string", "number", "integer", "boolean", "array", "object", "null"} { // and type names, which schemas' checks read
 		m[k] = k
 	}
-	return m
+	return newKeyTable(m)
 }()
 
 // value passes one value (the decoder's goroutine writes it out), keeping

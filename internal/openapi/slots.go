@@ -106,13 +106,13 @@ var everyChild = map[slot]place{
 // lookup per key that costs no more than it must: the single pass asks
 // for every key of a description.
 var (
-	childrenOf   [sData + 1]map[string]place
+	childrenOf   [sData + 1]*keyTable[place]
 	everyChildOf [sData + 1]*place
 )
 
 func init() {
 	for s, m := range children {
-		childrenOf[s] = m
+		childrenOf[s] = newKeyTable(m)
 	}
 	for s, p := range everyChild {
 		everyChildOf[s] = &p
@@ -134,7 +134,7 @@ func child(p place, k string, v3 bool) place {
 	if k == "examples" && v3 && (p.s == sParam || p.s == sHeader) {
 		return named(sExample) // Swagger 2.0's examples are data
 	}
-	if c, ok := childrenOf[p.s][k]; ok {
+	if c, ok := childrenOf[p.s].get(k); ok {
 		return c
 	}
 	return at(sOther)

@@ -23,6 +23,7 @@ type pending struct {
 	w       *Workspace
 	tmp     string
 	target  string
+	file    bool // a file, which replaces one at its target (replaceFile)
 	settled bool
 }
 
@@ -33,12 +34,21 @@ func (p *pending) commit(what string, finish func() error, abort func()) error {
 		return fmt.Errorf("workspace: %s already committed or aborted", what)
 	}
 	err := finish()
-	if err == nil {
+	switch {
+	case err == nil && p.file:
+		err = p.w.replaceFile(p.tmp, p.target)
+	case err == nil:
 		err = p.w.root.Rename(p.tmp, p.target)
+	}
+	var stranded *strandedError
+	if errors.As(err, &stranded) {
+		p.settled = true // tmp's name holds what was at the target: kept
 	}
 	err = p.w.writeErr(p.target, err)
 	if err != nil {
-		abort()
+		if !p.settled {
+			abort()
+		}
 		return err
 	}
 	p.settled = true
@@ -97,7 +107,7 @@ func (w *Workspace) Create(name string) (*File, error) {
 	if err != nil {
 		return nil, w.writeErr(name, err)
 	}
-	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name, file: true}}, nil
 }
 
 // Commit closes the file and moves it to its target, readable by later
@@ -241,3 +251,17 @@ func (w *Workspace) settle(name string, mode fs.FileMode) error {
 	}
 	return w.owner.give(w.root, name)
 }
+
+// strandedError is a replacement that could not be undone: what was at
+// the target is under tmp's name, and must not be removed with the
+// temporary file.
+type strandedError struct {
+	tmp string
+	err error
+}
+
+func (e *strandedError) Error() string {
+	return "what was in its place is now at " + e.tmp + ": " + e.err.Error()
+}
+
+func (e *strandedError) Unwrap() error { return e.err }

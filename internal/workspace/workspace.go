@@ -17,6 +17,10 @@ type Workspace struct {
 	root    *os.Root
 	escapes error // os.Root's error for a path that leaves it
 	owner   owner
+	// beforeExchange, set by tests only, runs in replaceFile between its
+	// look at the target and the exchange: where another writer may
+	// change the target.
+	beforeExchange func()
 }
 
 // Open opens the workspace at dir.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -204,5 +205,56 @@ func TestScratchLeavesNothing(t *testing.T) {
 	after, _ := os.ReadDir(w.Dir())
 	if len(during) != len(before) || len(after) != len(before) {
 		t.Errorf("the workspace held %d entries, then %d while the scratch file was open, %d after", len(before), len(during), len(after))
+	}
+}
+
+// TestCommitReplacesAFile: a file committed over one at its target takes
+// its place whole (content and mode), the old one goes without a trace,
+// and whoever had the old one open still reads it.
+func TestCommitReplacesAFile(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		old  string // what is at the target before, "" for nothing
+	}{
+		{"over a file", "old content"},
+		{"over an empty file", "-"},
+		{"where nothing is", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := setup(t)
+			target := filepath.Join(w.Dir(), "api", "bundle.json")
+			var held *os.File
+			if tc.old != "" {
+				old := strings.TrimPrefix(tc.old, "-")
+				must(t, os.WriteFile(target, []byte(old), 0o600))
+				var err error
+				held, err = os.Open(target)
+				must(t, err)
+				defer held.Close()
+			}
+			f, err := w.Create("api/bundle.json")
+			must(t, err)
+			io.WriteString(f, `{"new":true}`)
+			must(t, f.Commit())
+			got, err := os.ReadFile(target)
+			if err != nil || string(got) != `{"new":true}` {
+				t.Errorf("the target holds %q, %v", got, err)
+			}
+			if st, err := os.Stat(target); err != nil || st.Mode().Perm() != 0o644 {
+				t.Errorf("the target: %v, %v", st, err)
+			}
+			entries, _ := os.ReadDir(filepath.Join(w.Dir(), "api"))
+			if len(entries) != 2 { // openapi.yaml and bundle.json
+				t.Errorf("api holds %v", entries)
+			}
+			if held != nil {
+				if b, err := io.ReadAll(held); err != nil || string(b) != strings.TrimPrefix(tc.old, "-") {
+					t.Errorf("the old file, open before, reads %q, %v", b, err)
+				}
+			}
+		})
 	}
 }
