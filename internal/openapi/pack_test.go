@@ -90,7 +90,7 @@ func TestLongListsPacked(t *testing.T) {
 
 // TestPackedListsInParts: a long list cut into parts is packed as the
 // whole parse packs it, and unpacked when a later part holds an item that
-// cannot be packed (a mapping, a quoted or tagged scalar, an anchor).
+// cannot be packed (a mapping, a list with a $ref).
 func TestPackedListsInParts(t *testing.T) {
 	t.Parallel()
 	for _, last := range []string{"", "{k: v}", "'quoted'", "!!str 5", "&x anchored", "[1, 2]"} {
@@ -99,6 +99,12 @@ func TestPackedListsInParts(t *testing.T) {
 			data = append(data, "  - "+last+"\n"...)
 		}
 		if !partsAgree(t, fmt.Sprintf("list ending %q", last), data) {
+			t.Errorf("%q: the parts were not used", last)
+		}
+	}
+	// Lists of flow lists, empty collections and scalars of every style.
+	for _, last := range []string{"", "{k: v}", "[{$ref: '#/x'}]"} {
+		if !partsAgree(t, fmt.Sprintf("list of flow lists ending %q", last), []byte(blockListDoc("[0]", 2*packFrom, last, false))) {
 			t.Errorf("%q: the parts were not used", last)
 		}
 	}
@@ -410,5 +416,101 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 	}
 	if len(blockFindings) == 0 || !slices.Equal(msgs(flowFindings), msgs(blockFindings)) {
 		t.Errorf("findings for parameters in flow style %q, in block style %q: want the same, not none", msgs(flowFindings), msgs(blockFindings))
+	}
+}
+
+// blockItems are items a long block list holds packed: flow lists (each
+// packed itself, seven levels deep at most), empty collections, and
+// scalars of every style, tagged and anchored too (the YAML library reads
+// those lines for the reader).
+var blockItems = []string{"[1]", "{}", "[]", "[a, {b: [1, 2]}, 'c d', {}]", "'quoted'", `"dq \u00e9"`, "!!str 5", "&x 7", "|\n  literal\n  text", ">-\n  folded\n  text", "plain", "[[[[[[[1]]]]]]]", "-2.5"}
+
+// blockListDoc is a description whose x-list, a block list, holds first,
+// then n items cycling through blockItems, then last if not "".
+func blockListDoc(first string, n int, last string, library bool) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n- " + first + "\n")
+	for i := range n {
+		b.WriteString("- " + blockItems[i%len(blockItems)] + "\n")
+	}
+	if last != "" {
+		b.WriteString("- " + last + "\n")
+	}
+	if library {
+		b.WriteString("x-alias: &a 1\nx-again: *a\n") // an alias: the library reads the document
+	}
+	return b.String()
+}
+
+// TestBlockListsOfFlowCollectionsPacked: a long block list of flow lists,
+// empty collections and scalars of any style is held packed, read by the
+// reader or by the YAML library, and gives back every value, key and
+// place as the same list does unpacked (its first item a mapping, which
+// keeps it so: each item is then read into nodes as it is read), and the
+// same upload, written from the packed text and unpacked.
+func TestBlockListsOfFlowCollectionsPacked(t *testing.T) {
+	t.Parallel()
+	for _, library := range []bool{false, true} {
+		name := fmt.Sprintf("library %v", library)
+		packed, err := Parse("b.yaml", []byte(blockListDoc("[0]", 2*packFrom, "", library)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		nodes, err := Parse("b.yaml", []byte(blockListDoc("{k: v}", 2*packFrom, "", library)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pl, nl := packed.Get("x-list"), nodes.Get("x-list")
+		if !pl.packed || pl.Items() != nil || nl.packed {
+			t.Fatalf("%s: packed: the list %v with %d items, the list led by a mapping %v", name, pl.packed, len(pl.Items()), nl.packed)
+		}
+		// The upload, as written: the same but for the first item.
+		fix := func(b []byte) string { return strings.Replace(string(b), `"x-list":[[0],`, `"x-list":[{"k":"v"},`, 1) }
+		upload, err := Encode(packed, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Encode(nodes, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fix(upload) != string(want) {
+			t.Errorf("%s: the upload differs packed and unpacked:\n%.400s\n%.400s", name, fix(upload), want)
+		}
+		items := pl.Elems()
+		if pl.packed || len(items) != 2*packFrom+1 {
+			t.Fatalf("%s: unpacked into %d items, packed %v", name, len(items), pl.packed)
+		}
+		unpackAll(packed)
+		unpackAll(nodes)
+		for i := 1; i < len(items); i++ {
+			it, want := items[i], nl.Items()[i]
+			if d := treeDiff(want, it, fmt.Sprintf("#/x-list/%d", i)); d != "" || it.Src != pl.Src {
+				t.Fatalf("%s: unpacked %s (from %q)", name, d, it.Src.Name)
+			}
+		}
+		if got := fix(packed.AppendJSON(nil)); got != string(want) {
+			t.Errorf("%s: unpacked, the upload differs", name)
+		}
+	}
+}
+
+// TestBlockListsNotPacked: a long block list with an item that is a
+// mapping with members, a list not packed (it holds a $ref or a
+// discriminator, which bundling rewrites, or nests too deep) or a block
+// list of its own is not packed, read by the reader or by the library.
+func TestBlockListsNotPacked(t *testing.T) {
+	t.Parallel()
+	lasts := []string{"{k: v}", "k: v", "[{$ref: '#/components/schemas/A'}]", "[1, [{discriminator: {propertyName: k}}]]", "[[[[[[[[1]]]]]]]]", "- 1\n  - 2"}
+	for _, last := range lasts {
+		for _, library := range []bool{false, true} {
+			root, err := Parse("n.yaml", []byte(blockListDoc("[0]", 2*packFrom, last, library)))
+			if err != nil {
+				t.Fatalf("%q, library %v: %v", last, library, err)
+			}
+			if l := root.Get("x-list"); l.packed || len(l.Items()) != 2*packFrom+2 {
+				t.Errorf("%q, library %v: packed %v, %d items", last, library, l.packed, len(l.Items()))
+			}
+		}
 	}
 }

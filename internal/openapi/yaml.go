@@ -280,18 +280,24 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 			p.done(n)
 			return n, nil
 		}
-		n.SetItems(make([]*Node, 0, len(y.Content)))
+		// The others as the reader reads them (list): packed as read
+		// while they can be.
+		var l list
+		l.begin(n.Pos)
+		l.flow = flow
 		for i, it := range y.Content {
-			v, err := c.convert(it)
+			p, err := c.pendingItem(it)
 			if err != nil {
 				return nil, err
 			}
-			n.SetItems(append(n.Items(), v))
+			l.put(c, p)
 			c.release(y, i)
 		}
 		if flow {
+			l.done(n, 1)
 			return c.packFlow(n), nil
 		}
+		l.done(n, packFrom)
 		return n, nil
 	case yaml.MappingNode:
 		return c.mapping(y)

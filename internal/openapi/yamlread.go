@@ -528,7 +528,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 			// it up to a part's size: one part each would cost more.
 			err = refused(r.libraryItems(&l, depth, indent))
 		case err == nil:
-			l.put(r, it)
+			r.put(&l, it)
 		}
 		if err != nil {
 			return nil, err
@@ -623,15 +623,24 @@ func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 	return pending{node: m}, err
 }
 
-// list gathers a sequence's items: packed while they are plain scalars,
-// as convert packs a long list of them.
+// put adds it to l, unless a value was refused: nothing more is kept.
+func (r *yamlReader) put(l *list, it pending) {
+	if r.err == nil {
+		l.put(r.c, it)
+	}
+}
+
+// list gathers a sequence's items: packed while they can be, as a flow
+// list (packable) or a long block list (packableInBlock) is held. Each
+// item is packed as it is read, so that the items of a list of a million
+// are never nodes all at once.
 type list struct {
 	start  Pos  // the list's place
-	flow   bool // a flow list: packFlow's items are packed as read too
+	flow   bool // a flow list
 	p      packer
 	count  int // items packed
 	items  []*Node
-	unpack bool // an item was not a plain scalar
+	unpack bool // an item could not be packed
 }
 
 // begin starts the list at, its node's place.
@@ -640,34 +649,30 @@ func (l *list) begin(at Pos) {
 	l.p.startAt(at)
 }
 
-// put adds an item read.
-func (l *list) put(r *yamlReader, it pending) {
-	if r.err != nil {
-		return // nothing more is kept
-	}
+// put adds an item read by c. An item packed is let go: read by no one
+// else.
+func (l *list) put(c *yamlConverter, it pending) {
 	if it.node == nil {
 		if !l.unpack {
 			l.p.add(it.kind, it.lit, it.pos)
 			l.count++
 			return
 		}
-		it.node = r.c.nodes.node()
-		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
+		it.node = c.nodes.node()
+		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, c.src
 		it.node.SetScalar(it.lit)
 	}
-	if l.flow && !l.unpack && packable(it.node) {
-		// Packed as packFlow would pack it, now: the items of a list of
-		// a million such are never nodes all at once.
+	if !l.unpack && (l.flow && packable(it.node) || !l.flow && packableInBlock(it.node)) {
 		l.p.addNode(it.node)
 		l.count++
-		r.c.letGo(it.node) // read by no one else
+		c.letGo(it.node)
 		return
 	}
 	if !l.unpack {
 		// The items packed so far become nodes.
 		l.unpack = true
 		if l.count > 0 {
-			tmp := Node{Src: r.c.src, Pos: l.start}
+			tmp := Node{Src: c.src, Pos: l.start}
 			l.p.done(&tmp)
 			tmp.unpack()
 			l.items = tmp.Items()
@@ -676,8 +681,8 @@ func (l *list) put(r *yamlReader, it pending) {
 	l.items = append(l.items, it.node)
 }
 
-// done gives n the items: packed when they are all plain scalars and
-// there are from of them or more.
+// done gives n the items: packed when they all could be and there are
+// from of them or more.
 func (l *list) done(n *Node, from int) {
 	if l.unpack {
 		n.SetItems(l.items)
@@ -935,7 +940,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			l.put(r, it)
+			r.put(&l, it)
 		} else {
 			text, plain, end, ok := r.key(r.i, true)
 			if !ok {
@@ -1172,25 +1177,11 @@ func (r *yamlReader) libraryItems(l *list, depth, indent int) error {
 	c := r.c
 	for i, y := range top.Content {
 		c.depth = depth
-		if c.packable(top.Content[i : i+1]) {
-			if err := c.grow(y, ""); err != nil {
-				return r.keep(err)
-			}
-			if err := c.grow(y, y.Value); err != nil {
-				return r.keep(err)
-			}
-			kind, lit, err := plainScalar(y.Value)
-			if err != nil {
-				return r.keep(c.fail(y, "%v", err))
-			}
-			l.put(r, pending{kind: kind, lit: lit, pos: c.pos(y)})
-			continue
-		}
-		m, err := c.convert(y)
+		it, err := c.pendingItem(y)
 		if err != nil {
 			return r.keep(err)
 		}
-		l.put(r, pending{node: m})
+		r.put(l, it)
 		top.Content[i] = nil
 	}
 	return nil

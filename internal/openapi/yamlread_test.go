@@ -114,6 +114,10 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"slash escapes", "a: \"x\\/y\"\nb: [\"\\/\", 1]\n", true},
 		{"a number JSON cannot hold", "a: 1\nb: .inf\n", true},
 		{"a number JSON cannot hold in a packed list", "x:\n" + long + "  - 1\n  - .nan\n", true},
+		{"a long list of flow lists, empty collections and scalars of every style", "x:\n" + strings.Repeat("  - [1]\n  - {}\n  - []\n  - [a, {b: c}]\n  - 'q'\n  - !!str 5\n  - &a 6\n  - |\n    z\n  - 7\n", packFrom/8) + "  - [1]\n", true},
+		{"a long list of flow lists, then a mapping", "x:\n" + strings.Repeat("  - [1]\n  - {}\n", packFrom) + "  - {k: v}\n  - [2]\n", true},
+		{"a long list of flow lists, then one with a $ref", "x:\n" + strings.Repeat("  - [1]\n", packFrom) + "  - [{$ref: '#/x'}]\n  - [2]\n", true},
+		{"a number JSON cannot hold in a long list of flow lists", "x:\n" + strings.Repeat("  - [1]\n", packFrom) + "  - [.nan]\n", true},
 		{"a key twice", "a: 1\na: 2\n", false},
 		{"keys that read alike", "1: a\n+1: b\n", false},
 		{"a key twice among many", "x:\n" + strings.Repeat("  k: 1\n", 1) + func() string {
