@@ -370,7 +370,8 @@ func valueText(n *Node) string {
 }
 
 // TestFlowListsWithRefsNotPacked: a flow list holding a $ref or a
-// discriminator, which bundling rewrites, is not packed, and is bundled;
+// discriminator, which bundling rewrites, is not packed, nor a long block
+// list of flow lists that holds it, and is bundled;
 // one of parameters is packed and validated as the same written in block
 // style.
 func TestFlowListsWithRefsNotPacked(t *testing.T) {
@@ -378,7 +379,9 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 	head := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 	fsys := mapFS(map[string]string{
 		"openapi.yaml": head + "paths:\n  /a:\n    get:\n      parameters: [{name: q, in: nowhere}]\n      responses: {'200': {description: ok}}\n" +
-			"components:\n  schemas:\n    A: {allOf: [{$ref: 's.yaml'}, {type: object}]}\n    B: {oneOf: [{discriminator: {propertyName: k, mapping: {s: 's.yaml'}}}]}\n",
+			"components:\n  schemas:\n    A: {allOf: [{$ref: 's.yaml'}, {type: object}]}\n    B: {oneOf: [{discriminator: {propertyName: k, mapping: {s: 's.yaml'}}}]}\n" +
+			// A long block list of flow lists, one of which holds a $ref.
+			"    C:\n      type: object\n      x-lines:\n" + strings.Repeat("      - [{}]\n", packFrom) + "      - [{$ref: 's.yaml'}]\n",
 		"s.yaml": "type: object\nproperties: {k: {type: string}}\n",
 	})
 	root, err := Load(t.Context(), fsys, "openapi.yaml", DefaultLimits)
@@ -386,17 +389,17 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas := root.Get("components").Get("schemas")
-	allOf, oneOf := schemas.Get("A").Get("allOf"), schemas.Get("B").Get("oneOf")
+	allOf, oneOf, lines := schemas.Get("A").Get("allOf"), schemas.Get("B").Get("oneOf"), schemas.Get("C").Get("x-lines")
 	params := root.Get("paths").Get("/a").Get("get").Get("parameters")
-	if allOf.packed || oneOf.packed || !params.packed {
-		t.Fatalf("packed: allOf %v, oneOf %v, parameters %v; want false, false, true", allOf.packed, oneOf.packed, params.packed)
+	if allOf.packed || oneOf.packed || lines.packed || !params.packed {
+		t.Fatalf("packed: allOf %v, oneOf %v, the block list %v, parameters %v; want false, false, false, true", allOf.packed, oneOf.packed, lines.packed, params.packed)
 	}
 	b, err := Bundle(t.Context(), root, BundleOptions{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := string(b.AppendJSON(nil))
-	for _, want := range []string{`"allOf":[{"$ref":"#/components/schemas/s"}`, `"mapping":{"s":"#/components/schemas/s"}`} {
+	for _, want := range []string{`"allOf":[{"$ref":"#/components/schemas/s"}`, `"mapping":{"s":"#/components/schemas/s"}`, `[{}],[{"$ref":"#/components/schemas/s"}]]`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bundled, the description lacks %s:\n%s", want, out)
 		}
