@@ -152,6 +152,9 @@ type yamlConverter struct {
 	// lineOffset is the line of the file that a part parsed on its own
 	// starts at, 0-based (see parseInParts).
 	lineOffset int
+	// counted is how many bytes the reader went through to count the
+	// members of large mappings ahead (see countMembers).
+	counted int
 }
 
 // packFlow packs n, a flow list read whole, where it can be (see

@@ -330,6 +330,9 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 			return nil, err
 		}
 		if r.err == nil {
+			if len(n.Fields()) == countFrom {
+				growFields(n, 1+r.countMembers(r.ls, indent, false))
+			}
 			n.SetFields(append(n.Fields(), f))
 		}
 		if r.eof || r.indent < indent {
@@ -965,6 +968,9 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			}
 			f.Value = v
 			if r.err == nil {
+				if len(n.Fields()) == countFrom {
+					growFields(n, 1+r.countMembers(r.i, 0, true))
+				}
 				n.SetFields(append(n.Fields(), f))
 			}
 		}
@@ -1007,6 +1013,100 @@ func (r *yamlReader) spaces() {
 // read.
 func smallDuplicate(fs []Field, key string) bool {
 	return len(fs) <= smallMapping && slices.ContainsFunc(fs, func(f Field) bool { return f.Key == key })
+}
+
+// countFrom is how many members a mapping has read when the reader counts
+// the members that follow, to grow its slice once to their number:
+// grown by appending, a slice of a million members takes twice and a
+// quarter its size at once as it grows by a quarter, the peak of a large
+// mapping of scalars (a member of 32 bytes and a node of 40 for ten bytes
+// of input: 10 bytes a byte at that peak where the members hold 8).
+const countFrom = 1024
+
+// countMembers counts the members that follow in the mapping being read:
+// from off, in a block mapping whose keys are at indent, the lines that
+// say something at indent and are not list items; in a flow mapping, the
+// commas before its closing brace on the line, outside quotes and the
+// collections in it. A text the reader refuses may count wrong: the count
+// only sizes a slice. What it goes through counts against c.counted, at
+// most the document's size: past it, it counts nothing, so that counting
+// ahead stays linear however large mappings nest (each would count the
+// lines of those in it again).
+func (r *yamlReader) countMembers(off, indent int, flow bool) int {
+	if r.c.counted >= len(r.d) {
+		return 0
+	}
+	end := len(r.d)
+	if flow {
+		if k := bytes.IndexByte(r.d[off:], '\n'); k >= 0 {
+			end = off + k
+		}
+	}
+	count, i := 0, off
+	defer func() { r.c.counted += i - off }()
+	if !flow {
+		for i < end {
+			j := r.pastSpaces(i)
+			switch {
+			case j == end || r.d[j] == '\n' || r.d[j] == '#':
+			case j-i < indent:
+				return count
+			case j-i == indent && !(r.d[j] == '-' && blank(r.at(j+1))):
+				count++
+			}
+			k := bytes.IndexByte(r.d[j:], '\n')
+			if k < 0 {
+				i = end
+				break
+			}
+			i = j + k + 1
+		}
+		return count
+	}
+	depth, start := 0, true // start: where a quoted scalar may start
+	for ; i < end; i++ {
+		switch b := r.d[i]; {
+		case b == ' ':
+			continue
+		case start && (b == '"' || b == '\''):
+			// A quoted scalar, to its closing quote: not one escaped by a
+			// backslash (double quotes), nor one of two (single quotes).
+			for i++; i < end; i++ {
+				if c := r.d[i]; b == '"' && c == '\\' {
+					i++
+				} else if c == b && !(b == '\'' && r.at(i+1) == '\'') {
+					break
+				} else if c == b {
+					i++
+				}
+			}
+		case b == '[' || b == '{':
+			depth++
+			start = true
+			continue
+		case (b == ']' || b == '}') && depth == 0:
+			return count
+		case b == ']' || b == '}':
+			depth--
+		case b == ',':
+			if depth == 0 {
+				count++
+			}
+			start = true
+			continue
+		case b == ':' && blank(r.at(i+1)):
+			start = true
+			continue
+		}
+		start = false
+	}
+	return count
+}
+
+// growFields gives n room for k members more, and no more.
+func growFields(n *Node, k int) {
+	fs := n.Fields()
+	n.SetFields(append(make([]Field, 0, len(fs)+k), fs...))
 }
 
 // smallMapping is how many members a mapping has for its keys to be

@@ -522,3 +522,122 @@ func TestBlockScalarsReadWithoutTheLibrary(t *testing.T) {
 		t.Errorf("%.1f allocations a block scalar, want at most 10: the library read them", per)
 	}
 }
+
+// TestMembersCountedAhead: a mapping of more than countFrom members, block
+// or flow, grows its slice once, to the number of its members, counted
+// ahead past what would mislead a count (commas and braces in quotes and
+// in the collections it holds, list items at its keys' indentation,
+// comments, blank lines, block scalars), and reads as the library reads
+// it; a mapping nested in it is counted too.
+func TestMembersCountedAhead(t *testing.T) {
+	t.Parallel()
+	flowMember := func(i int) string {
+		switch i % 5 {
+		case 0:
+			return fmt.Sprintf(`k%d: "a, b} \" ,"`, i)
+		case 1:
+			return fmt.Sprintf("'k%d,}': 'it''s, }'", i)
+		case 2:
+			return fmt.Sprintf("k%d: [1, {a: 2, b: [3, 4]}, '], ']", i)
+		case 3:
+			return fmt.Sprintf("k%d: {x: 1, y: 2}", i)
+		}
+		return fmt.Sprintf("k%d: a b", i)
+	}
+	blockMember := func(i int) string {
+		switch i % 5 {
+		case 0:
+			return fmt.Sprintf("  k%d:\n  - 1\n  - x: 2\n", i)
+		case 1:
+			return fmt.Sprintf("  # k%d\n\n  k%d: |\n    text\n\n    k: v\n", i, i)
+		case 2:
+			return fmt.Sprintf("  'k%d': {a: 1, b: 2}\n", i)
+		case 3:
+			return fmt.Sprintf("  k%d:\n    a: 1\n    b: [1, 2]\n", i)
+		}
+		return fmt.Sprintf("  k%d: 1 # a comment\n", i)
+	}
+	n := 3*countFrom + 7
+	var flow, block, nested strings.Builder
+	flow.WriteString("x-map: {")
+	block.WriteString("x-map:\n")
+	nested.WriteString("x-map:\n  inner: {")
+	for i := range n {
+		if i > 0 {
+			flow.WriteString(", ")
+			nested.WriteString(", ")
+		}
+		flow.WriteString(flowMember(i))
+		nested.WriteString(flowMember(i))
+		block.WriteString(blockMember(i))
+	}
+	flow.WriteString("}\n")
+	nested.WriteString("}\n")
+	for i := range n {
+		nested.WriteString(blockMember(i))
+	}
+	for _, tc := range []struct {
+		name, doc string
+		maps      []string // the mappings counted, by their keys from the top
+	}{
+		{"flow", flow.String(), []string{"x-map"}},
+		{"block", block.String(), []string{"x-map"}},
+		{"nested", nested.String(), []string{"x-map", "x-map/inner"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			doc := []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n" + tc.doc)
+			if !readAgrees(t, tc.name, doc, Limits{}) {
+				t.Fatal("not read without the library")
+			}
+			root, err := Parse("m.yaml", doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, at := range tc.maps {
+				m := root
+				for _, k := range strings.Split(at, "/") {
+					m = m.Get(k)
+				}
+				if fs := m.Fields(); len(fs) < n || cap(fs) != len(fs) {
+					t.Errorf("%s: %d members in a slice of %d, want %d or more in a slice of as many", at, len(fs), cap(fs), n)
+				}
+			}
+		})
+	}
+}
+
+// TestMembersCountedAheadLinearly: counting the members of large mappings
+// ahead goes through a document's bytes about once, however deep they
+// nest: each mapping of n levels counts past those in it, which came to
+// n²/2 levels' bytes where the count was not bounded.
+func TestMembersCountedAheadLinearly(t *testing.T) {
+	t.Parallel()
+	nested := func(levels int) []byte {
+		// Flow mappings on one line, each in the one before it after
+		// countFrom+1 members: {k0: 1, …, x: {k0: 1, …, x: {…}}}.
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-nest: ")
+		for range levels {
+			b.WriteString("{")
+			for i := range countFrom + 1 {
+				fmt.Fprintf(&b, "k%d: 1, ", i)
+			}
+			b.WriteString("x: ")
+		}
+		b.WriteString("1" + strings.Repeat("}", levels) + "\n")
+		return []byte(b.String())
+	}
+	growthtest.LinearCount(t, "members counted ahead", "bytes", 8, func(levels int) uint64 {
+		doc := nested(levels)
+		c := &yamlConverter{name: "n.yaml", src: &Source{Name: "n.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+		c.bud = c.src.budget
+		if _, ok, err := c.readPlainYAML(doc); !ok || err != nil {
+			t.Fatalf("%d levels: read without the library %v, %v", levels, ok, err)
+		}
+		if c.counted < len(doc)/2 {
+			t.Errorf("%d levels: %d bytes counted ahead of %d: the members were not counted", levels, c.counted, len(doc))
+		}
+		return uint64(c.counted)
+	})
+}

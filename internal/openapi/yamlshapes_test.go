@@ -32,10 +32,10 @@ var yamlShapes = []struct {
 	peak       float64
 }{
 	{name: "flow list [1,1,…]", head: "x-list: [1", item: func(int) string { return ",1" }, tail: "]\n", n: 100_000, peak: 10},
-	{name: "flow mapping {k0: 1, …}", head: "x-map: {k", item: func(i int) string { return fmt.Sprintf("%d: 1, k", i) }, tail: "end: 1}\n", n: 100_000, peak: 11},
+	{name: "flow mapping {k0: 1, …}", head: "x-map: {k", item: func(i int) string { return fmt.Sprintf("%d: 1, k", i) }, tail: "end: 1}\n", n: 100_000, peak: 8.5},   // 8.0 measured; 9.1 to 10.7 before its members' slice was grown once (countMembers)
 	{name: "nested flow collections [[1,[1,{a: 1}]],…]", head: "x-nest: [[0]", item: func(int) string { return ",[1,[1,{a: 1}]]" }, tail: "]\n", n: 10_000, peak: 8}, // 24 before it was held packed
-	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 100_000, peak: 11.5},
-	{name: "lines of - [1]", head: "x-list:\n", item: func(int) string { return "- [1]\n" }, n: 100_000, peak: 6}, // 3.9 measured; 20 before its [1] was held packed, 11.5 before the list was
+	{name: "block mapping k0: 1", head: "x-map:\n", item: func(i int) string { return fmt.Sprintf("  k%d: 1\n", i) }, n: 100_000, peak: 8.5},                         // 7.5 measured; 8.9 to 10.8 before, as the flow mapping
+	{name: "lines of - [1]", head: "x-list:\n", item: func(int) string { return "- [1]\n" }, n: 100_000, peak: 6},                                                    // 3.9 measured; 20 before its [1] was held packed, 11.5 before the list was
 	// Nine levels: packDepth and one more, so that each line's list holds
 	// eight packed ones: what the packing let go is handed out again.
 	{name: "lines of - [[[[[[[[[1]]]]]]]]]", head: "x-list:\n", item: func(int) string { return "- [[[[[[[[[1]]]]]]]]]\n" }, n: 10_000, peak: 10},            // 35 before what packing lets go was handed out again
@@ -103,7 +103,7 @@ func TestYAMLShapesInBoundedMemory(t *testing.T) {
 		perByte := (float64(peak[1]) - float64(peak[0])) / float64(size[1]-size[0])
 		t.Logf("%s: %d KB: peak %d KB; %d KB: peak %d KB; %.1f bytes a byte between", s.name, size[0]>>10, peak[0]>>10, size[1]>>10, peak[1]>>10, perByte)
 		if perByte > s.peak {
-			t.Errorf("%s: %.1f bytes of memory a byte of input, want at most %.0f", s.name, perByte, s.peak)
+			t.Errorf("%s: %.1f bytes of memory a byte of input, want at most %g", s.name, perByte, s.peak)
 		}
 	}
 }
