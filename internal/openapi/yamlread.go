@@ -345,6 +345,7 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 	if hasDuplicate(n.Fields()) {
 		return nil, errUnread // the library words the error
 	}
+	fitFields(n)
 	return n, nil
 }
 
@@ -805,20 +806,8 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 			return "", false, 0, false
 		}
 	case isPlainStart(b, r.at(i+1), flow):
-		j := i
-		for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
-			c := r.d[j]
-			if c == '\n' || c == '\t' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
-				return "", false, 0, false
-			}
-			if c == ':' && blank(r.at(j+1)) {
-				break
-			}
-			if (c == ':' || c == '?') && flow {
-				return "", false, 0, false
-			}
-		}
-		if r.at(j) != ':' || j-i > maxSimpleKey {
+		j, ok := r.plainKeyEnd(i, flow)
+		if !ok {
 			return "", false, 0, false
 		}
 		text = string(bytes.TrimRight(r.d[i:j], " "))
@@ -839,6 +828,24 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 		return "", false, 0, false
 	}
 	return text, false, r.i + 1, true
+}
+
+// plainKeyEnd finds the colon that ends a plain key starting at i.
+func (r *yamlReader) plainKeyEnd(i int, flow bool) (int, bool) {
+	j := i
+	for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
+		c := r.d[j]
+		if c == '\n' || c == '\t' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
+			return 0, false
+		}
+		if c == ':' && blank(r.at(j+1)) {
+			break
+		}
+		if (c == ':' || c == '?') && flow {
+			return 0, false
+		}
+	}
+	return j, r.at(j) == ':' && j-i <= maxSimpleKey
 }
 
 // quoted reads a quoted scalar on one line from r.i, with the escapes the
@@ -997,6 +1004,8 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		}
 	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
+	} else {
+		fitFields(n)
 	}
 	return n, nil
 }
@@ -1024,14 +1033,18 @@ func smallDuplicate(fs []Field, key string) bool {
 const countFrom = 1024
 
 // countMembers counts the members that follow in the mapping being read:
-// from off, in a block mapping whose keys are at indent, the lines that
-// say something at indent and are not list items; in a flow mapping, the
-// commas before its closing brace on the line, outside quotes and the
-// collections in it. A text the reader refuses may count wrong: the count
-// only sizes a slice. What it goes through counts against c.counted, at
-// most the document's size: past it, it counts nothing, so that counting
-// ahead stays linear however large mappings nest (each would count the
-// lines of those in it again).
+// from off, in a block mapping whose keys are at indent, the lines at
+// indent where a key reads, up to the first line at indent that is
+// neither a key nor a list item; in a flow mapping, the commas before its
+// closing brace on the line, outside quotes and the collections in it,
+// and nothing when the brace is not on the line or an empty member or a
+// comment comes first (a comment of commas would count each). A text the
+// reader refuses may count wrong: the count only sizes a slice, which
+// fitFields trims when the mapping is read, so that what the text makes
+// the count believe is held only while the mapping is read. What it goes
+// through counts against c.counted, at most the document's size: past it,
+// it counts nothing, so that counting ahead stays linear however large
+// mappings nest (each would count the lines of those in it again).
 func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 	if r.c.counted >= len(r.d) {
 		return 0
@@ -1051,8 +1064,11 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 			case j == end || r.d[j] == '\n' || r.d[j] == '#':
 			case j-i < indent:
 				return count
-			case j-i == indent && !(r.d[j] == '-' && blank(r.at(j+1))):
+			case j-i > indent || r.d[j] == '-' && blank(r.at(j+1)):
+			case r.keyAt(j):
 				count++
+			default:
+				return count
 			}
 			k := bytes.IndexByte(r.d[j:], '\n')
 			if k < 0 {
@@ -1063,11 +1079,18 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 		}
 		return count
 	}
-	depth, start := 0, true // start: where a quoted scalar may start
+	depth, start, empty := 0, true, false // start: where a quoted scalar may start; empty: no member since the last comma
 	for ; i < end; i++ {
-		switch b := r.d[i]; {
-		case b == ' ':
+		b := r.d[i]
+		if b == ' ' {
 			continue
+		}
+		if b != ',' {
+			empty = false
+		}
+		switch {
+		case b == '#' && r.d[i-1] == ' ':
+			return 0 // a comment, to the end of the line
 		case start && (b == '"' || b == '\''):
 			// A quoted scalar, to its closing quote: not one escaped by a
 			// backslash (double quotes), nor one of two (single quotes).
@@ -1088,9 +1111,12 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 			return count
 		case b == ']' || b == '}':
 			depth--
+		case b == ',' && depth == 0 && empty:
+			return 0 // an empty member, which the reader refuses
 		case b == ',':
 			if depth == 0 {
 				count++
+				empty = true
 			}
 			start = true
 			continue
@@ -1100,7 +1126,28 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 		}
 		start = false
 	}
-	return count
+	return 0 // the mapping goes on past the line
+}
+
+// keyAt says whether a key of a block mapping reads at i, as entry reads
+// it.
+func (r *yamlReader) keyAt(i int) bool {
+	if b := r.at(i); b == '"' || b == '\'' {
+		_, _, _, ok := r.key(i, false)
+		return ok
+	}
+	_, ok := r.plainKeyEnd(i, false)
+	return ok && isPlainStart(r.at(i), r.at(i+1), false)
+}
+
+// fitFields trims the slice of n's members to their number when it has
+// room for many more, as a count ahead that was misled would leave it: a
+// mapping is counted ahead past countFrom members only, and one grown by
+// appending has a quarter more room at most.
+func fitFields(n *Node) {
+	if fs := n.Fields(); len(fs) > countFrom && cap(fs) > len(fs)+len(fs)/4+16 {
+		n.SetFields(append(make([]Field, 0, len(fs)), fs...))
+	}
 }
 
 // growFields gives n room for k members more, and no more.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -640,4 +641,105 @@ func TestMembersCountedAheadLinearly(t *testing.T) {
 		}
 		return uint64(c.counted)
 	})
+}
+
+// misledFlow is a document with a flow mapping of countFrom+2 members,
+// the last after a comment of about size bytes of members and a closing
+// brace.
+func misledFlow(size int) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-map: {")
+	for i := range countFrom + 1 {
+		fmt.Fprintf(&b, "k%d: 1, ", i)
+	}
+	b.WriteString("# " + strings.Repeat("a,", size/2) + "}\n  z: 1}\n")
+	return b.String()
+}
+
+// TestMembersCountedAheadAllocates: a flow mapping followed by a comment
+// full of commas is read allocating a small multiple of its size, and holds
+// room for its members only, where each comma reserved a member of 32
+// bytes for the life of the tree. Not parallel: it counts the bytes the
+// process allocates.
+func TestMembersCountedAheadAllocates(t *testing.T) {
+	doc := []byte(misledFlow(1_000_000))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	root, err := Parse("m.yaml", doc)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(16*len(doc)) {
+		t.Errorf("%d bytes allocated reading %d bytes, want at most 16 a byte", allocated, len(doc))
+	}
+	fs := root.Get("x-map").Fields()
+	if want := countFrom + 2; len(fs) != want || cap(fs) > len(fs)+len(fs)/4+16 {
+		t.Errorf("%d members in a slice of %d, want %d in a slice of about as many", len(fs), cap(fs), want)
+	}
+}
+
+// TestFitFields: a mapping past countFrom members left with room for many
+// more, as a count ahead that a text misled would leave it, keeps room
+// for its members only; one with a little room more, as appending leaves
+// it, is not copied.
+func TestFitFields(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		len, cap int
+		wantCap  int
+	}{
+		{"room for many more", countFrom + 1, 8 * countFrom, countFrom + 1},
+		{"room for a quarter more", 4 * countFrom, 5 * countFrom, 5 * countFrom},
+		{"a short mapping", 33, 64, 64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var n Node
+			n.Kind = Object
+			n.SetFields(make([]Field, tc.len, tc.cap))
+			fitFields(&n)
+			if fs := n.Fields(); len(fs) != tc.len || cap(fs) != tc.wantCap {
+				t.Errorf("%d members in a slice of %d, want %d in a slice of %d", len(fs), cap(fs), tc.len, tc.wantCap)
+			}
+		})
+	}
+}
+
+// TestCountMembersStops: the count ahead counts no more than the members
+// that follow, where a comment or an empty member comes in a flow mapping
+// before its closing brace, or a line that is not an entry at the keys'
+// indent in a block mapping; it counts none in a flow mapping that goes on
+// past its line.
+func TestCountMembersStops(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, text string
+		indent     int
+		flow       bool
+		want       int
+	}{
+		{"a flow mapping", ", b: 1, c: [1, 2], d: {e: 1}}\n", 0, true, 3},
+		{"a comment in a flow mapping", ", b: 1, # c, d, e, f }\n  g: 1}\n", 0, true, 0},
+		{"an empty member in a flow mapping", ", b: 1,,,,,,,, c: 1}\n", 0, true, 0},
+		{"a flow mapping past its line", ", b: 1, c: 1, d: 1, e: 1,\n  f: 1}\n", 0, true, 0},
+		{"a block mapping", "  b: 1\n  # c: 1\n\n  c:\n  - 1\n    d: 1\n  'e': 1\nf: 1\n  g: 1\n", 2, false, 3},
+		{"lines that are not entries", "  b: 1\n  c d\n  e: 1\n  f: 1\n  g: 1\n", 2, false, 1},
+		{"a complex key", "  b: 1\n  ? c\n  : 1\n  e: 1\n  f: 1\n", 2, false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := &yamlConverter{name: "n.yaml", src: &Source{Name: "n.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+			head := "a: 1" // the member read before, the count from its end
+			if !tc.flow {
+				head = "a:\n" // the line after it
+			}
+			r := &yamlReader{c: c, d: []byte(head + tc.text), line: 1, cCol: 1}
+			if got := r.countMembers(len(head), tc.indent, tc.flow); got != tc.want {
+				t.Errorf("%d members counted, want %d", got, tc.want)
+			}
+		})
+	}
 }
