@@ -11,18 +11,19 @@ import (
 // collections (a list of nine million one-letter items, a large enum,
 // lines of `- [1]`; see packableInBlock), and a flow list however short
 // ([1] written a line at a time), with the lists and mappings in it (see
-// packFlow), is held packed: one Array node whose items are written one after the other
-// in its Scalar, each as its kind, its JSON literal (a list's or a
-// mapping's own packed text) and its place, a few bytes an item where a
-// Node each would take forty and more. The upload is written from the
-// packed form; a consumer that needs the items as Nodes calls Elems, which
-// unpacks them for good, one level: a list in it stays packed until its
-// own Elems, a mapping comes out whole.
+// packFlow), is held packed: one Array node whose items are written one
+// after the other in its Scalar, each as its kind, its JSON literal (a
+// list's or a mapping's own packed text) and its place, a few bytes an
+// item where a Node each would take forty and more. The upload is written
+// from the packed form; a consumer that needs the items as Nodes calls
+// Elems, which unpacks them for good, one level: a list in it stays packed
+// until its own Elems, a mapping comes out whole.
 
 // packFrom is how many items a block sequence must have to be packed: a
 // short one is unpacked when it ends, as most lists a description holds
-// are short and read item by item. A flow list is packed however short: written many times over, its node and
-// its items' would be most of the tree.
+// are short and read item by item. A flow list is packed however short:
+// written many times over, its node and its items' would be most of the
+// tree.
 const packFrom = 256
 
 // packer builds the packed form of a sequence's items.
@@ -119,12 +120,19 @@ func packable(n *Node) bool {
 // packableInBlock says whether n can be an item of a packed block list: a
 // scalar of any style, a list held packed, or an empty list or mapping
 // (lines of `- [1]` or `- {}`, a node of 40 bytes each for six bytes of
-// input). A mapping with members is not: most block lists of mappings
-// are short (parameters, servers, tags), and packing each to unpack it
-// when the list ends short would cost them a copy of every value.
+// input), of packItemMax bytes at most. A mapping with members is not:
+// most block lists of mappings are short (parameters, servers, tags), and
+// packing each to unpack it when the list ends short would cost them a
+// copy of every value.
 func packableInBlock(n *Node) bool {
-	return packable(n) && (n.Kind != Object || len(n.Fields()) == 0)
+	return packable(n) && (n.Kind != Object || len(n.Fields()) == 0) && len(n.Scalar()) <= packItemMax
 }
+
+// packItemMax is the most text an item read as a node may have to be
+// packed in a block list: packing a long scalar (a quoted or block scalar
+// of a description) copies its text into the packed text, which grows by
+// doubling, for nothing saved but the node's forty bytes.
+const packItemMax = 1024
 
 // packHeight is how many levels of lists and mappings n holds, itself
 // counted (0 for a scalar), and whether it can be packed within room

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -514,6 +515,42 @@ func TestBlockListsNotPacked(t *testing.T) {
 			if l := root.Get("x-list"); l.packed || len(l.Items()) != 2*packFrom+2 {
 				t.Errorf("%q, library %v: packed %v, %d items", last, library, l.packed, len(l.Items()))
 			}
+		}
+	}
+}
+
+// TestLongBlockListsAllocate: reading a long block list allocates a small
+// multiple of its text: a list of plain scalars, packed, grows its packed
+// text by doubling (appending allocated five times its size); a list of
+// long quoted or block scalars stays unpacked, its items' text not copied
+// into a packed text. Not parallel: it counts the bytes the process
+// allocates.
+func TestLongBlockListsAllocate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		item func(i int) string
+		max  float64 // bytes allocated a byte of the document
+	}{
+		{"plain scalars", func(i int) string { return fmt.Sprintf("  - %d%s\n", i, strings.Repeat("a", 400)) }, 4.5},
+		{"long quoted scalars", func(i int) string { return fmt.Sprintf("  - \"%d%s\"\n", i, strings.Repeat("a", 4000)) }, 5},
+		{"long block scalars", func(i int) string { return fmt.Sprintf("  - |\n    %d%s\n", i, strings.Repeat("a", 4000)) }, 3},
+	} {
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n")
+		for i := 0; b.Len() < 4<<20; i++ {
+			b.WriteString(tc.item(i))
+		}
+		doc := []byte(b.String())
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Parse("l.yaml", doc)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(doc)); per > tc.max {
+			t.Errorf("%s: %.2f bytes allocated a byte of the document, want %.1f at most", tc.name, per, tc.max)
 		}
 	}
 }
