@@ -743,3 +743,118 @@ func TestCountMembersStops(t *testing.T) {
 		})
 	}
 }
+
+// TestLongListPlacesAsTheLibrary: every item of a long block list that
+// is unpacked part way (a mapping at item 300), and every value in its
+// items, has the kind, text and place (line and column) that the YAML
+// library's own nodes give, read by the reader, by the converter and in
+// parts. They share the packing of items, so that comparing them with one
+// another cannot find a place packing moved.
+func TestLongListPlacesAsTheLibrary(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n")
+	for i := range 400 {
+		switch {
+		case i == 300:
+			b.WriteString("  - k: v\n    l: [1, 2]\n")
+		case i%8 == 0:
+			fmt.Fprintf(&b, "  - a%d\n", i)
+		case i%8 == 1:
+			fmt.Fprintf(&b, "  -   %d\n", i)
+		case i%8 == 2:
+			fmt.Fprintf(&b, "  - 'q%d'\n", i)
+		case i%8 == 3:
+			fmt.Fprintf(&b, "  - \"d%d\"\n", i)
+		case i%8 == 4:
+			fmt.Fprintf(&b, "  - |\n    b%d\n", i)
+		case i%8 == 5:
+			fmt.Fprintf(&b, "  - [%d, x, [y]]\n", i)
+		case i%8 == 6:
+			b.WriteString("  - {}\n  - []\n")
+		default:
+			b.WriteString("  - true\n  - null\n")
+		}
+	}
+	data := []byte(b.String())
+	var lib yaml.Node
+	if err := yaml.Unmarshal(data, &lib); err != nil {
+		t.Fatal(err)
+	}
+	want := lib.Content[0].Content[7] // x-list's value
+	conv := func() *yamlConverter {
+		c := &yamlConverter{name: "l.yaml", src: &Source{Name: "l.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+		c.bud = c.src.budget
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		read func() (*Node, bool, error)
+	}{
+		{"the reader", func() (*Node, bool, error) { return conv().readPlainYAML(data) }},
+		{"the converter", func() (*Node, bool, error) {
+			_, doc, _, err := decodeYAML(append([]byte(nil), data...))
+			if err != nil {
+				return nil, true, err
+			}
+			n, err := conv().convert(doc)
+			return n, true, err
+		}},
+		{"in parts", func() (*Node, bool, error) { return conv().parseInParts(data, 0, 0) }},
+		{"in parts of 64 bytes or more", func() (*Node, bool, error) { return conv().parseInParts(data, 0, 64) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root, ok, err := tc.read()
+			if !ok || err != nil {
+				t.Fatalf("not read: %v, %v", ok, err)
+			}
+			if d := libraryDiff(want, root.Get("x-list"), "x-list"); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+// libraryDiff is the first difference between y, a node of the YAML
+// library, and n, what it was read as, or "".
+func libraryDiff(y *yaml.Node, n *Node, at string) string {
+	kinds := map[string]Kind{"!!str": String, "!!int": Number, "!!float": Number, "!!bool": Bool, "!!null": Null, "!!seq": Array, "!!map": Object}
+	if k, ok := kinds[y.ShortTag()]; !ok || n.Kind != k {
+		return fmt.Sprintf("%s: %v, the library's %s", at, n.Kind, y.ShortTag())
+	}
+	if n.Pos != (Pos{Line: int32(y.Line), Col: int32(y.Column)}) {
+		return fmt.Sprintf("%s: at %d:%d, the library's at %d:%d", at, n.Pos.Line, n.Pos.Col, y.Line, y.Column)
+	}
+	switch n.Kind {
+	case Array:
+		items := n.Elems()
+		if len(items) != len(y.Content) {
+			return fmt.Sprintf("%s: %d items, the library's %d", at, len(items), len(y.Content))
+		}
+		for i, it := range items {
+			if d := libraryDiff(y.Content[i], it, fmt.Sprintf("%s/%d", at, i)); d != "" {
+				return d
+			}
+		}
+	case Object:
+		fs := n.Fields()
+		if 2*len(fs) != len(y.Content) {
+			return fmt.Sprintf("%s: %d members, the library's %d", at, len(fs), len(y.Content)/2)
+		}
+		for i, f := range fs {
+			k := y.Content[2*i]
+			if f.Key != k.Value || f.KeyPos != (Pos{Line: int32(k.Line), Col: int32(k.Column)}) {
+				return fmt.Sprintf("%s: key %q at %d:%d, the library's %q at %d:%d", at, f.Key, f.KeyPos.Line, f.KeyPos.Col, k.Value, k.Line, k.Column)
+			}
+			if d := libraryDiff(y.Content[2*i+1], f.Value, at+"/"+f.Key); d != "" {
+				return d
+			}
+		}
+	default:
+		if n.Scalar() != y.Value {
+			return fmt.Sprintf("%s: %q, the library's %q", at, n.Scalar(), y.Value)
+		}
+	}
+	return ""
+}
