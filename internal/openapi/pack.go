@@ -7,20 +7,23 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// A long YAML sequence of plain scalars (a list of nine million one-letter
-// items, or a large enum), and a flow list however short ([1] written a
-// line at a time), with the lists and mappings in it (see packFlow), is
-// held packed: one Array node whose items are written one after the other
-// in its Scalar, each as its kind, its JSON literal (a list's or a
-// mapping's own packed text) and its place, a few bytes an item where a
-// Node each would take forty and more. The upload is written from the
-// packed form; a consumer that needs the items as Nodes calls Elems, which
-// unpacks them for good, one level: a list in it stays packed until its
-// own Elems, a mapping comes out whole.
+// A long YAML block sequence of scalars, lists held packed and empty
+// collections (a list of nine million one-letter items, a large enum,
+// lines of `- [1]`; see packableInBlock), and a flow list however short
+// ([1] written a line at a time), with the lists and mappings in it (see
+// packFlow), is held packed: one Array node whose items are written one
+// after the other in its Scalar, each as its kind, its JSON literal (a
+// list's or a mapping's own packed text) and its place, a few bytes an
+// item where a Node each would take forty and more. The upload is written
+// from the packed form; a consumer that needs the items as Nodes calls
+// Elems, which unpacks them for good, one level: a list in it stays packed
+// until its own Elems, a mapping comes out whole.
 
-// packFrom is how many items a block sequence must have to be packed. A
-// flow list is packed however short: written many times over, its node and
-// its items' would be most of the tree.
+// packFrom is how many items a block sequence must have to be packed: a
+// short one is unpacked when it ends, as most lists a description holds
+// are short and read item by item. A flow list is packed however short:
+// written many times over, its node and its items' would be most of the
+// tree.
 const packFrom = 256
 
 // packer builds the packed form of a sequence's items.
@@ -34,17 +37,25 @@ type packer struct {
 // item's on the same line (a flow list of a million items on one line
 // takes a byte a column, not four).
 func (p *packer) add(k Kind, lit string, pos Pos) {
-	var tmp [3 * binary.MaxVarintLen64]byte
+	var tmp [4 * binary.MaxVarintLen64]byte
 	b := binary.AppendUvarint(tmp[:0], uint64(len(lit))<<3|uint64(k))
-	p.b.Write(b)
-	p.b.WriteString(lit)
+	head := len(b)
 	col := int64(pos.Col)
 	if pos.Line == p.line {
 		col -= int64(p.col)
 	}
-	b = binary.AppendVarint(tmp[:0], int64(pos.Line)-int64(p.line))
+	b = binary.AppendVarint(b, int64(pos.Line)-int64(p.line))
 	b = binary.AppendVarint(b, col)
-	p.b.Write(b)
+	if need := len(b) + len(lit); p.b.Cap()-p.b.Len() < need {
+		// Grow grows to twice the room and more: appending grows a large
+		// text by a quarter, which allocates five times its size over a
+		// list of megabytes, where this allocates twice (the collector
+		// runs only at the limit: what is allocated is resident).
+		p.b.Grow(need)
+	}
+	p.b.Write(b[:head])
+	p.b.WriteString(lit)
+	p.b.Write(b[head:])
 	p.line, p.col = pos.Line, pos.Col
 }
 
@@ -105,6 +116,23 @@ func packable(n *Node) bool {
 	_, ok := packHeight(n, packDepth-1)
 	return ok
 }
+
+// packableInBlock says whether n can be an item of a packed block list: a
+// scalar of any style, a list held packed, or an empty list or mapping
+// (lines of `- [1]` or `- {}`, a node of 40 bytes each for six bytes of
+// input), of packItemMax bytes at most. A mapping with members is not:
+// most block lists of mappings are short (parameters, servers, tags), and
+// packing each to unpack it when the list ends short would cost them a
+// copy of every value.
+func packableInBlock(n *Node) bool {
+	return packable(n) && (n.Kind != Object || len(n.Fields()) == 0) && len(n.Scalar()) <= packItemMax
+}
+
+// packItemMax is the most text an item read as a node may have to be
+// packed in a block list: packing a long scalar (a quoted or block scalar
+// of a description) copies its text into the packed text, which grows by
+// doubling, for nothing saved but the node's forty bytes.
+const packItemMax = 1024
 
 // packHeight is how many levels of lists and mappings n holds, itself
 // counted (0 for a scalar), and whether it can be packed within room
@@ -374,36 +402,63 @@ func appendPacked(b []byte, k Kind, lit string, flush func([]byte) []byte) []byt
 }
 
 // packable says whether the items ys of a sequence being converted can be
-// packed: plain, untagged scalars without anchors, at a depth the limit
-// allows.
+// packed as they are written: plain, untagged scalars without anchors, at
+// a depth the limit allows.
 func (c *yamlConverter) packable(ys []*yaml.Node) bool {
 	if c.tooDeep(c.depth + 1) { // the items' depth
 		return false
 	}
 	for _, y := range ys {
-		if y == nil || y.Kind != yaml.ScalarNode || y.Style != 0 || y.Anchor != "" {
+		if !plainItem(y) {
 			return false
 		}
 	}
 	return true
 }
 
+// plainItem says whether y is a plain, untagged scalar without an anchor.
+func plainItem(y *yaml.Node) bool {
+	return y != nil && y.Kind == yaml.ScalarNode && y.Style == 0 && y.Anchor == ""
+}
+
 // packItems converts ys, the items of parent, into p, counting them as
 // convert would each.
 func (c *yamlConverter) packItems(p *packer, parent *yaml.Node, ys []*yaml.Node) error {
 	for i, y := range ys {
-		if err := c.grow(y, ""); err != nil {
-			return err
-		}
-		if err := c.grow(y, y.Value); err != nil {
-			return err
-		}
-		kind, lit, err := plainScalar(y.Value)
+		kind, lit, err := c.plainValue(y)
 		if err != nil {
-			return c.fail(y, "%v", err)
+			return err
 		}
 		p.add(kind, lit, c.pos(y))
 		c.release(parent, i)
 	}
 	return nil
+}
+
+// plainValue counts y, a plain scalar, as convert would, and gives its
+// kind and JSON literal.
+func (c *yamlConverter) plainValue(y *yaml.Node) (Kind, string, error) {
+	if err := c.grow(y, ""); err != nil {
+		return 0, "", err
+	}
+	if err := c.grow(y, y.Value); err != nil {
+		return 0, "", err
+	}
+	kind, lit, err := plainScalar(y.Value)
+	if err != nil {
+		return 0, "", c.fail(y, "%v", err)
+	}
+	return kind, lit, nil
+}
+
+// pendingItem converts y, an item of a sequence at c.depth, for a list:
+// a plain scalar as its kind, JSON literal and place, to be packed if the
+// list is; anything else as convert makes it.
+func (c *yamlConverter) pendingItem(y *yaml.Node) (pending, error) {
+	if c.tooDeep(c.depth+1) || !plainItem(y) {
+		m, err := c.convert(y)
+		return pending{node: m}, err
+	}
+	kind, lit, err := c.plainValue(y)
+	return pending{kind: kind, lit: lit, pos: c.pos(y)}, err
 }

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestLongListsPacked(t *testing.T) {
 
 // TestPackedListsInParts: a long list cut into parts is packed as the
 // whole parse packs it, and unpacked when a later part holds an item that
-// cannot be packed (a mapping, a quoted or tagged scalar, an anchor).
+// cannot be packed (a mapping, a list with a $ref).
 func TestPackedListsInParts(t *testing.T) {
 	t.Parallel()
 	for _, last := range []string{"", "{k: v}", "'quoted'", "!!str 5", "&x anchored", "[1, 2]"} {
@@ -99,6 +100,12 @@ func TestPackedListsInParts(t *testing.T) {
 			data = append(data, "  - "+last+"\n"...)
 		}
 		if !partsAgree(t, fmt.Sprintf("list ending %q", last), data) {
+			t.Errorf("%q: the parts were not used", last)
+		}
+	}
+	// Lists of flow lists, empty collections and scalars of every style.
+	for _, last := range []string{"", "{k: v}", "[{$ref: '#/x'}]"} {
+		if !partsAgree(t, fmt.Sprintf("list of flow lists ending %q", last), []byte(blockListDoc("[0]", 2*packFrom, last, false))) {
 			t.Errorf("%q: the parts were not used", last)
 		}
 	}
@@ -364,7 +371,8 @@ func valueText(n *Node) string {
 }
 
 // TestFlowListsWithRefsNotPacked: a flow list holding a $ref or a
-// discriminator, which bundling rewrites, is not packed, and is bundled;
+// discriminator, which bundling rewrites, is not packed, nor a long block
+// list of flow lists that holds it, and is bundled;
 // one of parameters is packed and validated as the same written in block
 // style.
 func TestFlowListsWithRefsNotPacked(t *testing.T) {
@@ -372,7 +380,9 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 	head := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 	fsys := mapFS(map[string]string{
 		"openapi.yaml": head + "paths:\n  /a:\n    get:\n      parameters: [{name: q, in: nowhere}]\n      responses: {'200': {description: ok}}\n" +
-			"components:\n  schemas:\n    A: {allOf: [{$ref: 's.yaml'}, {type: object}]}\n    B: {oneOf: [{discriminator: {propertyName: k, mapping: {s: 's.yaml'}}}]}\n",
+			"components:\n  schemas:\n    A: {allOf: [{$ref: 's.yaml'}, {type: object}]}\n    B: {oneOf: [{discriminator: {propertyName: k, mapping: {s: 's.yaml'}}}]}\n" +
+			// A long block list of flow lists, one of which holds a $ref.
+			"    C:\n      type: object\n      x-lines:\n" + strings.Repeat("      - [{}]\n", packFrom) + "      - [{$ref: 's.yaml'}]\n",
 		"s.yaml": "type: object\nproperties: {k: {type: string}}\n",
 	})
 	root, err := Load(t.Context(), fsys, "openapi.yaml", DefaultLimits)
@@ -380,17 +390,17 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas := root.Get("components").Get("schemas")
-	allOf, oneOf := schemas.Get("A").Get("allOf"), schemas.Get("B").Get("oneOf")
+	allOf, oneOf, lines := schemas.Get("A").Get("allOf"), schemas.Get("B").Get("oneOf"), schemas.Get("C").Get("x-lines")
 	params := root.Get("paths").Get("/a").Get("get").Get("parameters")
-	if allOf.packed || oneOf.packed || !params.packed {
-		t.Fatalf("packed: allOf %v, oneOf %v, parameters %v; want false, false, true", allOf.packed, oneOf.packed, params.packed)
+	if allOf.packed || oneOf.packed || lines.packed || !params.packed {
+		t.Fatalf("packed: allOf %v, oneOf %v, the block list %v, parameters %v; want false, false, false, true", allOf.packed, oneOf.packed, lines.packed, params.packed)
 	}
 	b, err := Bundle(t.Context(), root, BundleOptions{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := string(b.AppendJSON(nil))
-	for _, want := range []string{`"allOf":[{"$ref":"#/components/schemas/s"}`, `"mapping":{"s":"#/components/schemas/s"}`} {
+	for _, want := range []string{`"allOf":[{"$ref":"#/components/schemas/s"}`, `"mapping":{"s":"#/components/schemas/s"}`, `[{}],[{"$ref":"#/components/schemas/s"}]]`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bundled, the description lacks %s:\n%s", want, out)
 		}
@@ -410,5 +420,137 @@ func TestFlowListsWithRefsNotPacked(t *testing.T) {
 	}
 	if len(blockFindings) == 0 || !slices.Equal(msgs(flowFindings), msgs(blockFindings)) {
 		t.Errorf("findings for parameters in flow style %q, in block style %q: want the same, not none", msgs(flowFindings), msgs(blockFindings))
+	}
+}
+
+// blockItems are items a long block list holds packed: flow lists (each
+// packed itself, seven levels deep at most), empty collections, and
+// scalars of every style, tagged and anchored too (the YAML library reads
+// those lines for the reader).
+var blockItems = []string{"[1]", "{}", "[]", "[a, {b: [1, 2]}, 'c d', {}]", "'quoted'", `"dq \u00e9"`, "!!str 5", "&x 7", "|\n  literal\n  text", ">-\n  folded\n  text", "plain", "[[[[[[[1]]]]]]]", "-2.5"}
+
+// blockListDoc is a description whose x-list, a block list, holds first,
+// then n items cycling through blockItems, then last if not "".
+func blockListDoc(first string, n int, last string, library bool) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n- " + first + "\n")
+	for i := range n {
+		b.WriteString("- " + blockItems[i%len(blockItems)] + "\n")
+	}
+	if last != "" {
+		b.WriteString("- " + last + "\n")
+	}
+	if library {
+		b.WriteString("x-alias: &a 1\nx-again: *a\n") // an alias: the library reads the document
+	}
+	return b.String()
+}
+
+// TestBlockListsOfFlowCollectionsPacked: a long block list of flow lists,
+// empty collections and scalars of any style is held packed, read by the
+// reader or by the YAML library, and gives back every value, key and
+// place as the same list does unpacked (its first item a mapping, which
+// keeps it so: each item is then read into nodes as it is read), and the
+// same upload, written from the packed text and unpacked.
+func TestBlockListsOfFlowCollectionsPacked(t *testing.T) {
+	t.Parallel()
+	for _, library := range []bool{false, true} {
+		name := fmt.Sprintf("library %v", library)
+		packed, err := Parse("b.yaml", []byte(blockListDoc("[0]", 2*packFrom, "", library)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		nodes, err := Parse("b.yaml", []byte(blockListDoc("{k: v}", 2*packFrom, "", library)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pl, nl := packed.Get("x-list"), nodes.Get("x-list")
+		if !pl.packed || pl.Items() != nil || nl.packed {
+			t.Fatalf("%s: packed: the list %v with %d items, the list led by a mapping %v", name, pl.packed, len(pl.Items()), nl.packed)
+		}
+		// The upload, as written: the same but for the first item.
+		fix := func(b []byte) string { return strings.Replace(string(b), `"x-list":[[0],`, `"x-list":[{"k":"v"},`, 1) }
+		upload, err := Encode(packed, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Encode(nodes, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fix(upload) != string(want) {
+			t.Errorf("%s: the upload differs packed and unpacked:\n%.400s\n%.400s", name, fix(upload), want)
+		}
+		items := pl.Elems()
+		if pl.packed || len(items) != 2*packFrom+1 {
+			t.Fatalf("%s: unpacked into %d items, packed %v", name, len(items), pl.packed)
+		}
+		unpackAll(packed)
+		unpackAll(nodes)
+		for i := 1; i < len(items); i++ {
+			it, want := items[i], nl.Items()[i]
+			if d := treeDiff(want, it, fmt.Sprintf("#/x-list/%d", i)); d != "" || it.Src != pl.Src {
+				t.Fatalf("%s: unpacked %s (from %q)", name, d, it.Src.Name)
+			}
+		}
+		if got := fix(packed.AppendJSON(nil)); got != string(want) {
+			t.Errorf("%s: unpacked, the upload differs", name)
+		}
+	}
+}
+
+// TestBlockListsNotPacked: a long block list with an item that is a
+// mapping with members, a list not packed (it holds a $ref or a
+// discriminator, which bundling rewrites, or nests too deep) or a block
+// list of its own is not packed, read by the reader or by the library.
+func TestBlockListsNotPacked(t *testing.T) {
+	t.Parallel()
+	lasts := []string{"{k: v}", "k: v", "[{$ref: '#/components/schemas/A'}]", "[1, [{discriminator: {propertyName: k}}]]", "[[[[[[[[1]]]]]]]]", "- 1\n  - 2"}
+	for _, last := range lasts {
+		for _, library := range []bool{false, true} {
+			root, err := Parse("n.yaml", []byte(blockListDoc("[0]", 2*packFrom, last, library)))
+			if err != nil {
+				t.Fatalf("%q, library %v: %v", last, library, err)
+			}
+			if l := root.Get("x-list"); l.packed || len(l.Items()) != 2*packFrom+2 {
+				t.Errorf("%q, library %v: packed %v, %d items", last, library, l.packed, len(l.Items()))
+			}
+		}
+	}
+}
+
+// TestLongBlockListsAllocate: reading a long block list allocates a small
+// multiple of its text: a list of plain scalars, packed, grows its packed
+// text by doubling (appending allocated five times its size); a list of
+// long quoted or block scalars stays unpacked, its items' text not copied
+// into a packed text. Not parallel: it counts the bytes the process
+// allocates.
+func TestLongBlockListsAllocate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		item func(i int) string
+		max  float64 // bytes allocated a byte of the document
+	}{
+		{"plain scalars", func(i int) string { return fmt.Sprintf("  - %d%s\n", i, strings.Repeat("a", 400)) }, 4.5},
+		{"long quoted scalars", func(i int) string { return fmt.Sprintf("  - \"%d%s\"\n", i, strings.Repeat("a", 4000)) }, 5},
+		{"long block scalars", func(i int) string { return fmt.Sprintf("  - |\n    %d%s\n", i, strings.Repeat("a", 4000)) }, 3},
+	} {
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n")
+		for i := 0; b.Len() < 4<<20; i++ {
+			b.WriteString(tc.item(i))
+		}
+		doc := []byte(b.String())
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Parse("l.yaml", doc)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(doc)); per > tc.max {
+			t.Errorf("%s: %.2f bytes allocated a byte of the document, want %.1f at most", tc.name, per, tc.max)
+		}
 	}
 }

@@ -152,6 +152,9 @@ type yamlConverter struct {
 	// lineOffset is the line of the file that a part parsed on its own
 	// starts at, 0-based (see parseInParts).
 	lineOffset int
+	// counted is how many bytes the reader went through to count the
+	// members of large mappings ahead (see countMembers).
+	counted int
 }
 
 // packFlow packs n, a flow list read whole, where it can be (see
@@ -280,18 +283,24 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 			p.done(n)
 			return n, nil
 		}
-		n.SetItems(make([]*Node, 0, len(y.Content)))
+		// The others as the reader reads them (list): packed as read
+		// while they can be.
+		var l list
+		l.begin(n.Pos)
+		l.flow = flow
 		for i, it := range y.Content {
-			v, err := c.convert(it)
+			p, err := c.pendingItem(it)
 			if err != nil {
 				return nil, err
 			}
-			n.SetItems(append(n.Items(), v))
+			l.put(c, p)
 			c.release(y, i)
 		}
 		if flow {
+			l.done(n, 1)
 			return c.packFlow(n), nil
 		}
+		l.done(n, packFrom)
 		return n, nil
 	case yaml.MappingNode:
 		return c.mapping(y)

@@ -35,10 +35,9 @@ type yamlPart struct {
 	open  bool
 	close bool
 	// seq: an open part whose value is a block sequence, given in parts
-	// of items (items), count items in all.
+	// of items (items).
 	seq   bool
 	items bool
-	count int
 	doc   *yaml.Node
 	err   error
 }
@@ -190,8 +189,8 @@ func splitMapping(lines lineTable, a, b, indent, big, level int, parts *[]*yamlP
 		if bare && large {
 			// A large block sequence: parts of its items, between its
 			// key and the part that closes it.
-			if items, count, ok := splitSequence(lines, e.key+1, e.end, indent, big); ok {
-				*parts = append(*parts, &yamlPart{text: lines.text(e.start, e.key+1), line: e.start, open: true, seq: true, count: count})
+			if items, ok := splitSequence(lines, e.key+1, e.end, indent, big); ok {
+				*parts = append(*parts, &yamlPart{text: lines.text(e.start, e.key+1), line: e.start, open: true, seq: true})
 				*parts = append(*parts, items...)
 				*parts = append(*parts, &yamlPart{close: true})
 				continue
@@ -227,8 +226,8 @@ func itemsPart(big int) int { return big / 4 }
 // splitSequence cuts lines a to b, the value of a key at keyIndent, into
 // parts of whole items when it is a block sequence: each part a sequence
 // of its own, its items at the indentation of the first, nothing in it
-// indented less. It returns the parts and how many items there are.
-func splitSequence(lines lineTable, a, b, keyIndent, big int) ([]*yamlPart, int, bool) {
+// indented less.
+func splitSequence(lines lineTable, a, b, keyIndent, big int) ([]*yamlPart, bool) {
 	seq := -1 // the items' indentation
 	var parts []*yamlPart
 	start, count := a, 0 // the part under way starts at start; items so far
@@ -241,15 +240,15 @@ func splitSequence(lines lineTable, a, b, keyIndent, big int) ([]*yamlPart, int,
 			continue
 		case seq < 0:
 			if n < keyIndent || !isItem(t) {
-				return nil, 0, false // not a block sequence
+				return nil, false // not a block sequence
 			}
 			seq = n
 		case n < seq:
-			return nil, 0, false
+			return nil, false
 		case n > seq:
 			continue // within an item
 		case !isItem(t):
-			return nil, 0, false
+			return nil, false
 		}
 		if count > 0 && lines.size(start, i) >= itemsPart(big) {
 			parts = append(parts, &yamlPart{text: lines.text(start, i), line: start, items: true})
@@ -258,10 +257,10 @@ func splitSequence(lines lineTable, a, b, keyIndent, big int) ([]*yamlPart, int,
 		count++
 	}
 	if seq < 0 {
-		return nil, 0, false
+		return nil, false
 	}
 	parts = append(parts, &yamlPart{text: lines.text(start, b), line: start, items: true})
-	return parts, count, true
+	return parts, true
 }
 
 // firstIndent is the indentation of the first line of lines a to b that
@@ -371,9 +370,8 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 	type level struct {
 		node  *Node
 		keys  map[string]bool
-		seq   bool // a block sequence given in parts of items
-		count int  // its items
-		pack  *packer
+		seq   bool  // a block sequence given in parts of items
+		items *list // its items
 	}
 	var open []*level
 	var top *Node
@@ -382,8 +380,8 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			if len(open) < 2 || open[len(open)-1].node == nil {
 				return nil, errPartsDisagree
 			}
-			if l := open[len(open)-1]; l.pack != nil {
-				l.pack.done(l.node)
+			if l := open[len(open)-1]; l.items != nil {
+				l.items.done(l.node, packFrom)
 			}
 			open = open[:len(open)-1]
 			continue
@@ -409,7 +407,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			return nil, errPartsDisagree
 		}
 		if p.items {
-			if err := c.items(cur.node == nil, open[len(open)-2].node, &cur.node, &cur.pack, cur.count, m, depth); err != nil {
+			if err := c.items(cur.node == nil, open[len(open)-2].node, &cur.node, &cur.items, m, depth); err != nil {
 				return nil, err
 			}
 			continue
@@ -451,7 +449,7 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 			cur.keys[key] = true
 			if p.open {
 				cur.node.SetFields(append(cur.node.Fields(), Field{Key: key, KeyPos: c.pos(k)}))
-				open = append(open, &level{keys: map[string]bool{}, seq: p.seq, count: p.count})
+				open = append(open, &level{keys: map[string]bool{}, seq: p.seq})
 				break
 			}
 			c.depth = depth
@@ -469,13 +467,12 @@ func (c *yamlConverter) convertParts(parts []*yamlPart) (*Node, error) {
 	return top, nil
 }
 
-// items converts a part of a block sequence's items, m, into *seq, which
-// the first part makes (first) as the value of parent's last member: the
-// sequence starts at its first item, as the whole parse has it, and
-// counts as a value at depth-1. A long sequence of plain scalars is packed
-// into *pack, as the whole parse packs it, until a part that is not: its
-// items so far are then unpacked.
-func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packer, count int, m *yaml.Node, depth int) error {
+// items converts a part of a block sequence's items, m, into *l, which
+// the first part starts (first), with *seq as the value of parent's last
+// member: the sequence starts at its first item, as the whole parse has
+// it, and counts as a value at depth-1. The items are packed as the whole
+// parse packs them (list), and given to *seq when its last part is read.
+func (c *yamlConverter) items(first bool, parent *Node, seq **Node, l **list, m *yaml.Node, depth int) error {
 	if first {
 		c.depth = depth - 1
 		if err := c.grow(m, ""); err != nil {
@@ -486,31 +483,16 @@ func (c *yamlConverter) items(first bool, parent *Node, seq **Node, pack **packe
 		}
 		*seq = c.newNode(Array, m)
 		parent.Fields()[len(parent.Fields())-1].Value = *seq
+		*l = &list{}
+		(*l).begin((*seq).Pos)
+	}
+	for i, y := range m.Content {
 		c.depth = depth // the items' depth, less one, as convert counts
-		if count >= packFrom && c.packable(m.Content) {
-			*pack = &packer{}
-			(*pack).startAt((*seq).Pos)
-		} else {
-			(*seq).SetItems(make([]*Node, 0, count))
-		}
-	}
-	n := *seq
-	if *pack != nil {
-		c.depth = depth
-		if c.packable(m.Content) {
-			return c.packItems(*pack, m, m.Content)
-		}
-		(*pack).done(n)
-		*pack = nil
-		n.unpack()
-	}
-	for i, it := range m.Content {
-		c.depth = depth
-		v, err := c.convert(it)
+		it, err := c.pendingItem(y)
 		if err != nil {
 			return err
 		}
-		n.SetItems(append(n.Items(), v))
+		(*l).put(c, it)
 		c.release(m, i)
 	}
 	return nil

@@ -330,6 +330,9 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 			return nil, err
 		}
 		if r.err == nil {
+			if len(n.Fields()) == countFrom {
+				growFields(n, 1+r.countMembers(r.ls, indent, false))
+			}
 			n.SetFields(append(n.Fields(), f))
 		}
 		if r.eof || r.indent < indent {
@@ -342,6 +345,7 @@ func (r *yamlReader) mapping(depth, indent int) (*Node, error) {
 	if hasDuplicate(n.Fields()) {
 		return nil, errUnread // the library words the error
 	}
+	fitFields(n)
 	return n, nil
 }
 
@@ -528,7 +532,7 @@ func (r *yamlReader) sequence(depth, indent int) (*Node, error) {
 			// it up to a part's size: one part each would cost more.
 			err = refused(r.libraryItems(&l, depth, indent))
 		case err == nil:
-			l.put(r, it)
+			r.put(&l, it)
 		}
 		if err != nil {
 			return nil, err
@@ -623,15 +627,24 @@ func (r *yamlReader) listItem(depth int, flow bool) (pending, error) {
 	return pending{node: m}, err
 }
 
-// list gathers a sequence's items: packed while they are plain scalars,
-// as convert packs a long list of them.
+// put adds it to l, unless a value was refused: nothing more is kept.
+func (r *yamlReader) put(l *list, it pending) {
+	if r.err == nil {
+		l.put(r.c, it)
+	}
+}
+
+// list gathers a sequence's items: packed while they can be, as a flow
+// list (packable) or a long block list (packableInBlock) is held. Each
+// item is packed as it is read, so that the items of a list of a million
+// are never nodes all at once.
 type list struct {
 	start  Pos  // the list's place
-	flow   bool // a flow list: packFlow's items are packed as read too
+	flow   bool // a flow list
 	p      packer
 	count  int // items packed
 	items  []*Node
-	unpack bool // an item was not a plain scalar
+	unpack bool // an item could not be packed
 }
 
 // begin starts the list at, its node's place.
@@ -640,34 +653,30 @@ func (l *list) begin(at Pos) {
 	l.p.startAt(at)
 }
 
-// put adds an item read.
-func (l *list) put(r *yamlReader, it pending) {
-	if r.err != nil {
-		return // nothing more is kept
-	}
+// put adds an item read by c. An item packed is let go: read by no one
+// else.
+func (l *list) put(c *yamlConverter, it pending) {
 	if it.node == nil {
 		if !l.unpack {
 			l.p.add(it.kind, it.lit, it.pos)
 			l.count++
 			return
 		}
-		it.node = r.c.nodes.node()
-		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, r.c.src
+		it.node = c.nodes.node()
+		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, c.src
 		it.node.SetScalar(it.lit)
 	}
-	if l.flow && !l.unpack && packable(it.node) {
-		// Packed as packFlow would pack it, now: the items of a list of
-		// a million such are never nodes all at once.
+	if !l.unpack && (l.flow && packable(it.node) || !l.flow && packableInBlock(it.node)) {
 		l.p.addNode(it.node)
 		l.count++
-		r.c.letGo(it.node) // read by no one else
+		c.letGo(it.node)
 		return
 	}
 	if !l.unpack {
 		// The items packed so far become nodes.
 		l.unpack = true
 		if l.count > 0 {
-			tmp := Node{Src: r.c.src, Pos: l.start}
+			tmp := Node{Src: c.src, Pos: l.start}
 			l.p.done(&tmp)
 			tmp.unpack()
 			l.items = tmp.Items()
@@ -676,8 +685,8 @@ func (l *list) put(r *yamlReader, it pending) {
 	l.items = append(l.items, it.node)
 }
 
-// done gives n the items: packed when they are all plain scalars and
-// there are from of them or more.
+// done gives n the items: packed when they all could be and there are
+// from of them or more.
 func (l *list) done(n *Node, from int) {
 	if l.unpack {
 		n.SetItems(l.items)
@@ -797,20 +806,8 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 			return "", false, 0, false
 		}
 	case isPlainStart(b, r.at(i+1), flow):
-		j := i
-		for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
-			c := r.d[j]
-			if c == '\n' || c == '\t' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
-				return "", false, 0, false
-			}
-			if c == ':' && blank(r.at(j+1)) {
-				break
-			}
-			if (c == ':' || c == '?') && flow {
-				return "", false, 0, false
-			}
-		}
-		if r.at(j) != ':' || j-i > maxSimpleKey {
+		j, ok := r.plainKeyEnd(i, flow)
+		if !ok {
 			return "", false, 0, false
 		}
 		text = string(bytes.TrimRight(r.d[i:j], " "))
@@ -831,6 +828,24 @@ func (r *yamlReader) key(i int, flow bool) (text string, plain bool, end int, ok
 		return "", false, 0, false
 	}
 	return text, false, r.i + 1, true
+}
+
+// plainKeyEnd finds the colon that ends a plain key starting at i.
+func (r *yamlReader) plainKeyEnd(i int, flow bool) (int, bool) {
+	j := i
+	for ; j < len(r.d) && j-i <= maxSimpleKey; j++ {
+		c := r.d[j]
+		if c == '\n' || c == '\t' || c == '#' && r.d[j-1] == ' ' || flow && isFlowIndicator(c) {
+			return 0, false
+		}
+		if c == ':' && blank(r.at(j+1)) {
+			break
+		}
+		if (c == ':' || c == '?') && flow {
+			return 0, false
+		}
+	}
+	return j, r.at(j) == ':' && j-i <= maxSimpleKey
 }
 
 // quoted reads a quoted scalar on one line from r.i, with the escapes the
@@ -935,7 +950,7 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			l.put(r, it)
+			r.put(&l, it)
 		} else {
 			text, plain, end, ok := r.key(r.i, true)
 			if !ok {
@@ -960,6 +975,9 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 			}
 			f.Value = v
 			if r.err == nil {
+				if len(n.Fields()) == countFrom {
+					growFields(n, 1+r.countMembers(r.i, 0, true))
+				}
 				n.SetFields(append(n.Fields(), f))
 			}
 		}
@@ -986,6 +1004,8 @@ func (r *yamlReader) flow(depth int) (*Node, error) {
 		}
 	} else if hasDuplicate(n.Fields()) {
 		return nil, errUnread
+	} else {
+		fitFields(n)
 	}
 	return n, nil
 }
@@ -1002,6 +1022,138 @@ func (r *yamlReader) spaces() {
 // read.
 func smallDuplicate(fs []Field, key string) bool {
 	return len(fs) <= smallMapping && slices.ContainsFunc(fs, func(f Field) bool { return f.Key == key })
+}
+
+// countFrom is how many members a mapping has read when the reader counts
+// the members that follow, to grow its slice once to their number:
+// grown by appending, a slice of a million members takes twice and a
+// quarter its size at once as it grows by a quarter, the peak of a large
+// mapping of scalars (a member of 32 bytes and a node of 40 for ten bytes
+// of input: 10 bytes a byte at that peak where the members hold 8).
+const countFrom = 1024
+
+// countMembers counts the members that follow in the mapping being read:
+// from off, in a block mapping whose keys are at indent, the lines at
+// indent where a key reads, up to the first line at indent that is
+// neither a key nor a list item; in a flow mapping, the commas before its
+// closing brace on the line, outside quotes and the collections in it,
+// and nothing when the brace is not on the line or an empty member or a
+// comment comes first (a comment of commas would count each). A text the
+// reader refuses may count wrong: the count only sizes a slice, which
+// fitFields trims when the mapping is read, so that what the text makes
+// the count believe is held only while the mapping is read. What it goes
+// through counts against c.counted, at most the document's size: past it,
+// it counts nothing, so that counting ahead stays linear however large
+// mappings nest (each would count the lines of those in it again).
+func (r *yamlReader) countMembers(off, indent int, flow bool) int {
+	if r.c.counted >= len(r.d) {
+		return 0
+	}
+	end := len(r.d)
+	if flow {
+		if k := bytes.IndexByte(r.d[off:], '\n'); k >= 0 {
+			end = off + k
+		}
+	}
+	count, i := 0, off
+	defer func() { r.c.counted += i - off }()
+	if !flow {
+		for i < end {
+			j := r.pastSpaces(i)
+			switch {
+			case j == end || r.d[j] == '\n' || r.d[j] == '#':
+			case j-i < indent:
+				return count
+			case j-i > indent || r.d[j] == '-' && blank(r.at(j+1)):
+			case r.keyAt(j):
+				count++
+			default:
+				return count
+			}
+			k := bytes.IndexByte(r.d[j:], '\n')
+			if k < 0 {
+				i = end
+				break
+			}
+			i = j + k + 1
+		}
+		return count
+	}
+	depth, start, empty := 0, true, false // start: where a quoted scalar may start; empty: no member since the last comma
+	for ; i < end; i++ {
+		b := r.d[i]
+		if b == ' ' {
+			continue
+		}
+		if b != ',' {
+			empty = false
+		}
+		switch {
+		case b == '#' && r.d[i-1] == ' ':
+			return 0 // a comment, to the end of the line
+		case start && (b == '"' || b == '\''):
+			// A quoted scalar, to its closing quote: not one escaped by a
+			// backslash (double quotes), nor one of two (single quotes).
+			for i++; i < end; i++ {
+				if c := r.d[i]; b == '"' && c == '\\' {
+					i++
+				} else if c == b && !(b == '\'' && r.at(i+1) == '\'') {
+					break
+				} else if c == b {
+					i++
+				}
+			}
+		case b == '[' || b == '{':
+			depth++
+			start = true
+			continue
+		case (b == ']' || b == '}') && depth == 0:
+			return count
+		case b == ']' || b == '}':
+			depth--
+		case b == ',' && depth == 0 && empty:
+			return 0 // an empty member, which the reader refuses
+		case b == ',':
+			if depth == 0 {
+				count++
+				empty = true
+			}
+			start = true
+			continue
+		case b == ':' && blank(r.at(i+1)):
+			start = true
+			continue
+		}
+		start = false
+	}
+	return 0 // the mapping goes on past the line
+}
+
+// keyAt says whether a key of a block mapping reads at i, as entry reads
+// it.
+func (r *yamlReader) keyAt(i int) bool {
+	if b := r.at(i); b == '"' || b == '\'' {
+		_, _, _, ok := r.key(i, false)
+		return ok
+	}
+	_, ok := r.plainKeyEnd(i, false)
+	return ok && isPlainStart(r.at(i), r.at(i+1), false)
+}
+
+// fitFields trims the slice of n's members to their number when it has
+// room for many more, as a count ahead that was misled would leave it: a
+// mapping is counted ahead past countFrom members only, and one grown by
+// appending has a quarter more room at most.
+func fitFields(n *Node) {
+	if fs := n.Fields(); len(fs) > countFrom && cap(fs) > len(fs)+len(fs)/4+16 {
+		n.SetFields(append(make([]Field, 0, len(fs)), fs...))
+	}
+}
+
+// growFields gives n room for k members more, and no more.
+func growFields(n *Node, k int) {
+	fs := n.Fields()
+	n.SetFields(append(make([]Field, 0, len(fs)+k), fs...))
 }
 
 // smallMapping is how many members a mapping has for its keys to be
@@ -1172,25 +1324,11 @@ func (r *yamlReader) libraryItems(l *list, depth, indent int) error {
 	c := r.c
 	for i, y := range top.Content {
 		c.depth = depth
-		if c.packable(top.Content[i : i+1]) {
-			if err := c.grow(y, ""); err != nil {
-				return r.keep(err)
-			}
-			if err := c.grow(y, y.Value); err != nil {
-				return r.keep(err)
-			}
-			kind, lit, err := plainScalar(y.Value)
-			if err != nil {
-				return r.keep(c.fail(y, "%v", err))
-			}
-			l.put(r, pending{kind: kind, lit: lit, pos: c.pos(y)})
-			continue
-		}
-		m, err := c.convert(y)
+		it, err := c.pendingItem(y)
 		if err != nil {
 			return r.keep(err)
 		}
-		l.put(r, pending{node: m})
+		r.put(l, it)
 		top.Content[i] = nil
 	}
 	return nil

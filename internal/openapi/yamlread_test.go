@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -114,6 +115,10 @@ func TestYAMLReadAgrees(t *testing.T) {
 		{"slash escapes", "a: \"x\\/y\"\nb: [\"\\/\", 1]\n", true},
 		{"a number JSON cannot hold", "a: 1\nb: .inf\n", true},
 		{"a number JSON cannot hold in a packed list", "x:\n" + long + "  - 1\n  - .nan\n", true},
+		{"a long list of flow lists, empty collections and scalars of every style", "x:\n" + strings.Repeat("  - [1]\n  - {}\n  - []\n  - [a, {b: c}]\n  - 'q'\n  - !!str 5\n  - &a 6\n  - |\n    z\n  - 7\n", packFrom/8) + "  - [1]\n", true},
+		{"a long list of flow lists, then a mapping", "x:\n" + strings.Repeat("  - [1]\n  - {}\n", packFrom) + "  - {k: v}\n  - [2]\n", true},
+		{"a long list of flow lists, then one with a $ref", "x:\n" + strings.Repeat("  - [1]\n", packFrom) + "  - [{$ref: '#/x'}]\n  - [2]\n", true},
+		{"a number JSON cannot hold in a long list of flow lists", "x:\n" + strings.Repeat("  - [1]\n", packFrom) + "  - [.nan]\n", true},
 		{"a key twice", "a: 1\na: 2\n", false},
 		{"keys that read alike", "1: a\n+1: b\n", false},
 		{"a key twice among many", "x:\n" + strings.Repeat("  k: 1\n", 1) + func() string {
@@ -517,4 +522,339 @@ func TestBlockScalarsReadWithoutTheLibrary(t *testing.T) {
 	if per := allocs / (2 * n); per > 10 {
 		t.Errorf("%.1f allocations a block scalar, want at most 10: the library read them", per)
 	}
+}
+
+// TestMembersCountedAhead: a mapping of more than countFrom members, block
+// or flow, grows its slice once, to the number of its members, counted
+// ahead past what would mislead a count (commas and braces in quotes and
+// in the collections it holds, list items at its keys' indentation,
+// comments, blank lines, block scalars), and reads as the library reads
+// it; a mapping nested in it is counted too.
+func TestMembersCountedAhead(t *testing.T) {
+	t.Parallel()
+	flowMember := func(i int) string {
+		switch i % 5 {
+		case 0:
+			return fmt.Sprintf(`k%d: "a, b} \" ,"`, i)
+		case 1:
+			return fmt.Sprintf("'k%d,}': 'it''s, }'", i)
+		case 2:
+			return fmt.Sprintf("k%d: [1, {a: 2, b: [3, 4]}, '], ']", i)
+		case 3:
+			return fmt.Sprintf("k%d: {x: 1, y: 2}", i)
+		}
+		return fmt.Sprintf("k%d: a b", i)
+	}
+	blockMember := func(i int) string {
+		switch i % 5 {
+		case 0:
+			return fmt.Sprintf("  k%d:\n  - 1\n  - x: 2\n", i)
+		case 1:
+			return fmt.Sprintf("  # k%d\n\n  k%d: |\n    text\n\n    k: v\n", i, i)
+		case 2:
+			return fmt.Sprintf("  'k%d': {a: 1, b: 2}\n", i)
+		case 3:
+			return fmt.Sprintf("  k%d:\n    a: 1\n    b: [1, 2]\n", i)
+		}
+		return fmt.Sprintf("  k%d: 1 # a comment\n", i)
+	}
+	n := 3*countFrom + 7
+	var flow, block, nested strings.Builder
+	flow.WriteString("x-map: {")
+	block.WriteString("x-map:\n")
+	nested.WriteString("x-map:\n  inner: {")
+	for i := range n {
+		if i > 0 {
+			flow.WriteString(", ")
+			nested.WriteString(", ")
+		}
+		flow.WriteString(flowMember(i))
+		nested.WriteString(flowMember(i))
+		block.WriteString(blockMember(i))
+	}
+	flow.WriteString("}\n")
+	nested.WriteString("}\n")
+	for i := range n {
+		nested.WriteString(blockMember(i))
+	}
+	for _, tc := range []struct {
+		name, doc string
+		maps      []string // the mappings counted, by their keys from the top
+	}{
+		{"flow", flow.String(), []string{"x-map"}},
+		{"block", block.String(), []string{"x-map"}},
+		{"nested", nested.String(), []string{"x-map", "x-map/inner"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			doc := []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n" + tc.doc)
+			if !readAgrees(t, tc.name, doc, Limits{}) {
+				t.Fatal("not read without the library")
+			}
+			root, err := Parse("m.yaml", doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, at := range tc.maps {
+				m := root
+				for _, k := range strings.Split(at, "/") {
+					m = m.Get(k)
+				}
+				if fs := m.Fields(); len(fs) < n || cap(fs) != len(fs) {
+					t.Errorf("%s: %d members in a slice of %d, want %d or more in a slice of as many", at, len(fs), cap(fs), n)
+				}
+			}
+		})
+	}
+}
+
+// TestMembersCountedAheadLinearly: counting the members of large mappings
+// ahead goes through a document's bytes about once, however deep they
+// nest: each mapping of n levels counts past those in it, which came to
+// n²/2 levels' bytes where the count was not bounded.
+func TestMembersCountedAheadLinearly(t *testing.T) {
+	t.Parallel()
+	nested := func(levels int) []byte {
+		// Flow mappings on one line, each in the one before it after
+		// countFrom+1 members: {k0: 1, …, x: {k0: 1, …, x: {…}}}.
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-nest: ")
+		for range levels {
+			b.WriteString("{")
+			for i := range countFrom + 1 {
+				fmt.Fprintf(&b, "k%d: 1, ", i)
+			}
+			b.WriteString("x: ")
+		}
+		b.WriteString("1" + strings.Repeat("}", levels) + "\n")
+		return []byte(b.String())
+	}
+	growthtest.LinearCount(t, "members counted ahead", "bytes", 8, func(levels int) uint64 {
+		doc := nested(levels)
+		c := &yamlConverter{name: "n.yaml", src: &Source{Name: "n.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+		c.bud = c.src.budget
+		if _, ok, err := c.readPlainYAML(doc); !ok || err != nil {
+			t.Fatalf("%d levels: read without the library %v, %v", levels, ok, err)
+		}
+		if c.counted < len(doc)/2 {
+			t.Errorf("%d levels: %d bytes counted ahead of %d: the members were not counted", levels, c.counted, len(doc))
+		}
+		return uint64(c.counted)
+	})
+}
+
+// misledFlow is a document with a flow mapping of countFrom+2 members,
+// the last after a comment of about size bytes of members and a closing
+// brace.
+func misledFlow(size int) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-map: {")
+	for i := range countFrom + 1 {
+		fmt.Fprintf(&b, "k%d: 1, ", i)
+	}
+	b.WriteString("# " + strings.Repeat("a,", size/2) + "}\n  z: 1}\n")
+	return b.String()
+}
+
+// TestMembersCountedAheadAllocates: a flow mapping followed by a comment
+// full of commas is read allocating a small multiple of its size, and holds
+// room for its members only, where each comma reserved a member of 32
+// bytes for the life of the tree. Not parallel: it counts the bytes the
+// process allocates.
+func TestMembersCountedAheadAllocates(t *testing.T) {
+	doc := []byte(misledFlow(1_000_000))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	root, err := Parse("m.yaml", doc)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(16*len(doc)) {
+		t.Errorf("%d bytes allocated reading %d bytes, want at most 16 a byte", allocated, len(doc))
+	}
+	fs := root.Get("x-map").Fields()
+	if want := countFrom + 2; len(fs) != want || cap(fs) > len(fs)+len(fs)/4+16 {
+		t.Errorf("%d members in a slice of %d, want %d in a slice of about as many", len(fs), cap(fs), want)
+	}
+}
+
+// TestFitFields: a mapping past countFrom members left with room for many
+// more, as a count ahead that a text misled would leave it, keeps room
+// for its members only; one with a little room more, as appending leaves
+// it, is not copied.
+func TestFitFields(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		len, cap int
+		wantCap  int
+	}{
+		{"room for many more", countFrom + 1, 8 * countFrom, countFrom + 1},
+		{"room for a quarter more", 4 * countFrom, 5 * countFrom, 5 * countFrom},
+		{"a short mapping", 33, 64, 64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var n Node
+			n.Kind = Object
+			n.SetFields(make([]Field, tc.len, tc.cap))
+			fitFields(&n)
+			if fs := n.Fields(); len(fs) != tc.len || cap(fs) != tc.wantCap {
+				t.Errorf("%d members in a slice of %d, want %d in a slice of %d", len(fs), cap(fs), tc.len, tc.wantCap)
+			}
+		})
+	}
+}
+
+// TestCountMembersStops: the count ahead counts no more than the members
+// that follow, where a comment or an empty member comes in a flow mapping
+// before its closing brace, or a line that is not an entry at the keys'
+// indent in a block mapping; it counts none in a flow mapping that goes on
+// past its line.
+func TestCountMembersStops(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, text string
+		indent     int
+		flow       bool
+		want       int
+	}{
+		{"a flow mapping", ", b: 1, c: [1, 2], d: {e: 1}}\n", 0, true, 3},
+		{"a comment in a flow mapping", ", b: 1, # c, d, e, f }\n  g: 1}\n", 0, true, 0},
+		{"an empty member in a flow mapping", ", b: 1,,,,,,,, c: 1}\n", 0, true, 0},
+		{"a flow mapping past its line", ", b: 1, c: 1, d: 1, e: 1,\n  f: 1}\n", 0, true, 0},
+		{"a block mapping", "  b: 1\n  # c: 1\n\n  c:\n  - 1\n    d: 1\n  'e': 1\nf: 1\n  g: 1\n", 2, false, 3},
+		{"lines that are not entries", "  b: 1\n  c d\n  e: 1\n  f: 1\n  g: 1\n", 2, false, 1},
+		{"a complex key", "  b: 1\n  ? c\n  : 1\n  e: 1\n  f: 1\n", 2, false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := &yamlConverter{name: "n.yaml", src: &Source{Name: "n.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+			head := "a: 1" // the member read before, the count from its end
+			if !tc.flow {
+				head = "a:\n" // the line after it
+			}
+			r := &yamlReader{c: c, d: []byte(head + tc.text), line: 1, cCol: 1}
+			if got := r.countMembers(len(head), tc.indent, tc.flow); got != tc.want {
+				t.Errorf("%d members counted, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLongListPlacesAsTheLibrary: every item of a long block list that
+// is unpacked part way (a mapping at item 300), and every value in its
+// items, has the kind, text and place (line and column) that the YAML
+// library's own nodes give, read by the reader, by the converter and in
+// parts. They share the packing of items, so that comparing them with one
+// another cannot find a place packing moved.
+func TestLongListPlacesAsTheLibrary(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nx-list:\n")
+	for i := range 400 {
+		switch {
+		case i == 300:
+			b.WriteString("  - k: v\n    l: [1, 2]\n")
+		case i%8 == 0:
+			fmt.Fprintf(&b, "  - a%d\n", i)
+		case i%8 == 1:
+			fmt.Fprintf(&b, "  -   %d\n", i)
+		case i%8 == 2:
+			fmt.Fprintf(&b, "  - 'q%d'\n", i)
+		case i%8 == 3:
+			fmt.Fprintf(&b, "  - \"d%d\"\n", i)
+		case i%8 == 4:
+			fmt.Fprintf(&b, "  - |\n    b%d\n", i)
+		case i%8 == 5:
+			fmt.Fprintf(&b, "  - [%d, x, [y]]\n", i)
+		case i%8 == 6:
+			b.WriteString("  - {}\n  - []\n")
+		default:
+			b.WriteString("  - true\n  - null\n")
+		}
+	}
+	data := []byte(b.String())
+	var lib yaml.Node
+	if err := yaml.Unmarshal(data, &lib); err != nil {
+		t.Fatal(err)
+	}
+	want := lib.Content[0].Content[7] // x-list's value
+	conv := func() *yamlConverter {
+		c := &yamlConverter{name: "l.yaml", src: &Source{Name: "l.yaml", budget: newBudget(context.Background(), DefaultLimits)}, lim: DefaultLimits}
+		c.bud = c.src.budget
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		read func() (*Node, bool, error)
+	}{
+		{"the reader", func() (*Node, bool, error) { return conv().readPlainYAML(data) }},
+		{"the converter", func() (*Node, bool, error) {
+			_, doc, _, err := decodeYAML(append([]byte(nil), data...))
+			if err != nil {
+				return nil, true, err
+			}
+			n, err := conv().convert(doc)
+			return n, true, err
+		}},
+		{"in parts", func() (*Node, bool, error) { return conv().parseInParts(data, 0, 0) }},
+		{"in parts of 64 bytes or more", func() (*Node, bool, error) { return conv().parseInParts(data, 0, 64) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root, ok, err := tc.read()
+			if !ok || err != nil {
+				t.Fatalf("not read: %v, %v", ok, err)
+			}
+			if d := libraryDiff(want, root.Get("x-list"), "x-list"); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+// libraryDiff is the first difference between y, a node of the YAML
+// library, and n, what it was read as, or "".
+func libraryDiff(y *yaml.Node, n *Node, at string) string {
+	kinds := map[string]Kind{"!!str": String, "!!int": Number, "!!float": Number, "!!bool": Bool, "!!null": Null, "!!seq": Array, "!!map": Object}
+	if k, ok := kinds[y.ShortTag()]; !ok || n.Kind != k {
+		return fmt.Sprintf("%s: %v, the library's %s", at, n.Kind, y.ShortTag())
+	}
+	if n.Pos != (Pos{Line: int32(y.Line), Col: int32(y.Column)}) {
+		return fmt.Sprintf("%s: at %d:%d, the library's at %d:%d", at, n.Pos.Line, n.Pos.Col, y.Line, y.Column)
+	}
+	switch n.Kind {
+	case Array:
+		items := n.Elems()
+		if len(items) != len(y.Content) {
+			return fmt.Sprintf("%s: %d items, the library's %d", at, len(items), len(y.Content))
+		}
+		for i, it := range items {
+			if d := libraryDiff(y.Content[i], it, fmt.Sprintf("%s/%d", at, i)); d != "" {
+				return d
+			}
+		}
+	case Object:
+		fs := n.Fields()
+		if 2*len(fs) != len(y.Content) {
+			return fmt.Sprintf("%s: %d members, the library's %d", at, len(fs), len(y.Content)/2)
+		}
+		for i, f := range fs {
+			k := y.Content[2*i]
+			if f.Key != k.Value || f.KeyPos != (Pos{Line: int32(k.Line), Col: int32(k.Column)}) {
+				return fmt.Sprintf("%s: key %q at %d:%d, the library's %q at %d:%d", at, f.Key, f.KeyPos.Line, f.KeyPos.Col, k.Value, k.Line, k.Column)
+			}
+			if d := libraryDiff(y.Content[2*i+1], f.Value, at+"/"+f.Key); d != "" {
+				return d
+			}
+		}
+	default:
+		if n.Scalar() != y.Value {
+			return fmt.Sprintf("%s: %q, the library's %q", at, n.Scalar(), y.Value)
+		}
+	}
+	return ""
 }
