@@ -294,6 +294,7 @@ func withOneRun(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		oneRun, floor = false, Floor
+		firstFloor, firstLive = 0, 0
 	})
 }
 
@@ -347,13 +348,32 @@ func TestOneRunFloorIsWhatIsHeld(t *testing.T) {
 	for i := range kept {
 		kept[i] = make([]byte, 1<<20)
 	}
+	runtime.GC()
 	b := Reserve(1 << 20)
 	if got := Limit(); got < small+more-more/8 {
-		t.Errorf("one run, 64 MB more held at the first reservation: limit %d, want at least %d", got, small+more-more/8)
+		t.Errorf("one run, 64 MB more live at the first reservation: limit %d, want at least %d", got, small+more-more/8)
 	}
 	b.Release()
 	runtime.KeepAlive(kept)
+	kept = nil
+	runtime.GC()
+	// Garbage is not the floor: a description's limit, with the collector
+	// off, leaves the heap full of it for the next.
+	big := Reserve(4 * more)
+	for range more >> 20 {
+		garbage = make([]byte, 1<<20)
+	}
+	big.Release()
+	c := Reserve(1 << 20)
+	if got := Limit(); got > small+more/4 {
+		t.Errorf("one run, 64 MB of garbage at the first reservation: limit %d, want at most %d", got, small+more/4)
+	}
+	c.Release()
 }
+
+// garbage is what a test allocates and drops, kept from the compiler's
+// eyes.
+var garbage []byte
 
 // TestOneRunWhileReserved: OneRun called while reservations are held sets
 // the limit at once, from Floor; the floor is measured at the next first

@@ -65,6 +65,7 @@ func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundle
 	}
 	b.mainPath = root.Src.Name
 	b.files.add(b.mainPath, bud).root = root // counted among the files; its nodes name its own Source
+	defer b.files.dropTrees()
 	b.version = versionOf(root)
 	b.fmt = formatOf(root)
 	if err := b.fillSections(); err != nil {

@@ -143,6 +143,16 @@ const fileBlockMax = 256
 
 func (ft *fileTable) keyAt(pos int) string { return ft.files[pos].src.Name }
 
+// dropTrees lets go of the trees the records hold, once bundling is done:
+// the bundled description's nodes name their files' Sources, which sit in
+// the records' blocks, and a block kept so must not keep the whole tree of
+// every file in it (a large shared file of which one schema is used).
+func (ft *fileTable) dropTrees() {
+	for _, f := range ft.files {
+		f.root, f.local = nil, ""
+	}
+}
+
 // get is the record of the file name, or nil if it was not read.
 func (ft *fileTable) get(name string) *loadedFile {
 	if pos := ft.t.find(name, ft.keyAt); pos >= 0 {
