@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/docs-publish/docs-publish/internal/cli"
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 )
 
 var (
@@ -24,15 +25,19 @@ var (
 	commit  = ""
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is the program, and its exit code.
+func run() int {
+	// The process runs one job: the collector's limit follows its input
+	// from the first byte (see memlimit.OneRun).
+	memlimit.OneRun()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Main prints the error the run ends with itself, through the sink
 	// that scrubs the secrets: nothing here writes to stdout or stderr.
-	code := cli.Main(ctx, cli.Env{
+	return cli.Main(ctx, cli.Env{
 		Args: os.Args[1:], Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr,
 		Action: actionYAML, Sample: sample, Version: version, Commit: commit,
 	})
-	stop()
-	os.Exit(code)
 }

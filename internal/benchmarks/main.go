@@ -30,6 +30,7 @@
 //	go -C internal/benchmarks run . -yaml      # only section 6, printed
 //	go -C internal/benchmarks run . -shapes    # only section 8, printed
 //	go -C internal/benchmarks run . -shapes -shape allOf  # the shapes named so
+//	go -C internal/benchmarks run . -shapes -shape "small" -shape-runs 3  # three runs a size, their medians
 //	go -C internal/benchmarks run . -only compare  # the comparison alone, rewrites its section
 //	go -C internal/benchmarks run . -only prep -prep-runs 7  # section 2 alone, rewrites it
 //	go -C internal/benchmarks run . -only many     # section 9 alone, rewrites it
@@ -49,18 +50,21 @@ import (
 )
 
 type options struct {
-	smoke    bool
-	yaml     bool   // only the YAML memory section, printed
-	shapes   bool   // only the growth by shape, printed
-	shape    string // with shapes: only the shapes whose name holds it
-	out      string
-	plot     string
-	runs     int
-	prepRuns int    // runs of each tool on each description (section 2)
-	only     string // "compare": measure the comparison only
-	work     string // temporary directory
-	binary   string // docs-publish, built for this run
-	peerDir  string // node_modules of the peers
+	smoke  bool
+	yaml   bool   // only the YAML memory section, printed
+	shapes bool   // only the growth by shape, printed
+	shape  string // with shapes: only the shapes whose name holds it
+	// shapeRuns is the runs of each shape at each size, whose medians
+	// the table gives.
+	shapeRuns int
+	out       string
+	plot      string
+	runs      int
+	prepRuns  int    // runs of each tool on each description (section 2)
+	only      string // "compare": measure the comparison only
+	work      string // temporary directory
+	binary    string // docs-publish, built for this run
+	peerDir   string // node_modules of the peers
 }
 
 func main() {
@@ -73,6 +77,7 @@ func main() {
 	flag.BoolVar(&o.yaml, "yaml", false, "only the YAML memory section, printed: no report is written")
 	flag.BoolVar(&o.shapes, "shapes", false, "only the growth by shape, printed: no report is written")
 	flag.StringVar(&o.shape, "shape", "", "with -shapes: only the shapes whose name holds this text")
+	flag.IntVar(&o.shapeRuns, "shape-runs", 1, "runs of each shape at each size in the growth by shape: the table gives their medians")
 	flag.StringVar(&o.only, "only", "", "compare, prep or many: measure the API comparison, spec preparation, or several descriptions, alone and rewrite its section of the report")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -132,6 +132,11 @@ func collidingNames(json bool) func(string, int) ([]string, int64, error) {
 	}
 }
 
+// smallFileSizes are the sizes of the many small files: the largest,
+// 17,970 files of 68 bytes with their lines, under the 20,000 files a
+// description may name.
+var smallFileSizes = []int{150 << 10, 300 << 10, 600 << 10, 1200 << 10}
+
 // smallFiles writes a description whose properties each refer to a file
 // of their own holding one small schema, in YAML or in JSON.
 func smallFiles(json bool) func(string, int) ([]string, int64, error) {
@@ -267,8 +272,8 @@ var shapes = []shape{
 	}},
 	{name: "`$ref`s whose lifted names clean alike (`a!`, `a$`, …)", write: collidingNames(false)},
 	{name: "JSON `$ref`s whose lifted names clean alike", write: collidingNames(true)},
-	{name: "many small files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(false)},
-	{name: "many small JSON files, each named by a `$ref`", sizes: []int{64 << 10, 128 << 10, 256 << 10, 512 << 10}, write: smallFiles(true)},
+	{name: "many small files, each named by a `$ref`", sizes: smallFileSizes, write: smallFiles(false)},
+	{name: "many small JSON files, each named by a `$ref`", sizes: smallFileSizes, write: smallFiles(true)},
 	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
 		ops := size / 2 / 560
 		base, head := operationsJSON(ops, false), operationsJSON(ops, true)
@@ -287,16 +292,20 @@ type shapeRow struct {
 	name    string
 	refused bool
 	points  []shapePoint
+	runs    int // at each size
 }
 
+// A shapePoint is a shape at one size: the median wall time and the
+// median peak memory of its runs.
 type shapePoint struct {
 	size int64
 	s    sample
 	err  error
 }
 
-// shapeGrowth measures every shape at its four sizes, once each: peak
-// memory is the measure to read, time a second one on a shared machine.
+// shapeGrowth measures every shape at its four sizes, o.shapeRuns times
+// each (at least once): peak memory is the measure to read, time a second
+// one on a shared machine.
 func shapeGrowth(ctx context.Context, o *options) ([]shapeRow, error) {
 	var rows []shapeRow
 	for _, sh := range shapes {
@@ -315,18 +324,24 @@ func shapeGrowth(ctx context.Context, o *options) ([]shapeRow, error) {
 		if o.smoke {
 			sizes = []int{16 << 10, 64 << 10}
 		}
-		row := shapeRow{name: sh.name, refused: sh.refused}
+		row := shapeRow{name: sh.name, refused: sh.refused, runs: max(1, o.shapeRuns)}
 		for _, size := range sizes {
 			args, n, err := sh.write(dir, size)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", sh.name, err)
 			}
-			s, err := measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, append([]string{"--dry-run", "--bundle-path", "out.json"}, args...)...)
-			if err != nil && !sh.refused {
-				return nil, fmt.Errorf("%s at %d bytes: %w", sh.name, n, err)
+			var ss []sample
+			for range row.runs {
+				var s sample
+				s, err = measure(ctx, dir, []string{"GITHUB_ACTIONS="}, o.binary, append([]string{"--dry-run", "--bundle-path", "out.json"}, args...)...)
+				if err != nil && !sh.refused {
+					return nil, fmt.Errorf("%s at %d bytes: %w", sh.name, n, err)
+				}
+				ss = append(ss, s)
+				logf("  %s, %d bytes: %s, %s", sh.name, n, ms(s.wall), mb(s.rss))
 			}
-			row.points = append(row.points, shapePoint{size: n, s: s, err: err})
-			logf("  %s, %d bytes: %s, %s", sh.name, n, ms(s.wall), mb(s.rss))
+			st := summarize(ss)
+			row.points = append(row.points, shapePoint{size: n, s: sample{wall: st.median, rss: st.rssMedian}, err: err})
 		}
 		rows = append(rows, row)
 		os.RemoveAll(dir)
@@ -339,7 +354,7 @@ func shapesSection(rows []shapeRow) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("## 8. Growth by shape\n\n")
-	w("`docs-publish --dry-run` on inputs of one shape each, written by the harness at four sizes (`go -C internal/benchmarks run . -shapes`), one run each. Peak memory (resident set, GNU time) is the measure to read; wall time is taken on a machine other work shares. Between two sizes: the memory the larger took per byte more of input (the slope; the target for a description is 10), and the exponent of time (1 is linear, 2 quadratic).\n\n")
+	w("`docs-publish --dry-run` on inputs of one shape each, written by the harness at four sizes (`go -C internal/benchmarks run . -shapes`), %s. Peak memory (resident set, GNU time) is the measure to read; wall time is taken on a machine other work shares. Between two sizes: the memory the larger took per byte more of input (the slope; the target for a description is 10), and the exponent of time (1 is linear, 2 quadratic).\n\n", runsEach(rows))
 	w("| shape | sizes (kB) | wall | peak memory (MB) | memory slope, bytes per byte | time exponent |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		var sizes, walls, peaks, slopes, exps []string
@@ -360,6 +375,19 @@ func shapesSection(rows []shapeRow) string {
 		w("| %s | %s | %s | %s | %s | %s |\n", name, strings.Join(sizes, " / "), strings.Join(walls, " / "), strings.Join(peaks, " / "), strings.Join(slopes, " / "), strings.Join(exps, " / "))
 	}
 	return b.String()
+}
+
+// runsEach says how many runs each size of rows took: "one run each", or
+// "n runs each, their medians" (-shape-runs).
+func runsEach(rows []shapeRow) string {
+	n := 1
+	if len(rows) > 0 {
+		n = rows[0].runs
+	}
+	if n <= 1 {
+		return "one run each"
+	}
+	return fmt.Sprintf("%d runs each, the median wall time and the median peak memory of each size", n)
 }
 
 // shapesOnly measures the shapes alone and prints their section.

@@ -284,3 +284,128 @@ func TestCollectorRunsAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// withOneRun runs the test in a process of one run (OneRun), and puts the
+// test process's mode back afterwards.
+func withOneRun(t *testing.T) {
+	t.Helper()
+	OneRun()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		oneRun, floor = false, Floor
+		firstFloor, firstLive = 0, 0
+	})
+}
+
+// TestOneRunSetsTheLimitAtTheFirstReservation: in a process of one run,
+// the first reservation sets the limit, however little it holds, with the
+// collector's proportional target off; the last released puts both back.
+func TestOneRunSetsTheLimitAtTheFirstReservation(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	withOneRun(t)
+	a := Reserve(0)
+	if got := Limit(); got == math.MaxInt64 {
+		t.Errorf("one run, a reservation of nothing: no limit, want one")
+	}
+	if got := gcPercent(); got != -1 {
+		t.Errorf("one run, a reservation of nothing: target %d, want off", got)
+	}
+	first := Limit()
+	a.Set(Engage / 4)
+	if got, want := Limit(), first+Engage/4; got != want {
+		t.Errorf("one run, the reservation grown under Engage: limit %d, want %d", got, want)
+	}
+	a.Release()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("one run, released: limit %d, want none", got)
+	}
+	if got := gcPercent(); got != 100 {
+		t.Errorf("one run, released: target %d, want 100", got)
+	}
+}
+
+// TestOneRunFloorIsWhatIsHeld: in a process of one run, the floor is what
+// the process holds at the first reservation and Room, measured again at
+// each first reservation: 64 MB more held since the last, the limit is 64
+// MB higher; where Floor would be the same.
+func TestOneRunFloorIsWhatIsHeld(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	withOneRun(t)
+	runtime.GC()
+	before := holding()
+	a := Reserve(1 << 20)
+	after := holding()
+	if got := Limit() - 1<<20; !near(got, Room, before, after) {
+		t.Errorf("one run: floor %d, want what was held (%d to %d) and Room", got, before, after)
+	}
+	small := Limit()
+	a.Release()
+	const more = 64 << 20
+	kept := make([][]byte, more>>20)
+	for i := range kept {
+		kept[i] = make([]byte, 1<<20)
+	}
+	runtime.GC()
+	b := Reserve(1 << 20)
+	if got := Limit(); got < small+more-more/8 {
+		t.Errorf("one run, 64 MB more live at the first reservation: limit %d, want at least %d", got, small+more-more/8)
+	}
+	b.Release()
+	runtime.KeepAlive(kept)
+	kept = nil
+	runtime.GC()
+	// Garbage is not the floor: a description's limit, with the collector
+	// off, leaves the heap full of it for the next.
+	big := Reserve(4 * more)
+	for range more >> 20 {
+		garbage = make([]byte, 1<<20)
+	}
+	big.Release()
+	c := Reserve(1 << 20)
+	if got := Limit(); got > small+more/4 {
+		t.Errorf("one run, 64 MB of garbage at the first reservation: limit %d, want at most %d", got, small+more/4)
+	}
+	c.Release()
+}
+
+// garbage is what a test allocates and drops, kept from the compiler's
+// eyes.
+var garbage []byte
+
+// TestOneRunWhileReserved: OneRun called while reservations are held sets
+// the limit at once, from Floor; the floor is measured at the next first
+// reservation.
+func TestOneRunWhileReserved(t *testing.T) {
+	withOuter(t, math.MaxInt64)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	a := Reserve(Engage / 2)
+	if got := Limit(); got != math.MaxInt64 {
+		t.Fatalf("under Engage, before OneRun: limit %d, want none", got)
+	}
+	withOneRun(t)
+	if got, want := debug.SetMemoryLimit(-1), int64(Floor+Engage/2); got != want {
+		t.Errorf("OneRun while reserved: limit %d, want %d", got, want)
+	}
+	if got := gcPercent(); got != -1 {
+		t.Errorf("OneRun while reserved: target %d, want off", got)
+	}
+	a.Release()
+	runtime.GC()
+	before := holding()
+	b := Reserve(0)
+	if got := Limit(); !near(got, Room, before, holding()) {
+		t.Errorf("the next first reservation: limit %d, want what was held (%d) and Room", got, before)
+	}
+	b.Release()
+}
+
+// near is whether got is room over what was held, read as held before and
+// after it was set (the collector's background work moves it a little
+// either way).
+func near(got, room int64, before, after int64) bool {
+	const slack = 1 << 20
+	return got >= min(before, after)+room-slack && got <= max(before, after)+room+slack
+}

@@ -56,7 +56,6 @@ func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundle
 		bud:    bud,
 		lim:    bud.lim,
 		main:   root,
-		files:  map[string]*Node{},
 		taken:  map[string]*nameSet{},
 		next:   map[string]int{},
 		mark:   walkMarks.Add(1),
@@ -65,7 +64,8 @@ func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundle
 		orig:   map[*Node]string{},
 	}
 	b.mainPath = root.Src.Name
-	b.files[b.mainPath] = root
+	b.files.add(b.mainPath, bud).root = root // counted among the files; its nodes name its own Source
+	defer b.files.dropTrees()
 	b.version = versionOf(root)
 	b.fmt = formatOf(root)
 	if err := b.fillSections(); err != nil {
@@ -243,9 +243,9 @@ type bundler struct {
 	mainPath string
 	version  int
 	fmt      format
-	files    map[string]*Node    // by slash path
+	files    fileTable           // by slash path
 	read     int64               // bytes of all files read
-	lifted   liftedTable         // target key → local $ref
+	lifted   liftedTable         // target key → local $ref, for a target with a pointer
 	taken    map[string]*nameSet // section path → names in use
 	next     map[string]int      // section path and base name → next number to try
 	mark     uint32              // set on the nodes walked (Node.walked)
@@ -351,7 +351,7 @@ func (b *bundler) fillSections() error {
 		// A $ref elsewhere to one of these components, by the file's path,
 		// is a $ref to its place in the section.
 		for _, f := range target.Fields() {
-			b.lifted.set(key+"/"+escapeToken(f.Key), "#/"+strings.Join(sec, "/")+"/"+escapeToken(f.Key))
+			b.setLifted(key+"/"+escapeToken(f.Key), "#/"+strings.Join(sec, "/")+"/"+escapeToken(f.Key))
 		}
 	}
 	return nil
@@ -404,10 +404,10 @@ func (b *bundler) fillTopLevelRefs() error {
 				continue
 			}
 			local := "#/" + strings.Join(append(append([]string{}, sec...), escapeToken(m.Fields()[i].Key)), "/")
-			if _, done := b.lifted.get(key); done {
+			if _, done := b.liftedLocal(key); done {
 				continue // two entries for one target: the second stays a reference
 			}
-			b.lifted.set(key, local)
+			b.setLifted(key, local)
 			m.Fields()[i].Value = target
 		}
 	}
@@ -508,16 +508,16 @@ var errReported = errors.New("reported already")
 // load reads and parses a file a $ref names, once, within the limits. A
 // file that cannot be loaded is reported at the first $ref to it only.
 func (b *bundler) load(name string, ref *Node) (*Node, error) {
-	if root, ok := b.files[name]; ok {
-		if root == nil {
+	if f := b.files.get(name); f != nil {
+		if f.root == nil {
 			return nil, errReported
 		}
-		return root, nil
+		return f.root, nil
 	}
 	if err := b.ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(b.files) >= b.lim.Files {
+	if b.files.len() >= b.lim.Files {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar(), b.lim.Files)
 	}
 	if err := checkRealPath(b.fsys, name); err != nil {
@@ -536,23 +536,22 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
 		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar(), mib(b.lim.TotalBytes))
 	}
-	src := &Source{Name: name, budget: b.bud}
+	f := b.files.add(name, b.bud) // no tree yet: reported, if it gets none
+	src := &f.src
 	if !isDescriptionFile(name) {
 		// Code samples, Markdown, text: the file's text, exactly as
 		// written, is the value.
 		if err := b.bud.value(); err != nil {
 			return nil, b.failWith(err, ref, "$ref %s: %v", ref.Scalar(), err)
 		}
-		root := scalarAt(String, string(data), Pos{Line: 1, Col: 1}, src)
-		b.files[name] = root
-		return root, nil
+		f.root = scalarAt(String, string(data), Pos{Line: 1, Col: 1}, src)
+		return f.root, nil
 	}
 	root, err := parseAny(src, data)
 	if err != nil {
-		b.files[name] = nil
 		return nil, err
 	}
-	b.files[name] = root
+	f.root = root
 	return root, nil
 }
 
@@ -669,7 +668,7 @@ func (b *bundler) mappings(schema *Node, depth int) error {
 		if key == "" {
 			continue
 		}
-		if local, ok := b.lifted.get(key); ok {
+		if local, ok := b.liftedLocal(key); ok {
 			b.rewrite(v, local)
 			continue
 		}
@@ -695,7 +694,7 @@ func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 	if err != nil || key == "" {
 		return err
 	}
-	if local, ok := b.lifted.get(key); ok {
+	if local, ok := b.liftedLocal(key); ok {
 		b.rewrite(ref, local)
 		return nil
 	}
@@ -707,13 +706,45 @@ func (b *bundler) localize(n, ref *Node, p place, depth int) error {
 	return b.walk(target, at(p.s), depth+1)
 }
 
+// liftedLocal is the local $ref of the target key, if it was lifted: a
+// whole file's in its record, any other's in the table of targets lifted.
+func (b *bundler) liftedLocal(key string) (string, bool) {
+	if f := b.wholeFile(key); f != nil {
+		return f.local, f.local != ""
+	}
+	return b.lifted.get(key)
+}
+
+// setLifted makes local the $ref of the target key.
+func (b *bundler) setLifted(key, local string) {
+	if f := b.wholeFile(key); f != nil {
+		f.local = local
+		return
+	}
+	b.lifted.set(key, local)
+}
+
+// wholeFile is the record of the file the target key names whole (a key
+// with no pointer), or nil.
+func (b *bundler) wholeFile(key string) *loadedFile {
+	name, pointer, _ := strings.Cut(key, "#")
+	if pointer != "" {
+		return nil
+	}
+	return b.files.get(name)
+}
+
 // lift puts an external target into the components section sec under a
 // name of its own, and returns the local $ref to it.
 func (b *bundler) lift(key string, target *Node, sec []string) string {
 	m := b.sectionNode(sec, true)
 	name := b.pickName(sec, m, key)
-	local := "#/" + strings.Join(sec, "/") + "/" + escapeToken(name)
-	b.lifted.set(key, local)
+	tok := escapeToken(name)
+	local := "#/" + strings.Join(sec, "/") + "/" + tok
+	if tok == name {
+		name = local[len(local)-len(tok):] // one string for the name and its $ref
+	}
+	b.setLifted(key, local)
 	m.SetFields(append(m.Fields(), Field{Key: name, Value: target}))
 	return local
 }
@@ -871,6 +902,20 @@ func sizeReaching(n *Node, max int64, find *Node) (int64, bool) {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
+// safeName reports whether s is a name as clean makes it: no character
+// unsafeName matches, no _ at either end.
+func safeName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-':
+		case c == '_' && i > 0 && i < len(s)-1:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
 // pickName gives a lifted component of the section m, at sec, a stable,
 // readable name not in use there (defined by the description or lifted
 // before): the target's own name; on a clash, prefixed with its file's
@@ -892,7 +937,12 @@ func (b *bundler) pickName(sec []string, m *Node, key string) string {
 	if len(toks) > 0 {
 		base = toks[len(toks)-1]
 	}
-	clean := func(s string) string { return strings.Trim(unsafeName.ReplaceAllString(s, "_"), "_") }
+	clean := func(s string) string {
+		if safeName(s) {
+			return s // a part of key: the name a lifted file most often gets, without a copy
+		}
+		return strings.Trim(unsafeName.ReplaceAllString(s, "_"), "_")
+	}
 	candidates := []string{clean(base), clean(stem + "_" + base), clean(dir + "_" + stem + "_" + base)}
 	if len(toks) == 0 {
 		candidates = []string{clean(stem), clean(dir + "_" + stem)}

@@ -114,3 +114,65 @@ func (l *liftedTable) set(key, local string) {
 	l.keys, l.locals = append(l.keys, key), append(l.locals, local)
 	l.t.add(len(l.keys)-1, l.keyAt)
 }
+
+// loadedFile is a file a bundling read: the Source every node of its tree
+// names, the tree, and the local $ref of the file lifted whole. A file of
+// one small schema costs this record, its tree and its lifted name; a Go
+// map from path to tree, a Source of its own and an entry of the targets
+// lifted took some 150 bytes more, more than the file's text twice.
+type loadedFile struct {
+	src  Source
+	root *Node // nil: it could not be loaded, and was reported
+	// local names the file lifted whole (a $ref to it with no pointer),
+	// once it is: "" until then.
+	local string
+}
+
+// fileTable is the files a bundling read, by slash path, found through a
+// posTable; their records are cut from blocks, as nodes are from a slab,
+// for their Sources must not move.
+type fileTable struct {
+	files []*loadedFile
+	block []loadedFile // the records not yet handed out
+	t     posTable
+}
+
+// fileBlockMax bounds a block of records: the first blocks are small, so
+// that a description of a few files costs a few records.
+const fileBlockMax = 256
+
+func (ft *fileTable) keyAt(pos int) string { return ft.files[pos].src.Name }
+
+// dropTrees lets go of the trees the records hold, once bundling is done:
+// the bundled description's nodes name their files' Sources, which sit in
+// the records' blocks, and a block kept so must not keep the whole tree of
+// every file in it (a large shared file of which one schema is used).
+func (ft *fileTable) dropTrees() {
+	for _, f := range ft.files {
+		f.root, f.local = nil, ""
+	}
+}
+
+// get is the record of the file name, or nil if it was not read.
+func (ft *fileTable) get(name string) *loadedFile {
+	if pos := ft.t.find(name, ft.keyAt); pos >= 0 {
+		return ft.files[pos]
+	}
+	return nil
+}
+
+// add records the file name, read with bud, and returns its record.
+func (ft *fileTable) add(name string, bud *budget) *loadedFile {
+	if len(ft.block) == 0 {
+		ft.block = make([]loadedFile, min(max(len(ft.files), 1), fileBlockMax))
+	}
+	f := &ft.block[0]
+	ft.block = ft.block[1:]
+	f.src = Source{Name: name, budget: bud}
+	ft.files = append(ft.files, f)
+	ft.t.add(len(ft.files)-1, ft.keyAt)
+	return f
+}
+
+// len is how many files were read.
+func (ft *fileTable) len() int { return len(ft.files) }

@@ -1,0 +1,38 @@
+//go:build unix
+
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestShapesSectionSaysItsRuns: the table of growth by shape says how
+// many runs each size took, and gives their medians.
+func TestShapesSectionSaysItsRuns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		runs int
+		says string
+	}{
+		{"one run", 1, "one run each"},
+		{"three runs", 3, "3 runs each, the median"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rows := []shapeRow{{name: "a shape", runs: tc.runs, points: []shapePoint{
+				{size: 1 << 20, s: sample{wall: time.Second, rss: 20 << 10}},
+				{size: 2 << 20, s: sample{wall: 2 * time.Second, rss: 30 << 10}},
+			}}}
+			got := shapesSection(rows)
+			if !strings.Contains(got, tc.says) {
+				t.Errorf("%d runs: the section does not say %q:\n%s", tc.runs, tc.says, got)
+			}
+			if !strings.Contains(got, "| a shape | 1024 / 2048 | 1000 ms / 2000 ms | 20 / 30 | 10.0 | 1.00 |") {
+				t.Errorf("the row is not the points':\n%s", got)
+			}
+		})
+	}
+}
