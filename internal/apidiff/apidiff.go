@@ -155,12 +155,10 @@ func Compare(base, head []byte) (*Report, error) {
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
-// and at most a quarter of the two past minPartText, so that a change that
-// reaches every operation costs some 14 bytes of live heap a byte of the
-// two descriptions (a part whose every operation changed holds some 55 a
-// byte of its text, the library's objects and its diff), where half of
-// them, or all of two under 1 MB, held twice that and more than the
-// memory limit the run compares under.
+// and at most a quarter of the two past minPartText, where half of them,
+// or all of two under 1 MB, held more than the memory limit the run
+// compares under. Within it, parts are cut to the library's budget of live
+// heap as they cost (partcost.go).
 func partText(base, head []byte) int {
 	return min(maxPartText, max((len(base)+len(head))/4, minPartText))
 }
@@ -215,11 +213,11 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	}
 	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
 	h.verbatim = b.verbatim
-	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
+	both := len(base) + len(head)
+	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most, partBudget(both))
 	if err != nil {
 		return nil, err
 	}
-	both := len(base) + len(head)
 	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
 }

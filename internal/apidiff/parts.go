@@ -18,9 +18,11 @@ import (
 //
 // A part is its paths' changes: paths that the library matches as one
 // endpoint go in the same part, and the changed components that no path of
-// the part refers to go in the first part. What a part says of a component
-// or of the document (a schema removed from components, info's version)
-// may be said by other parts too: said once.
+// a part refers to go in parts of their own, first. A part holds at most
+// what the library can read within a budget of live heap (partcost.go).
+// What a part says of a component or of the document (a schema removed
+// from components, info's version) may be said by other parts too: said
+// once.
 //
 // Only the breaking changes are shown at their places (as annotations, of
 // which GitHub shows ten): the changes are found without places, and then
@@ -80,8 +82,14 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 		templates = append(templates, t)
 	}
 	slices.Sort(templates)
-	groups := [][]unitKey{append(first, base.levelRefs...)}
-	groups[0] = append(groups[0], head.levelRefs...)
+	// The changed units that are no path each go as a group of their
+	// own, so that the components a change reaches (most of GitHub's, a
+	// change to a schema many share) are cut into parts as paths are.
+	slices.SortFunc(first, byKey)
+	groups := [][]unitKey{slices.Concat(base.levelRefs, head.levelRefs)}
+	for _, k := range first {
+		groups = append(groups, []unitKey{k})
+	}
 	for _, t := range templates {
 		groups = append(groups, byTemplate[t])
 	}
@@ -125,16 +133,48 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	return append(out, in)
 }
 
-// compareParts compares base and head a part of keep, of at most about
-// most bytes, at a time, with the changes the ignore lines list moved
-// aside, keeping MaxKept changes as it goes.
-func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, most int) (*Report, error) {
+// compareParts compares base and head a part of keep at a time, with the
+// changes the ignore lines list moved aside, keeping MaxKept changes as it
+// goes. A part holds at most about most bytes of text, and at most what
+// the library can read within budget bytes of live heap, as the parts so
+// far cost (partcost.go), so that the memory a comparison holds follows
+// the descriptions' size, not the number of changes. No budget (0): parts
+// of most bytes.
+func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, most, budget int) (*Report, error) {
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
-	for _, set := range parts(keep, base, head, most) {
-		r, _, err := compareSet(base, head, set, drop, false)
+	done := map[unitKey]bool{}
+	size, cost, measured := most, float64(firstPartCost), false
+	if budget > 0 {
+		size = min(partSize(budget, cost, most), maxFirstPart)
+	}
+	sets := parts(keep, base, head, size)
+	for len(sets) > 0 {
+		set := sets[0]
+		sets = sets[1:]
+		from := heapAllocated()
+		r, n, err := compareSet(base, head, set, drop, false)
 		if err != nil {
 			return nil, err
+		}
+		for k := range set {
+			done[k] = true
+		}
+		// The first part measured sets the cost, a costlier one raises it.
+		if c := partCost(from, n); budget > 0 && len(sets) > 0 && c > 0 && (!measured || c > cost) {
+			cost, measured = c, true
+			// The units not compared yet, in parts as large as that cost
+			// allows, when it is a quarter more or less than so far.
+			if next := partSize(budget, cost, most); next > size+size/4 || next < size-size/4 {
+				size = next
+				rest := map[unitKey]bool{}
+				for k := range keep {
+					if !done[k] {
+						rest[k] = true
+					}
+				}
+				sets = parts(rest, base, head, size)
+			}
 		}
 		// What a part says of no one path, another may have said.
 		fresh := &Report{}
@@ -157,6 +197,13 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 	}
 	rep.keep(MaxKept)
 	return rep, nil
+}
+
+// partSize is the most text of a part whose every byte costs cost bytes of
+// live heap, for the library to hold at most budget: between
+// minBudgetedPart and most.
+func partSize(budget int, cost float64, most int) int {
+	return min(most, max(minBudgetedPart, int(float64(budget)/cost)))
 }
 
 // compareSet compares the units of set, placed or not, each side read on a

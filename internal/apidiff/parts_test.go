@@ -71,35 +71,43 @@ func TestPartsReportAsTheWhole(t *testing.T) {
 }
 
 // TestComparisonMemoryFollowsTheText: a change that reaches every
-// operation costs at most 10 bytes of memory a byte of the two
-// descriptions beyond a fixed part, one part's worth of the library's and
-// placing's (the library given the whole took some 130; at the sizes here,
-// placing's part still grows with the descriptions). The peak of the heap is
-// measured, at two sizes four times apart, each of several parts (of 64 KB
-// here, for a shorter test: the fixed part is less, the rest the same),
-// with the collector run often so that the heap follows what is live. Not
+// operation costs a few bytes of live heap a byte of the two descriptions
+// beyond a fixed part, however many changes: the index of the two, and one
+// part cut to the library's budget, as Compare cuts them (where parts of a
+// quarter of the two held some 12 bytes a byte, the whole some 130). The
+// peak of the heap is measured at two sizes four times apart, with the
+// collector run often so that the heap follows what is live. Not
 // parallel: it measures the heap.
 func TestComparisonMemoryFollowsTheText(t *testing.T) {
 	testenv.Long(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	const n, most = 1200, 64 << 10
+	const n = 1200
 	var size [2]int
 	var peak [2]uint64
 	for i, ops := range []int{n, n * growthtest.Factor} {
 		base, head := operations(ops, false), operations(ops, true)
 		size[i] = len(base) + len(head)
 		peak[i] = growthtest.Peak(func() {
-			if _, err := compareIn(base, head, nil, most); err != nil {
+			if _, err := Compare(base, head); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
+	ratio := float64(peak[1]) / float64(peak[0])
 	perByte := (float64(peak[1]) - float64(peak[0])) / float64(size[1]-size[0])
-	t.Logf("%d KB: peak %d MB; %d KB: peak %d MB; %.1f bytes a byte between", size[0]>>10, peak[0]>>20, size[1]>>10, peak[1]>>20, perByte)
-	if perByte > 10 {
-		t.Errorf("%.1f bytes of memory a byte of the descriptions, want at most 10", perByte)
+	t.Logf("%d KB: peak %.1f MB; %d KB: peak %.1f MB; ×%.2f, %.1f bytes a byte between", size[0]>>10, float64(peak[0])/(1<<20), size[1]>>10, float64(peak[1])/(1<<20), ratio, perByte)
+	if ratio > growthtest.MaxRatio {
+		t.Errorf("%d times the descriptions took %.1f times the memory, want at most %.1f", growthtest.Factor, ratio, growthtest.MaxRatio)
+	}
+	if perByte > maxComparedPerByte {
+		t.Errorf("%.1f bytes of memory a byte of the descriptions, want at most %d", perByte, maxComparedPerByte)
 	}
 }
+
+// maxComparedPerByte is the most live heap a comparison may grow by a
+// byte of the two descriptions: its index (some 2) and the part's budget
+// (partBudgetPerByte), with room for the collector's lag.
+const maxComparedPerByte = 7
 
 // TestReportKeepsTheMostSerious: a comparison that finds more than MaxKept
 // changes keeps the MaxKept most serious, in the report's order, and
