@@ -3,32 +3,37 @@ package apidiff
 import "runtime/metrics"
 
 // What a part costs the library in memory depends on what changed in it,
-// not only on its text: kin-openapi's objects are some 10 bytes a byte of
-// the text, and the library's diff of a changed operation some 30 more,
-// so that a part whose every operation changed held some 40 bytes of live
-// heap a byte of its text, and the parts of GitHub's releases, whose
-// changes are few beside the components their paths share, some 13. So
-// the first part is cut as if it cost firstPartCost, and each next one at
-// the most a part cost so far.
+// not only on its text: a part whose every operation changed held some 40
+// bytes of live heap a byte of its text (kin-openapi's objects and the
+// library's diff of each operation), one whose every schema changed some
+// 70, and the parts of GitHub's releases, whose changes are few beside the
+// components their paths share, some 13. So the first part is cut small,
+// as if it cost firstPartCost, and the next ones at the most a part cost so
+// far.
 //
-// What a part holds live is told from what it allocated, about
-// allocPerLive times as much (90 and 100 bytes a byte of text on GitHub's
-// releases, 240 when every operation changed): counting it is free, where
-// telling what is live takes a collection of the whole heap, some 100 ms
-// of CPU when the process holds GitHub's description.
+// What a part holds live is told from what it allocated: some 7 times as
+// much on GitHub's releases (90 to 100 bytes a byte of text), 6 when every
+// operation changed, 3 when every schema did; allocPerLive is between, so
+// that GitHub's parts stay as large as before (parts of 1 MB took it a
+// third more CPU, of 2 MB the same) and those of many small schemas hold
+// about twice their budget. Counting it is free, where telling what is
+// live takes a collection of the whole heap, some 100 ms of CPU when the
+// process holds GitHub's description.
 
 // firstPartCost is the live heap a byte of a part's text is taken to cost
-// before a part was measured: more than the most measured.
+// before a part was measured: less than a part whose every operation
+// changed costs, so that a small change (Blockfrost's, 110 kB of text)
+// is one part, and the first part is at most maxFirstPart.
 const firstPartCost = 24
 
 // maxFirstPart is the most text of the first part, which is cut before
-// any part was measured: a part of that size whose every operation
-// changed holds some 10 MB, whatever the descriptions' size.
-const maxFirstPart = 256 << 10
+// any part was measured: a part of that size whose every schema changed
+// holds some 9 MB, whatever the descriptions' size.
+const maxFirstPart = 128 << 10
 
 // allocPerLive is what the library allocates for a part, about, for each
 // byte it holds live at once.
-const allocPerLive = 6
+const allocPerLive = 4
 
 // minMeasuredText is the least text of a part whose cost counts: below
 // it, what the rest of the process allocates meanwhile weighs too much.

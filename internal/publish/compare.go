@@ -185,10 +185,12 @@ const (
 	// under 0.2 MB had no cap at all, the floor's limit with the
 	// proportional target off (a peak 9 MB higher).
 	compareRoomFloor = 8 << 20
-	// maxLiveRoom is the most room counted from what is live: a larger
-	// one is for descriptions whose heap takes a collection of tens of
-	// milliseconds to tell what is live.
-	maxLiveRoom = 32 << 20
+	// compareLiveBelow is the size of the two descriptions below which
+	// the room is counted from what is live: the collection that tells it
+	// apart costs a larger pair more than the loads' garbage it leaves out
+	// saves (Blockfrost's, 0.7 MB: 10 to 15 ms of CPU where its run takes
+	// some 90, for 2 MB less at its peak).
+	compareLiveBelow = 410 << 10
 )
 
 // compareRoom is the collector's room over what the process holds for
@@ -208,20 +210,16 @@ func compareRoom(n int64) int64 {
 // sooner while it compares, so that the run's peak follows what it keeps
 // live. The comparison adds its own (compareRoom) where the floor's limit
 // left small ones more (Directus's: a peak 4 MB higher, for the same CPU
-// time), counted from what is live, since the loads' garbage is more than
-// that room. A room over maxLiveRoom is counted from what the process
-// holds, the garbage with it: a collection to tell them apart (7 to 21 ms
-// of CPU on Blockfrost's pair, 1 MB, on a loaded machine, where its
-// comparison takes some 55 ms) left its peak and its collections as they
-// were.
+// time), counted from what is live for descriptions under
+// compareLiveBelow, since the loads' garbage is more than that room; for
+// larger ones, from what the process holds, the garbage with it.
 func compareReservation(n int64) *memlimit.Reservation {
 	room := compareRoom(n)
 	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + room)
-
-	if room > maxLiveRoom {
-		mem.Cap(room)
-	} else {
+	if n < compareLiveBelow {
 		mem.CapLive(room)
+	} else {
+		mem.Cap(room)
 	}
 	return mem
 }
