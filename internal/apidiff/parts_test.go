@@ -70,6 +70,57 @@ func TestPartsReportAsTheWhole(t *testing.T) {
 	}
 }
 
+// TestPartsRecutReportAsTheWhole: parts cut again once the first part's
+// cost is told (here smaller than the first, for a budget of some 3 MB
+// and parts whose every operation changed) report what the whole
+// documents report, each change once, the operations and the removed
+// schemas alike, every one counted.
+func TestPartsRecutReportAsTheWhole(t *testing.T) {
+	t.Parallel()
+	// Every operation changed, and schemas that no path refers to, more
+	// than the first part holds, removed.
+	base, head := withSchemas(operations(600, false), 1500), operations(600, true)
+	whole, err := compareWhole(base, head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		t.Fatal(errB, errH)
+	}
+	keep := map[unitKey]bool{}
+	for _, d := range []*doc{b, h} {
+		for k := range d.units {
+			keep[k] = true
+		}
+	}
+	b.verbatim = verbatimUnits(closure(keep, b, h), b, h)
+	h.verbatim = b.verbatim
+	budget := firstPartCost * maxFirstPart // the first part as large as it may be
+	if first, next := partSize(budget, firstPartCost, 1<<20), partSize(budget, 40, 1<<20); next >= first-first/4 {
+		t.Fatalf("parts of %d then %d bytes: the test wants them cut again", first, next)
+	}
+	parts, err := compareParts(b, h, keep, nil, nil, 1<<20, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(text(whole), text(parts)); d != "" {
+		t.Errorf("report in parts cut again (-whole +parts):\n%s", d)
+	}
+	if whole.Total() != parts.Total() {
+		t.Errorf("%d changes in parts, %d in the whole", parts.Total(), whole.Total())
+	}
+}
+
+// withSchemas is doc, which has schemas, with the n schemas of
+// schemas(n, false) too.
+func withSchemas(doc []byte, n int) []byte {
+	all := string(schemas(n, false))
+	own := all[strings.Index(all, `"schemas":{`)+len(`"schemas":{`) : len(all)-len(`}}}`)]
+	return []byte(strings.Replace(string(doc), `"schemas":{`, `"schemas":{`+own+`,`, 1))
+}
+
 // schemas is a description of n schemas in components that no path
 // refers to, each an object of two properties; changed, each property is
 // an integer and required.
