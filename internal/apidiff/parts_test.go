@@ -287,3 +287,55 @@ func TestPartsAQuarterOfTheText(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsAcceptAsTheWhole: the agreed changes of a comparison in parts,
+// a path a part, come in the order the whole documents give them (the
+// most serious first, then by path), not in the order of the parts.
+func TestPartsAcceptAsTheWhole(t *testing.T) {
+	t.Parallel()
+	// Each query parameter became required (breaking) and its pattern
+	// changed (a warning).
+	pair := func(required, pattern string) []byte {
+		var b strings.Builder
+		b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+		for i := range 6 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"/p%d":{"get":{"parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"string","pattern":"%s"}}],"responses":{"200":{"description":"ok"}}}}`, i, required, pattern)
+		}
+		b.WriteString(`}}`)
+		return []byte(b.String())
+	}
+	base, head := pair("false", "^a"), pair("true", "^b")
+	all, err := compareWhole(base, head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every change to an operation that is not only told, agreed.
+	var ignore []string
+	levels := map[Level]bool{}
+	for _, c := range all.Changes {
+		if c.Path != "" && c.Level > Info {
+			ignore = append(ignore, strings.ToLower(c.Operation+" "+c.Path+" "+c.Text))
+			levels[c.Level] = true
+		}
+	}
+	if len(levels) < 2 {
+		t.Fatalf("agreed changes of %d levels: the test wants more than one, so that the parts' order differs", len(levels))
+	}
+	whole, err := compareWhole(base, head, ignore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := compareIn(base, head, ignore, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Accepted) != len(ignore) {
+		t.Fatalf("%d changes agreed, want %d", len(whole.Accepted), len(ignore))
+	}
+	if d := cmp.Diff(text(&Report{Changes: whole.Accepted}), text(&Report{Changes: parts.Accepted})); d != "" {
+		t.Errorf("agreed changes in parts (-whole +parts):\n%s", d)
+	}
+}
