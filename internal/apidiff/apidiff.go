@@ -214,7 +214,7 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
 	h.verbatim = b.verbatim
 	both := len(base) + len(head)
-	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most, partBudget(both))
+	rep, _, err := compareParts(b, h, p.keep, p.drop, ignore, cutFor(both, most))
 	if err != nil {
 		return nil, err
 	}

@@ -133,39 +133,91 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	return append(out, in)
 }
 
+// cutting is how compareParts cuts its parts.
+type cutting struct {
+	// most is the most text a part holds.
+	most int
+	// budget is the live heap the library may hold for a part, as the
+	// parts so far cost; 0: parts of most bytes.
+	budget int
+	// both is the text of the two descriptions together.
+	both int
+	// cost is what a part cost a byte of its text (partCost).
+	cost func(from uint64, n int) float64
+}
+
+// cutFor is how Compare cuts the parts of two descriptions of both bytes
+// together into parts of at most most bytes.
+func cutFor(both, most int) cutting {
+	return cutting{most: most, budget: partBudget(both), both: both, cost: partCost}
+}
+
+// maxTextRead is how many times the two descriptions' text the parts may
+// hold, all together: a part holds what its paths refer to, so parts cut
+// small for the budget, when many paths share a large schema, would have
+// the library read it once a path, and the time grow as the paths times
+// the schema. Past that, parts are cut larger, over the budget.
+const maxTextRead = 4
+
 // compareParts compares base and head a part of keep at a time, with the
 // changes the ignore lines list moved aside, keeping MaxKept changes as it
-// goes. A part holds at most about most bytes of text, and at most what
-// the library can read within budget bytes of live heap, as the parts so
-// far cost (partcost.go), so that the memory a comparison holds follows
-// the descriptions' size, not the number of changes. No budget (0): parts
-// of most bytes.
-func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, most, budget int) (*Report, error) {
+// goes; and how much text the library was given. A part holds at most
+// about cut.most bytes of text, and at most what the library can read
+// within cut.budget bytes of live heap, as the parts so far cost
+// (partcost.go), so that the memory a comparison holds follows the
+// descriptions' size, not the number of changes; unless parts that small
+// would hold more than maxTextRead times the two descriptions' text all
+// together, when they are cut as large as that text allows.
+func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, cut cutting) (*Report, int, error) {
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
 	done := map[unitKey]bool{}
-	size, cost, measured := most, float64(firstPartCost), false
-	if budget > 0 {
-		size = min(partSize(budget, cost, most), maxFirstPart)
+	size, cost, measured := cut.most, float64(firstPartCost), false
+	if cut.budget > 0 {
+		size = min(partSize(cut.budget, cost, cut.most), maxFirstPart)
 	}
-	sets := parts(keep, base, head, size)
+	read, given := 0, 0 // the text of the parts compared, and as given to the library
+	// plan cuts rest into parts of size bytes; where they would hold more
+	// text than the bound, all together, into parts of cut.most bytes, as
+	// without a budget, and larger still while they would.
+	plan := func(rest map[unitKey]bool) []map[unitKey]bool {
+		sets := parts(rest, base, head, size)
+		over := func() bool { return cut.both > 0 && read+textOf(sets, base, head) > maxTextRead*cut.both }
+		if size < cut.most && over() {
+			size = cut.most
+			sets = parts(rest, base, head, size)
+		}
+		for size < maxPartText && over() {
+			size = min(2*size, maxPartText)
+			sets = parts(rest, base, head, size)
+		}
+		return sets
+	}
+	sets := plan(keep)
 	for len(sets) > 0 {
 		set := sets[0]
 		sets = sets[1:]
 		from := heapAllocated()
 		r, n, err := compareSet(base, head, set, drop, false)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		m := textOf([]map[unitKey]bool{set}, base, head)
+		read, given = read+m, given+n
 		for k := range set {
 			done[k] = true
 		}
-		// The first part measured sets the cost, a costlier one raises it.
-		if c := partCost(from, n); budget > 0 && len(sets) > 0 && c > 0 && (!measured || c > cost) {
+		// The first part measured sets the cost, a costlier one raises it:
+		// a byte of the units' text, as parts are cut.
+		c := 0.0
+		if cut.budget > 0 && len(sets) > 0 {
+			c = cut.cost(from, m)
+		}
+		if c > 0 && (!measured || c > cost) {
 			cost, measured = c, true
 			// The units not compared yet, in parts as large as that cost
 			// allows, when it is a quarter more or less than so far.
-			if next := partSize(budget, cost, most); next > size+size/4 || next < size-size/4 {
+			if next := partSize(cut.budget, cost, cut.most); next > size+size/4 || next < size-size/4 {
 				size = next
 				rest := map[unitKey]bool{}
 				for k := range keep {
@@ -173,7 +225,7 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 						rest[k] = true
 					}
 				}
-				sets = parts(rest, base, head, size)
+				sets = plan(rest)
 			}
 		}
 		// What a part says of no one path, another may have said.
@@ -196,7 +248,19 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 		}
 	}
 	rep.keep(MaxKept)
-	return rep, nil
+	return rep, given, nil
+}
+
+// textOf is the text of the units of sets, both sides, a unit counted in
+// each set that holds it.
+func textOf(sets []map[unitKey]bool, base, head *doc) int {
+	n := 0
+	for _, set := range sets {
+		for k := range set {
+			n += len(base.units[k]) + len(head.units[k])
+		}
+	}
+	return n
 }
 
 // partSize is the most text of a part whose every byte costs cost bytes of
@@ -274,11 +338,7 @@ func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]
 	for _, set := range parts(again, base, head, min(part, most)) {
 		// A part that would take the text read past most is passed over:
 		// the library's memory for it is some 130 times its text.
-		n := 0
-		for k := range set {
-			n += len(base.units[k]) + len(head.units[k])
-		}
-		if read+n > most {
+		if n := textOf([]map[unitKey]bool{set}, base, head); read+n > most {
 			continue
 		}
 		r, n, err := compareSet(base, head, set, drop, true)

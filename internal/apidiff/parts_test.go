@@ -98,18 +98,26 @@ func TestPartsRecutReportAsTheWhole(t *testing.T) {
 	b.verbatim = verbatimUnits(closure(keep, b, h), b, h)
 	h.verbatim = b.verbatim
 	budget := firstPartCost * maxFirstPart // the first part as large as it may be
-	if first, next := partSize(budget, firstPartCost, 1<<20), partSize(budget, 40, 1<<20); next >= first-first/4 {
+	first, next := partSize(budget, firstPartCost, 1<<20), partSize(budget, 40, 1<<20)
+	if next >= first-first/4 {
 		t.Fatalf("parts of %d then %d bytes: the test wants them cut again", first, next)
 	}
-	parts, err := compareParts(b, h, keep, nil, nil, 1<<20, budget)
+	// Every part told to cost 40 bytes a byte, whatever was allocated.
+	compared := 0
+	cost := func(uint64, int) float64 { compared++; return 40 }
+	cut := cutting{most: 1 << 20, budget: budget, both: len(base) + len(head), cost: cost}
+	inParts, _, err := compareParts(b, h, keep, nil, nil, cut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(text(whole), text(parts)); d != "" {
+	if n := len(parts(keep, b, h, first)); compared <= n {
+		t.Errorf("%d parts compared, as many as %d parts of %d bytes: want them cut again smaller", compared, n, first)
+	}
+	if d := cmp.Diff(text(whole), text(inParts)); d != "" {
 		t.Errorf("report in parts cut again (-whole +parts):\n%s", d)
 	}
-	if whole.Total() != parts.Total() {
-		t.Errorf("%d changes in parts, %d in the whole", parts.Total(), whole.Total())
+	if whole.Total() != inParts.Total() {
+		t.Errorf("%d changes in parts, %d in the whole", inParts.Total(), whole.Total())
 	}
 }
 
@@ -337,5 +345,75 @@ func TestPartsAcceptAsTheWhole(t *testing.T) {
 	}
 	if d := cmp.Diff(text(&Report{Changes: whole.Accepted}), text(&Report{Changes: parts.Accepted})); d != "" {
 		t.Errorf("agreed changes in parts (-whole +parts):\n%s", d)
+	}
+}
+
+// shared is a description of n operations, each with a query parameter
+// and a response that refers to one schema of some 70 kB; changed, every
+// parameter's type is an integer.
+func shared(n int, changed bool) []byte {
+	var b strings.Builder
+	typ := "string"
+	if changed {
+		typ = "integer"
+	}
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/p%d":{"get":{"parameters":[{"name":"q","in":"query","schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Big"}}}}}}}`, i, typ)
+	}
+	b.WriteString(`},"components":{"schemas":{"Big":{"type":"object","properties":{`)
+	for i := range 1500 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"f%d":{"type":"string","description":"d"}`, i)
+	}
+	b.WriteString(`}}}}}`)
+	return []byte(b.String())
+}
+
+// TestPartsReadTheTextAFewTimes: when every changed path refers to one
+// large schema, parts cut small for the budget would each hold it, the
+// library reading it once a path (150 paths: 12 MB of text for 0.2 MB of
+// descriptions); all the parts together hold at most maxTextRead times
+// the two descriptions, and report what the whole documents report.
+func TestPartsReadTheTextAFewTimes(t *testing.T) {
+	t.Parallel()
+	base, head := shared(150, false), shared(150, true)
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		t.Fatal(errB, errH)
+	}
+	p := prune(b, h)
+	if p.keep == nil || len(p.keep) != 150 {
+		t.Fatalf("%d units kept, want the 150 paths", len(p.keep))
+	}
+	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
+	h.verbatim = b.verbatim
+	both := len(base) + len(head)
+	cut := cutFor(both, partText(base, head))
+	// Every part told to cost 100 bytes a byte: parts of minBudgetedPart,
+	// less than the schema.
+	cut.cost = func(uint64, int) float64 { return 100 }
+	if big := (unitKey{"components/schemas", "Big"}); partSize(cut.budget, 100, cut.most) >= len(b.units[big])+len(h.units[big]) {
+		t.Fatal("the test wants parts cut smaller than the schema")
+	}
+	rep, given, err := compareParts(b, h, p.keep, p.drop, nil, cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if given > maxTextRead*both {
+		t.Errorf("the library was given %d KB of text for %d KB of descriptions, want at most %d times that", given>>10, both>>10, maxTextRead)
+	}
+	whole, err := compareWhole(base, head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(text(whole), text(rep)); d != "" {
+		t.Errorf("report in parts (-whole +parts):\n%s", d)
 	}
 }
