@@ -177,6 +177,16 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 		size = min(partSize(cut.budget, cost, cut.most), maxFirstPart)
 	}
 	read, given := 0, 0 // the text of the parts compared, and as given to the library
+	// A path another refers to (a link's operationRef) is read in that
+	// path's part too: its changes are said by the first part that holds
+	// all the changed paths the library matches with it.
+	changed := map[string][]unitKey{} // the changed paths, by template
+	for k := range keep {
+		if k.sec == "paths" {
+			changed[template(k.name)] = append(changed[template(k.name)], k)
+		}
+	}
+	owned := map[string]bool{} // the templates whose changes were said
 	// plan cuts rest into parts of size bytes; where they would hold more
 	// text than the bound, all together, into parts of cut.most bytes, as
 	// without a budget, and larger still while they would.
@@ -228,9 +238,19 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 				sets = plan(rest)
 			}
 		}
+		own := map[string]bool{}
+		for k := range set {
+			if t := template(k.name); k.sec == "paths" && !owned[t] && !own[t] &&
+				!slices.ContainsFunc(changed[t], func(k unitKey) bool { return !set[k] }) {
+				own[t] = true
+			}
+		}
 		// What a part says of no one path, another may have said.
 		fresh := &Report{}
 		for i, c := range r.Changes {
+			if _, ok := changed[template(c.Path)]; ok && c.Path != "" && !own[template(c.Path)] {
+				continue // another part's
+			}
 			if c.Path == "" {
 				key := c.ID + "\x00" + c.Operation + "\x00" + c.Text
 				if said[key] {
@@ -239,6 +259,9 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 				said[key] = true
 			}
 			fresh.Changes, fresh.scopes = append(fresh.Changes, c), append(fresh.scopes, r.scopes[i])
+		}
+		for t := range own {
+			owned[t] = true
 		}
 		fresh.accept(ignore)
 		rep.Changes, rep.scopes = append(rep.Changes, fresh.Changes...), append(rep.scopes, fresh.scopes...)

@@ -417,3 +417,27 @@ func TestPartsReadTheTextAFewTimes(t *testing.T) {
 		t.Errorf("report in parts (-whole +parts):\n%s", d)
 	}
 }
+
+// TestPartsReportAPathOnce: a path that another refers to (a link's
+// operationRef) is read with it, in that path's part too; its changes are
+// reported once, as the whole documents report them.
+func TestPartsReportAPathOnce(t *testing.T) {
+	t.Parallel()
+	pair := func(required string) []byte {
+		return []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{` +
+			`"/a":{"get":{"parameters":[{"name":"q","in":"query","required":` + required + `,"schema":{"type":"string"}}],"responses":{"200":{"description":"ok","links":{"next":{"operationRef":"#/paths/~1b/get"}}}}}},` +
+			`"/b":{"get":{"parameters":[{"name":"r","in":"query","required":` + required + `,"schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}}}`)
+	}
+	base, head := pair("false"), pair("true")
+	whole, err := compareWhole(base, head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := compareIn(base, head, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(text(whole), text(parts)); d != "" {
+		t.Errorf("report in parts (-whole +parts):\n%s", d)
+	}
+}
