@@ -155,12 +155,10 @@ func Compare(base, head []byte) (*Report, error) {
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
-// and at most a quarter of the two past minPartText, so that a change that
-// reaches every operation costs some 14 bytes of live heap a byte of the
-// two descriptions (a part whose every operation changed holds some 55 a
-// byte of its text, the library's objects and its diff), where half of
-// them, or all of two under 1 MB, held twice that and more than the
-// memory limit the run compares under.
+// and at most a quarter of the two past minPartText, where half of them,
+// or all of two under 1 MB, held more than the memory limit the run
+// compares under. Within it, parts are cut to the library's budget of live
+// heap as they cost (partcost.go).
 func partText(base, head []byte) int {
 	return min(maxPartText, max((len(base)+len(head))/4, minPartText))
 }
@@ -215,11 +213,11 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	}
 	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
 	h.verbatim = b.verbatim
-	rep, err := compareParts(b, h, p.keep, p.drop, ignore, most)
+	both := len(base) + len(head)
+	rep, _, err := compareParts(b, h, p.keep, p.drop, ignore, cutFor(both, most))
 	if err != nil {
 		return nil, err
 	}
-	both := len(base) + len(head)
 	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
 }
@@ -478,16 +476,19 @@ func (r *Report) sort() {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := r.Changes[i], r.Changes[j]
-		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Path, b.Path),
-			cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
-	})
+	slices.SortStableFunc(order, func(i, j int) int { return byOrder(r.Changes[i], r.Changes[j]) })
 	changes, scopes := make([]Change, len(order)), make([]string, len(order))
 	for k, i := range order {
 		changes[k], scopes[k] = r.Changes[i], r.scopes[i]
 	}
 	r.Changes, r.scopes = changes, scopes
+}
+
+// byOrder is the report's order: the most serious first, then by path,
+// operation, check and text.
+func byOrder(a, b Change) int {
+	return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Path, b.Path),
+		cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 }
 
 // Accept moves the breaking changes and warnings that an ignore file lists
@@ -538,10 +539,12 @@ func (r *Report) accept(lines []string) {
 	r.Changes, r.scopes = changes, scopes
 }
 
-// keep sorts the report and keeps its first most changes and agreed
-// changes, counting the others.
+// keep sorts the report, its agreed changes too, and keeps its first most
+// changes and agreed changes, counting the others: in the order the whole
+// documents give, wherever the parts they were found in were cut.
 func (r *Report) keep(most int) {
 	r.sort()
+	slices.SortStableFunc(r.Accepted, byOrder)
 	n := min(most, len(r.Changes))
 	for _, c := range r.Changes[n:] {
 		r.omitted[c.Level]++
@@ -549,7 +552,6 @@ func (r *Report) keep(most int) {
 	// Clipped, so that what is not kept is let go of.
 	r.Changes, r.scopes = slices.Clip(r.Changes[:n]), slices.Clip(r.scopes[:n])
 	if n := len(r.Accepted) - most; n > 0 {
-		slices.SortStableFunc(r.Accepted, func(a, b Change) int { return cmp.Compare(b.Level, a.Level) })
 		r.omittedAccepted += n
 		r.Accepted = slices.Clip(r.Accepted[:most])
 	}

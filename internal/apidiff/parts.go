@@ -18,9 +18,11 @@ import (
 //
 // A part is its paths' changes: paths that the library matches as one
 // endpoint go in the same part, and the changed components that no path of
-// the part refers to go in the first part. What a part says of a component
-// or of the document (a schema removed from components, info's version)
-// may be said by other parts too: said once.
+// a part refers to go in parts of their own, first. A part holds at most
+// what the library can read within a budget of live heap (partcost.go).
+// What a part says of a component or of the document (a schema removed
+// from components, info's version) may be said by other parts too: said
+// once.
 //
 // Only the breaking changes are shown at their places (as annotations, of
 // which GitHub shows ten): the changes are found without places, and then
@@ -80,8 +82,14 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 		templates = append(templates, t)
 	}
 	slices.Sort(templates)
-	groups := [][]unitKey{append(first, base.levelRefs...)}
-	groups[0] = append(groups[0], head.levelRefs...)
+	// The changed units that are no path each go as a group of their
+	// own, so that the components a change reaches (most of GitHub's, a
+	// change to a schema many share) are cut into parts as paths are.
+	slices.SortFunc(first, byKey)
+	groups := [][]unitKey{slices.Concat(base.levelRefs, head.levelRefs)}
+	for _, k := range first {
+		groups = append(groups, []unitKey{k})
+	}
 	for _, t := range templates {
 		groups = append(groups, byTemplate[t])
 	}
@@ -125,20 +133,124 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	return append(out, in)
 }
 
-// compareParts compares base and head a part of keep, of at most about
-// most bytes, at a time, with the changes the ignore lines list moved
-// aside, keeping MaxKept changes as it goes.
-func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, most int) (*Report, error) {
+// cutting is how compareParts cuts its parts.
+type cutting struct {
+	// most is the most text a part holds.
+	most int
+	// budget is the live heap the library may hold for a part, as the
+	// parts so far cost; 0: parts of most bytes.
+	budget int
+	// both is the text of the two descriptions together.
+	both int
+	// cost is what a part cost a byte of its text (partCost).
+	cost func(from uint64, n int) float64
+}
+
+// cutFor is how Compare cuts the parts of two descriptions of both bytes
+// together into parts of at most most bytes.
+func cutFor(both, most int) cutting {
+	return cutting{most: most, budget: partBudget(both), both: both, cost: partCost}
+}
+
+// maxTextRead is how many times the two descriptions' text the parts may
+// hold, all together: a part holds what its paths refer to, so parts cut
+// small for the budget, when many paths share a large schema, would have
+// the library read it once a path, and the time grow as the paths times
+// the schema. Past that, parts are cut larger, over the budget.
+const maxTextRead = 4
+
+// compareParts compares base and head a part of keep at a time, with the
+// changes the ignore lines list moved aside, keeping MaxKept changes as it
+// goes; and how much text the library was given. A part holds at most
+// about cut.most bytes of text, and at most what the library can read
+// within cut.budget bytes of live heap, as the parts so far cost
+// (partcost.go), so that the memory a comparison holds follows the
+// descriptions' size, not the number of changes; unless parts that small
+// would hold more than maxTextRead times the two descriptions' text all
+// together, when they are cut as large as that text allows.
+func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, cut cutting) (*Report, int, error) {
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
-	for _, set := range parts(keep, base, head, most) {
-		r, _, err := compareSet(base, head, set, drop, false)
+	done := map[unitKey]bool{}
+	size, cost, measured := cut.most, float64(firstPartCost), false
+	if cut.budget > 0 {
+		size = min(partSize(cut.budget, cost, cut.most), maxFirstPart)
+	}
+	read, given := 0, 0 // the text of the parts compared, and as given to the library
+	// A path another refers to (a link's operationRef) is read in that
+	// path's part too: its changes are said by the first part that holds
+	// all the changed paths the library matches with it.
+	changed := map[string][]unitKey{} // the changed paths, by template
+	for k := range keep {
+		if k.sec == "paths" {
+			changed[template(k.name)] = append(changed[template(k.name)], k)
+		}
+	}
+	owned := map[string]bool{} // the templates whose changes were said
+	// plan cuts rest into parts of size bytes; where they would hold more
+	// text than the bound, all together, into parts of cut.most bytes, as
+	// without a budget, and larger still while they would.
+	plan := func(rest map[unitKey]bool) []map[unitKey]bool {
+		sets := parts(rest, base, head, size)
+		over := func() bool { return cut.both > 0 && read+textOf(sets, base, head) > maxTextRead*cut.both }
+		if size < cut.most && over() {
+			size = cut.most
+			sets = parts(rest, base, head, size)
+		}
+		for size < maxPartText && over() {
+			size = min(2*size, maxPartText)
+			sets = parts(rest, base, head, size)
+		}
+		return sets
+	}
+	sets := plan(keep)
+	for len(sets) > 0 {
+		set := sets[0]
+		sets = sets[1:]
+		from := heapAllocated()
+		r, n, err := compareSet(base, head, set, drop, false)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
+		}
+		m := textOf([]map[unitKey]bool{set}, base, head)
+		read, given = read+m, given+n
+		for k := range set {
+			done[k] = true
+		}
+		// The first part measured sets the cost, a costlier one raises it:
+		// a byte of the units' text, as parts are cut.
+		c := 0.0
+		if cut.budget > 0 && len(sets) > 0 {
+			c = cut.cost(from, m)
+		}
+		if c > 0 && (!measured || c > cost) {
+			cost, measured = c, true
+			// The units not compared yet, in parts as large as that cost
+			// allows, when it is a quarter more or less than so far.
+			if next := partSize(cut.budget, cost, cut.most); next > size+size/4 || next < size-size/4 {
+				size = next
+				rest := map[unitKey]bool{}
+				for k := range keep {
+					if !done[k] {
+						rest[k] = true
+					}
+				}
+				sets = plan(rest)
+			}
+		}
+		own := map[string]bool{}
+		for k := range set {
+			if t := template(k.name); k.sec == "paths" && !owned[t] && !own[t] &&
+				!slices.ContainsFunc(changed[t], func(k unitKey) bool { return !set[k] }) {
+				own[t] = true
+			}
 		}
 		// What a part says of no one path, another may have said.
 		fresh := &Report{}
 		for i, c := range r.Changes {
+			if _, ok := changed[template(c.Path)]; ok && c.Path != "" && !own[template(c.Path)] {
+				continue // another part's
+			}
 			if c.Path == "" {
 				key := c.ID + "\x00" + c.Operation + "\x00" + c.Text
 				if said[key] {
@@ -148,6 +260,9 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 			}
 			fresh.Changes, fresh.scopes = append(fresh.Changes, c), append(fresh.scopes, r.scopes[i])
 		}
+		for t := range own {
+			owned[t] = true
+		}
 		fresh.accept(ignore)
 		rep.Changes, rep.scopes = append(rep.Changes, fresh.Changes...), append(rep.scopes, fresh.scopes...)
 		rep.Accepted = append(rep.Accepted, fresh.Accepted...)
@@ -156,7 +271,26 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 		}
 	}
 	rep.keep(MaxKept)
-	return rep, nil
+	return rep, given, nil
+}
+
+// textOf is the text of the units of sets, both sides, a unit counted in
+// each set that holds it.
+func textOf(sets []map[unitKey]bool, base, head *doc) int {
+	n := 0
+	for _, set := range sets {
+		for k := range set {
+			n += len(base.units[k]) + len(head.units[k])
+		}
+	}
+	return n
+}
+
+// partSize is the most text of a part whose every byte costs cost bytes of
+// live heap, for the library to hold at most budget: between
+// minBudgetedPart and most.
+func partSize(budget int, cost float64, most int) int {
+	return min(most, max(minBudgetedPart, int(float64(budget)/cost)))
 }
 
 // compareSet compares the units of set, placed or not, each side read on a
@@ -227,11 +361,7 @@ func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]
 	for _, set := range parts(again, base, head, min(part, most)) {
 		// A part that would take the text read past most is passed over:
 		// the library's memory for it is some 130 times its text.
-		n := 0
-		for k := range set {
-			n += len(base.units[k]) + len(head.units[k])
-		}
-		if read+n > most {
+		if n := textOf([]map[unitKey]bool{set}, base, head); read+n > most {
 			continue
 		}
 		r, n, err := compareSet(base, head, set, drop, true)

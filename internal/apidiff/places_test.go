@@ -66,7 +66,7 @@ func TestOnlyBreakingChangesArePlaced(t *testing.T) {
 		most     int
 		allPlace bool
 	}{{"ample", 1 << 30, true}, {"one part's worth", 4 << 10, false}} {
-		rep, err := compareParts(b, h, p.keep, p.drop, nil, maxPartText)
+		rep, _, err := compareParts(b, h, p.keep, p.drop, nil, cutting{most: maxPartText})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -169,12 +169,11 @@ func (f *flow) compare(ctx context.Context) error {
 
 // The soft memory limit the comparison runs under (with what other work
 // holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the
-// library keeps some 30 bytes live a byte of the part it reads, which is
-// at most half the two descriptions, and without a limit the collector
-// lets the heap grow to twice what is live.
+// comparison keeps live at most apidiff.Memory of the two descriptions'
+// size beyond them, its index and one part, and without a limit the
+// collector lets the heap grow to twice what is live.
 const (
-	compareMemoryFloor   = 32 << 20
-	compareMemoryPerByte = 20
+	compareMemoryFloor = 32 << 20
 	// compareRoomFloor is the least room a comparison is given over what
 	// the process holds live: what the library keeps live does not shrink
 	// with the descriptions below some 0.5 MB (its smallest part, its
@@ -186,25 +185,41 @@ const (
 	// under 0.2 MB had no cap at all, the floor's limit with the
 	// proportional target off (a peak 9 MB higher).
 	compareRoomFloor = 8 << 20
+	// compareLiveBelow is the size of the two descriptions below which
+	// the room is counted from what is live: the collection that tells it
+	// apart costs a larger pair more than the loads' garbage it leaves out
+	// saves (Blockfrost's, 0.7 MB: 10 to 15 ms of CPU where its run takes
+	// some 90, for 2 MB less at its peak).
+	compareLiveBelow = 410 << 10
 )
+
+// compareRoom is the collector's room over what the process holds for
+// comparing descriptions of n bytes together: half as much again as what
+// the comparison keeps live (apidiff.Memory), so that the collector runs
+// once the comparison allocated half of that, and compareRoomFloor at
+// least. Where the room was 20 bytes a byte of the two, a comparison
+// whose every operation changed held no more live, in parts cut to the
+// library's budget, and the peak of the process grew by that room, 20
+// bytes a byte, beside its limit of 10.
+func compareRoom(n int64) int64 {
+	return max(compareRoomFloor, apidiff.Memory(n)*3/2)
+}
 
 // compareReservation is the collector's room for comparing descriptions of
 // n bytes together, read by then: the library's garbage is collected
 // sooner while it compares, so that the run's peak follows what it keeps
-// live. The comparison adds its own, some 20 bytes a byte, where the
-// floor's limit left small ones more (Directus's: a peak 4 MB higher, for
-// the same CPU time); and compareRoomFloor at least, counted from what is
-// live, since the loads' garbage is more than that room. A larger room is
-// counted from what the process holds, the garbage with it: a collection
-// to tell them apart (7 to 21 ms of CPU on Blockfrost's pair, 1 MB, on a
-// loaded machine, where its comparison takes some 55 ms) left its peak
-// and its collections as they were.
+// live. The comparison adds its own (compareRoom) where the floor's limit
+// left small ones more (Directus's: a peak 4 MB higher, for the same CPU
+// time), counted from what is live for descriptions under
+// compareLiveBelow, since the loads' garbage is more than that room; for
+// larger ones, from what the process holds, the garbage with it.
 func compareReservation(n int64) *memlimit.Reservation {
-	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + compareMemoryPerByte*n)
-	if room := compareMemoryPerByte * n; room >= compareRoomFloor {
-		mem.Cap(room)
+	room := compareRoom(n)
+	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + room)
+	if n < compareLiveBelow {
+		mem.CapLive(room)
 	} else {
-		mem.CapLive(compareRoomFloor)
+		mem.Cap(room)
 	}
 	return mem
 }
