@@ -303,6 +303,13 @@ type shapePoint struct {
 	err  error
 }
 
+// medianOf is a size's point from its runs: the median wall time and the
+// median peak memory, each of its own (they may come from different runs).
+func medianOf(ss []sample) sample {
+	st := summarize(ss)
+	return sample{wall: st.median, rss: st.rssMedian}
+}
+
 // shapeGrowth measures every shape at its four sizes, o.shapeRuns times
 // each (at least once): peak memory is the measure to read, time a second
 // one on a shared machine.
@@ -340,8 +347,7 @@ func shapeGrowth(ctx context.Context, o *options) ([]shapeRow, error) {
 				ss = append(ss, s)
 				logf("  %s, %d bytes: %s, %s", sh.name, n, ms(s.wall), mb(s.rss))
 			}
-			st := summarize(ss)
-			row.points = append(row.points, shapePoint{size: n, s: sample{wall: st.median, rss: st.rssMedian}, err: err})
+			row.points = append(row.points, shapePoint{size: n, s: medianOf(ss), err: err})
 		}
 		rows = append(rows, row)
 		os.RemoveAll(dir)

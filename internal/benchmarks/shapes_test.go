@@ -36,3 +36,25 @@ func TestShapesSectionSaysItsRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestMedianOfRuns: a size's point is the median of its runs' wall times
+// and the median of their peaks, each found on its own.
+func TestMedianOfRuns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		ss   []sample
+		want sample
+	}{
+		{"one", []sample{{wall: time.Second, rss: 7}}, sample{wall: time.Second, rss: 7}},
+		{"three, in no order", []sample{{wall: 3 * time.Second, rss: 10}, {wall: time.Second, rss: 30}, {wall: 2 * time.Second, rss: 20}}, sample{wall: 2 * time.Second, rss: 20}},
+		{"five, the peaks against the times", []sample{{wall: 5, rss: 1}, {wall: 1, rss: 5}, {wall: 4, rss: 2}, {wall: 2, rss: 4}, {wall: 3, rss: 9}}, sample{wall: 3, rss: 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := medianOf(tc.ss); got != tc.want {
+				t.Errorf("medianOf(%v) = %v, want %v", tc.ss, got, tc.want)
+			}
+		})
+	}
+}
