@@ -231,7 +231,7 @@ var shapes = []shape{
 	{name: "YAML lines of `- [[[[[[[[[1]]]]]]]]]` (nine levels, one past those packed)", write: lines("x-list:\n", func(int) string { return "- [[[[[[[[[1]]]]]]]]]\n" }, "")},
 	{name: "YAML lines of `- {}`", write: lines("x-list:\n", func(int) string { return "- {}\n" }, "")},
 	{name: "YAML block scalars `k0: >-`", write: lines("x-map:\n", func(i int) string { return fmt.Sprintf("  k%d: >-\n    folded\n\n    text\n", i) }, "")},
-	{name: "YAML lines of `- |`", write: lines("x-list:\n", func(int) string { return "- |\n  x\n" }, "")},
+	{name: "YAML lines of `- \\|`", write: lines("x-list:\n", func(int) string { return "- |\n  x\n" }, "")},
 	{name: "YAML long keys (1,000 bytes)", write: lines("x-map:\n", func(i int) string { return fmt.Sprintf("  %0990d%08d: 1\n", 0, i) }, "")},
 	{name: "YAML many anchors `- &a1 1`", write: lines("x-list:\n", func(i int) string { return fmt.Sprintf("- &a%d 1\n", i) }, "")},
 	{name: "YAML many tags `- !!str 1`", write: lines("x-list:\n", func(int) string { return "- !!str 1\n" }, "")},

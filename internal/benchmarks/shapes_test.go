@@ -58,3 +58,14 @@ func TestMedianOfRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestShapeNamesKeepTheTable: a shape's name is a cell of a Markdown table,
+// where a | not escaped ends the cell, inside backticks too.
+func TestShapeNamesKeepTheTable(t *testing.T) {
+	t.Parallel()
+	for _, sh := range shapes {
+		if strings.Count(sh.name, "|") != strings.Count(sh.name, `\|`) {
+			t.Errorf("shape %q: a | not escaped splits its row", sh.name)
+		}
+	}
+}
