@@ -186,7 +186,7 @@ func OneRun() {
 func oneRunFloor() int64 {
 	live := heapLive()
 	if firstFloor == 0 {
-		firstFloor, firstLive = holding()+Room, live
+		firstFloor, firstLive = Held()+Room, live
 	}
 	return firstFloor + max(0, live-firstLive)
 }
@@ -261,7 +261,7 @@ func (r *Reservation) setCap(room int64, live bool) {
 	if live {
 		runtime.GC()
 	}
-	now := holding()
+	now := Held()
 	mu.Lock()
 	defer mu.Unlock()
 	if !r.live {
@@ -271,9 +271,9 @@ func (r *Reservation) setCap(room int64, live bool) {
 	apply()
 }
 
-// holding is what the process holds, for a cap: its memory as the limit
-// counts it, less the heap's free pages.
-func holding() int64 {
+// Held is what the process holds, as a cap counts it: its memory as the
+// limit counts it, less the heap's free pages.
+func Held() int64 {
 	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
 	metrics.Read(s)
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
@@ -308,12 +308,18 @@ func collectAtLimit(on bool) {
 		debug.SetGCPercent(outerGC)
 		return
 	}
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	outerGC = int(s[0].Value.Uint64()) // off reads as the largest uint64: -1
-	if outerGC >= defaultGC {          // off already, or tighter than the default: it stays
+	outerGC = GCPercent()
+	if outerGC >= defaultGC { // off already, or tighter than the default: it stays
 		debug.SetGCPercent(-1)
 	}
+}
+
+// GCPercent is the collector's proportional target of the moment (GOGC),
+// read without changing it: -1 when off.
+func GCPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(int64(s[0].Value.Uint64())) // off reads as the largest uint64
 }
 
 // Open is how many reservations are not released yet: a test of work that

@@ -112,14 +112,14 @@ func TestCapFollowsWhatIsHeld(t *testing.T) {
 		t.Errorf("a cap of less room than Engage: limit %d, want the reservation's %d", got, Floor+1<<30)
 	}
 	a.Cap(Engage)
-	after := holding()
+	after := Held()
 	if got := Limit(); got > after+Engage+1<<20 || got < after+Engage-1<<20 {
 		t.Errorf("capped: limit %d, want what was held (%d) and Engage", got, after)
 	}
 	first := Limit()
 	b := Reserve(0)
 	b.Cap(1 << 30)
-	if got := Limit(); got > holding()+1<<30+1<<20 || got < holding()+1<<30-1<<20 {
+	if got := Limit(); got > Held()+1<<30+1<<20 || got < Held()+1<<30-1<<20 {
 		t.Errorf("a larger cap: limit %d, want what was held and 1 GB", got)
 	}
 	b.Release()
@@ -155,7 +155,7 @@ func TestCapLiveCountsNoGarbage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runtime.GC()
-			base := holding()
+			base := Held()
 			const garbage = 64 << 20
 			for range garbage / (1 << 20) {
 				sink = make([]byte, 1<<20)
@@ -224,25 +224,17 @@ func TestCollectorProportionalUnderACap(t *testing.T) {
 	withOuter(t, math.MaxInt64)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	a := Reserve(Engage)
-	if got := gcPercent(); got != -1 {
+	if got := GCPercent(); got != -1 {
 		t.Fatalf("limit set: target %d, want off", got)
 	}
 	a.Cap(Engage)
-	if got := gcPercent(); got != 100 {
+	if got := GCPercent(); got != 100 {
 		t.Errorf("capped: target %d, want 100", got)
 	}
 	a.Release()
-	if got := gcPercent(); got != 100 {
+	if got := GCPercent(); got != 100 {
 		t.Errorf("released: target %d, want 100", got)
 	}
-}
-
-// gcPercent is the collector's target of the moment, read without
-// changing it.
-func gcPercent() int {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return int(s[0].Value.Uint64())
 }
 
 // TestCollectorRunsAtTheLimit: while the reservations set a limit, the
@@ -259,27 +251,27 @@ func TestCollectorRunsAtTheLimit(t *testing.T) {
 			whileSet = outer
 		}
 		a := Reserve(Engage / 2)
-		if got := gcPercent(); got != outer {
+		if got := GCPercent(); got != outer {
 			t.Errorf("GOGC %d, under Engage: target %d, want %d", outer, got, outer)
 		}
 		b := Reserve(Engage / 2)
-		if got := gcPercent(); got != whileSet {
+		if got := GCPercent(); got != whileSet {
 			t.Errorf("GOGC %d, limit set: target %d, want %d", outer, got, whileSet)
 		}
 		a.Set(0)
-		if got := gcPercent(); got != outer {
+		if got := GCPercent(); got != outer {
 			t.Errorf("GOGC %d, under Engage again: target %d, want %d", outer, got, outer)
 		}
 		a.Set(Engage)
-		if got := gcPercent(); got != whileSet {
+		if got := GCPercent(); got != whileSet {
 			t.Errorf("GOGC %d, limit set again: target %d, want %d", outer, got, whileSet)
 		}
 		b.Release()
-		if got := gcPercent(); got != whileSet {
+		if got := GCPercent(); got != whileSet {
 			t.Errorf("GOGC %d, one released, the limit still set: target %d, want %d", outer, got, whileSet)
 		}
 		a.Release() // the last, while the limit is set
-		if got := gcPercent(); got != outer {
+		if got := GCPercent(); got != outer {
 			t.Errorf("GOGC %d, all released: target %d, want %d", outer, got, outer)
 		}
 	}
@@ -309,7 +301,7 @@ func TestOneRunSetsTheLimitAtTheFirstReservation(t *testing.T) {
 	if got := Limit(); got == math.MaxInt64 {
 		t.Errorf("one run, a reservation of nothing: no limit, want one")
 	}
-	if got := gcPercent(); got != -1 {
+	if got := GCPercent(); got != -1 {
 		t.Errorf("one run, a reservation of nothing: target %d, want off", got)
 	}
 	first := Limit()
@@ -321,7 +313,7 @@ func TestOneRunSetsTheLimitAtTheFirstReservation(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("one run, released: limit %d, want none", got)
 	}
-	if got := gcPercent(); got != 100 {
+	if got := GCPercent(); got != 100 {
 		t.Errorf("one run, released: target %d, want 100", got)
 	}
 }
@@ -335,9 +327,9 @@ func TestOneRunFloorIsWhatIsHeld(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	withOneRun(t)
 	runtime.GC()
-	before := holding()
+	before := Held()
 	a := Reserve(1 << 20)
-	after := holding()
+	after := Held()
 	if got := Limit() - 1<<20; !near(got, Room, before, after) {
 		t.Errorf("one run: floor %d, want what was held (%d to %d) and Room", got, before, after)
 	}
@@ -389,14 +381,14 @@ func TestOneRunWhileReserved(t *testing.T) {
 	if got, want := debug.SetMemoryLimit(-1), int64(Floor+Engage/2); got != want {
 		t.Errorf("OneRun while reserved: limit %d, want %d", got, want)
 	}
-	if got := gcPercent(); got != -1 {
+	if got := GCPercent(); got != -1 {
 		t.Errorf("OneRun while reserved: target %d, want off", got)
 	}
 	a.Release()
 	runtime.GC()
-	before := holding()
+	before := Held()
 	b := Reserve(0)
-	if got := Limit(); !near(got, Room, before, holding()) {
+	if got := Limit(); !near(got, Room, before, Held()) {
 		t.Errorf("the next first reservation: limit %d, want what was held (%d) and Room", got, before)
 	}
 	b.Release()

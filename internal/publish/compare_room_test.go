@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/memlimit"
 )
 
 // TestCompareRoomFromWhatIsLive: a comparison, however small, runs with
@@ -40,7 +42,7 @@ func TestCompareRoomFromWhatIsLive(t *testing.T) {
 			// at the reservation's own).
 			runtime.GC()
 			runtime.GC()
-			live := memoryHeld()
+			live := memlimit.Held()
 			// The loads' garbage: let go of once read, not collected yet.
 			garbage = make([][]byte, 32)
 			for i := range garbage {
@@ -49,7 +51,7 @@ func TestCompareRoomFromWhatIsLive(t *testing.T) {
 			garbage = nil
 			// What the process holds, the garbage with it, told before the
 			// reservation: a collection the reservation makes would drop it.
-			held := memoryHeld()
+			held := memlimit.Held()
 			cycles, forced := gcCycles()
 			mem := compareReservation(tc.n)
 			defer mem.Release()
@@ -59,7 +61,7 @@ func TestCompareRoomFromWhatIsLive(t *testing.T) {
 			if collected := forcedAfter > forced; collected != tc.live {
 				t.Errorf("the reservation collected: %v, want %v", collected, tc.live)
 			}
-			if got := gcPercent(); got != 100 {
+			if got := memlimit.GCPercent(); got != 100 {
 				t.Errorf("collector's target %d, want 100", got)
 			}
 			if got := compareRoom(tc.n); got != tc.room {
@@ -84,26 +86,10 @@ func TestCompareRoomFromWhatIsLive(t *testing.T) {
 // garbage keeps allocations from being optimised away.
 var garbage [][]byte
 
-// memoryHeld is what the process holds as a cap counts it: its memory as
-// the limit counts it, less the heap's free pages.
-func memoryHeld() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
-	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
-}
-
 // gcCycles is how many collections ended, and how many of them the
 // program asked for (runtime.GC).
 func gcCycles() (all, forced uint64) {
 	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/cycles/forced:gc-cycles"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64(), s[1].Value.Uint64()
-}
-
-// gcPercent is the collector's target of the moment, read without
-// changing it (-1: off).
-func gcPercent() int {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return int(int64(s[0].Value.Uint64()))
 }
