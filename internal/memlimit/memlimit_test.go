@@ -401,3 +401,25 @@ func near(got, room int64, before, after int64) bool {
 	const slack = 1 << 20
 	return got >= min(before, after)+room-slack && got <= max(before, after)+room+slack
 }
+
+// TestLimitOnlyReads: Limit with no reservation tells the limit from
+// outside and leaves it as it was, and a first reservation counts that
+// limit, not one it set itself.
+func TestLimitOnlyReads(t *testing.T) {
+	const outside = 1 << 40
+	withOuter(t, outside)
+	if got := Limit(); got != outside {
+		t.Errorf("Limit with no reservation: %d, want %d", got, outside)
+	}
+	if got := debug.SetMemoryLimit(-1); got != outside {
+		t.Errorf("the process's limit after Limit: %d, want %d", got, outside)
+	}
+	r := Reserve(Engage)
+	if got, want := Limit(), int64(Floor+Engage); got != want {
+		t.Errorf("a first reservation: limit %d, want %d", got, want)
+	}
+	r.Release()
+	if got := debug.SetMemoryLimit(-1); got != outside {
+		t.Errorf("the last reservation released: limit %d, want %d back", got, outside)
+	}
+}
