@@ -1065,7 +1065,7 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 			case j-i < indent:
 				return count
 			case j-i > indent || r.d[j] == '-' && blank(r.at(j+1)):
-			case r.keyAt(j):
+			case r.keyStartsAt(j):
 				count++
 			default:
 				return count
@@ -1129,9 +1129,10 @@ func (r *yamlReader) countMembers(off, indent int, flow bool) int {
 	return 0 // the mapping goes on past the line
 }
 
-// keyAt says whether a key of a block mapping reads at i, as entry reads
-// it.
-func (r *yamlReader) keyAt(i int) bool {
+// keyStartsAt says whether a key of a block mapping reads at i, as key
+// reads one, for counting members ahead: an estimate, which a merge key
+// (<<), refused later, passes.
+func (r *yamlReader) keyStartsAt(i int) bool {
 	if b := r.at(i); b == '"' || b == '\'' {
 		_, _, _, ok := r.key(i, false)
 		return ok
