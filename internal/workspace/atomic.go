@@ -23,36 +23,31 @@ type pending struct {
 	w       *Workspace
 	tmp     string
 	target  string
-	file    bool // a file, which replaces one at its target (replaceFile)
 	settled bool
 }
 
 // commit finishes the entry with finish (which closes what is open), then
-// moves it to its target. On any failure it drops it with abort.
-func (p *pending) commit(what string, finish func() error, abort func()) error {
+// moves it to its target with move. On any failure it drops it with abort,
+// unless the move left what was at the target under the temporary name.
+func (p *pending) commit(what string, finish func() error, move func(tmp, target string) error, abort func()) error {
 	if p.settled {
 		return fmt.Errorf("workspace: %s already committed or aborted", what)
 	}
 	err := finish()
-	switch {
-	case err == nil && p.file:
-		err = p.w.replaceFile(p.tmp, p.target)
-	case err == nil:
-		err = p.w.root.Rename(p.tmp, p.target)
+	if err == nil {
+		err = move(p.tmp, p.target)
+	}
+	if err == nil {
+		p.settled = true
+		return nil
 	}
 	var stranded *strandedError
 	if errors.As(err, &stranded) {
 		p.settled = true // tmp's name holds what was at the target: kept
+	} else {
+		abort()
 	}
-	err = p.w.writeErr(p.target, err)
-	if err != nil {
-		if !p.settled {
-			abort()
-		}
-		return err
-	}
-	p.settled = true
-	return nil
+	return p.w.writeErr(p.target, err)
 }
 
 // drop removes the entry with remove, once; it is a no-op after commit.
@@ -107,7 +102,7 @@ func (w *Workspace) Create(name string) (*File, error) {
 	if err != nil {
 		return nil, w.writeErr(name, err)
 	}
-	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name, file: true}}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
 // Commit closes the file and moves it to its target, readable by later
@@ -122,14 +117,14 @@ func (f *File) Commit() error {
 			err = f.w.settle(f.tmp, 0o644)
 		}
 		return err
-	}, f.Abort)
+	}, f.w.replaceFile, f.Abort)
 }
 
 // Keep is Commit, with the file left open for reading what was written
 // (ReadAt): its target may change once it is in place, what was written
 // cannot. The caller closes it.
 func (f *File) Keep() error {
-	return f.commit("file", func() error { return f.w.settle(f.tmp, 0o644) }, f.Abort)
+	return f.commit("file", func() error { return f.w.settle(f.tmp, 0o644) }, f.w.replaceFile, f.Abort)
 }
 
 // Abort drops the file. It is a no-op after Commit.
@@ -215,7 +210,7 @@ func (d *Dir) Commit() error {
 			err = d.w.clearTarget(d.target)
 		}
 		return err
-	}, d.Abort)
+	}, d.w.root.Rename, d.Abort)
 }
 
 // Abort drops the folder. It is a no-op after Commit.
