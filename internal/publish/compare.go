@@ -173,6 +173,12 @@ func (f *flow) compare(ctx context.Context) error {
 // size beyond them, its index and one part, and without a limit the
 // collector lets the heap grow to twice what is live.
 const (
+	// compareMemoryFloor is what the reservation adds to memlimit.Floor:
+	// in a test process, a limit of 32 MB and the room before any cap;
+	// in the program, whose floor is what it held at its first
+	// reservation (memlimit.OneRun), some 16 MB over that floor. The cap
+	// (compareRoom over what is held) is always set and lower on every
+	// pair measured, so it is what bounds a comparison.
 	compareMemoryFloor = 32 << 20
 	// compareRoomFloor is the least room a comparison is given over what
 	// the process holds live: what the library keeps live does not shrink
