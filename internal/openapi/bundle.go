@@ -56,7 +56,6 @@ func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundle
 		bud:    bud,
 		lim:    bud.lim,
 		main:   root,
-		taken:  map[string]*nameSet{},
 		next:   map[string]int{},
 		mark:   walkMarks.Add(1),
 		ix:     index{},
@@ -243,12 +242,11 @@ type bundler struct {
 	mainPath string
 	version  int
 	fmt      format
-	files    fileTable           // by slash path
-	read     int64               // bytes of all files read
-	lifted   liftedTable         // target key → local $ref, for a target with a pointer
-	taken    map[string]*nameSet // section path → names in use
-	next     map[string]int      // section path and base name → next number to try
-	mark     uint32              // set on the nodes walked (Node.walked)
+	files    fileTable      // by slash path
+	read     int64          // bytes of all files read
+	lifted   liftedTable    // target key → local $ref, for a target with a pointer
+	next     map[string]int // section path and base name → next number to try
+	mark     uint32         // set on the nodes walked (Node.walked)
 	inlining map[string]bool
 	ix       index
 	walked   int
@@ -923,12 +921,9 @@ func safeName(s string) bool {
 // names every run.
 func (b *bundler) pickName(sec []string, m *Node, key string) string {
 	secKey := strings.Join(sec, "/")
-	taken := b.taken[secKey]
-	if taken == nil {
-		taken = &nameSet{}
-		b.taken[secKey] = taken
-	}
-	taken.follow(m)
+	// In use: a member of the section, found through the bundler's index
+	// (lifting only appends, which the index takes as it comes).
+	taken := func(name string) bool { return b.ix.get(m, name) != nil }
 	file, pointer, _ := strings.Cut(key, "#")
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	dir := path.Base(path.Dir(file))
@@ -951,7 +946,7 @@ func (b *bundler) pickName(sec []string, m *Node, key string) string {
 		candidates = candidates[:len(candidates)-1]
 	}
 	for _, c := range candidates {
-		if c != "" && !taken.has(c) {
+		if c != "" && !taken(c) {
 			return c
 		}
 	}
@@ -965,7 +960,7 @@ func (b *bundler) pickName(sec []string, m *Node, key string) string {
 	}
 	for ; ; i++ {
 		c := candidates[0] + "_" + strconv.Itoa(i)
-		if !taken.has(c) {
+		if !taken(c) {
 			b.next[nk] = i + 1
 			return c
 		}

@@ -62,32 +62,6 @@ func (t *posTable) put(pos int, keyAt func(int) string) {
 	}
 }
 
-// nameSet is the names of a components section's members, for picking
-// names not in use: the section's own keys, found through a posTable of
-// their positions.
-type nameSet struct {
-	sec     *Node
-	indexed int // the section's members indexed, the first ones
-	t       posTable
-}
-
-// follow brings the set up to date with sec's members: the members
-// appended since it last looked (lifting only appends), or all of them
-// for a section it has not seen.
-func (s *nameSet) follow(sec *Node) {
-	if s.sec != sec || len(sec.Fields()) < s.indexed {
-		*s = nameSet{sec: sec}
-	}
-	for ; s.indexed < len(sec.Fields()); s.indexed++ {
-		s.t.add(s.indexed, s.keyAt)
-	}
-}
-
-// has reports whether a member indexed is named name.
-func (s *nameSet) has(name string) bool { return s.t.find(name, s.keyAt) >= 0 }
-
-func (s *nameSet) keyAt(pos int) string { return s.sec.Fields()[pos].Key }
-
 // liftedTable maps each target lifted (its file and pointer) to the local
 // $ref that now names it.
 type liftedTable struct {
