@@ -30,6 +30,7 @@ type aheadReader struct {
 	quit  chan struct{}    // closed when the pass stops reading
 	done  chan struct{}    // closed when the decoder's goroutine is done
 	lines *lineReader      // told of the file's chunks as their tokens arrive
+	seed  maphash.Seed     // of the keys' hashes (ReadKey)
 
 	cur, prev *tokenBatch  // the batch read from, and the one before it
 	toks      []aheadToken // cur's tokens
@@ -44,14 +45,11 @@ type aheadReader struct {
 }
 
 // aheadToken is one token or scalar value the decoder read. It is kept to
-// 24 bytes: the decoder writes a batch's tokens on one core and the pass
+// 16 bytes: the decoder writes a batch's tokens on one core and the pass
 // reads them on another, and every cache line of them crosses between the
 // two (at 40 bytes, the decoder's store of a token was some 10% of the
 // process's CPU time).
 type aheadToken struct {
-	// hash is a key's text hashed, for the pass to tell keys written twice
-	// (see names); 0 for any other token.
-	hash uint64
 	// start is its offset in the file, from the batch's base.
 	start uint32
 	// buf[lo:hi] is the token as Encode writes it: a string written again,
@@ -105,6 +103,7 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 		quit:  make(chan struct{}),
 		done:  make(chan struct{}),
 		lines: lines,
+		seed:  maphash.MakeSeed(),
 	}
 	for range aheadBatches {
 		// Filled to batchTokens, or past batchBytes by a token: sized for
@@ -128,7 +127,7 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 	w := newAheadWriter(out)
 	defer func() { a.written, a.werr = w.close() }()
 	defer close(a.full)
-	up := upload{seed: maphash.MakeSeed()}
+	var up upload
 	for {
 		var b *tokenBatch
 		select {
@@ -160,7 +159,6 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 type upload struct {
 	sep     byte   // ',' after a value, ':' after a key, 0 after '{', '[' or at the start
 	objects []bool // by depth, whether the value open there is an object
-	seed    maphash.Seed
 }
 
 // next reads one token into b, or the decoder's error, and writes it to
@@ -229,11 +227,7 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 			b.buf = append(b.buf, raw...)
 		}
 		switch {
-		case key && t.escaped:
-			t.hash = maphash.Bytes(u.seed, b.text[t.lo:t.hi])
-			u.sep = ':'
 		case key:
-			t.hash = maphash.Bytes(u.seed, raw[1:len(raw)-1])
 			u.sep = ':'
 		case k != '{' && k != '[':
 			u.sep = ','
@@ -331,13 +325,14 @@ func (a *aheadReader) ReadString() (string, error) {
 }
 
 // ReadKey reads the next string, a key: its text, valid until the read
-// after the next, and its hash, or the decoder's error there.
+// after the next, and its hash, or the decoder's error there. The hash is
+// the pass's work, not the decoder's: the decoder sets the pace.
 func (a *aheadReader) ReadKey() (string, uint64, error) {
 	s, err := a.ReadString()
 	if err != nil {
 		return "", 0, err
 	}
-	return s, a.toks[a.i-1].hash, nil
+	return s, maphash.String(a.seed, s), nil
 }
 
 // take moves past the next token, unless the decoder failed there.
