@@ -60,15 +60,40 @@ func validate(root *Node, fsys fs.FS) []Finding {
 // it met (refs) and the text of every $ref (used, as its keys: the pass's
 // own set of them). ok is false when a value validation reads was not
 // kept: then only the tree can tell.
+//
+// The $refs are checked on a goroutine of their own, by a validator of
+// their own, while the rest is checked: a run waits for validation with
+// nothing else to do, and the two read the tree and share nothing else
+// (what the pass kept holds no packed list, which reading would unpack).
+// Their findings are put back in the order one validator gives.
 func validateKept(root *Node, refs []passRef, used map[string]string) (findings []Finding, ok bool) {
-	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, kept: true}
-	v.version = versionOf(root)
-	v.fmt = formatOf(root)
+	v, r := newKeptValidator(root), newKeptValidator(root)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.keptRefs(refs)
+	}()
 	v.structure()
+	structural := len(v.findings)
+	v.parameters()
+	v.responses()
+	v.unused(used)
+	<-done
+	findings = slices.Concat(v.findings[:structural], r.findings, v.findings[structural:])
+	return findings, !v.undecided && !r.undecided
+}
+
+func newKeptValidator(root *Node) *validator {
+	return &validator{root: root, checked: map[*Node]bool{}, ix: index{}, kept: true, version: versionOf(root), fmt: formatOf(root)}
+}
+
+// keptRefs checks the $refs the single pass met, in document order, as
+// refs does over a tree.
+func (v *validator) keptRefs(refs []passRef) {
 	// In document order, as the walk over the tree meets them.
 	slices.SortStableFunc(refs, func(a, b passRef) int { return int(a.object) - int(b.object) })
 	problems := map[string]string{} // by text: many $refs say the same
-	at := Node{Kind: String, Src: root.Src}
+	at := Node{Kind: String, Src: v.root.Src}
 	for _, r := range refs {
 		checked := r.checked3
 		if v.version == 2 {
@@ -85,7 +110,7 @@ func validateKept(root *Node, refs []passRef, used map[string]string) (findings 
 		}
 		msg, done := problems[r.text]
 		if !done {
-			msg = v.refProblem(r.text, root.Src.Name)
+			msg = v.refProblem(r.text, v.root.Src.Name)
 			problems[r.text] = msg
 		}
 		if msg != "" {
@@ -94,10 +119,6 @@ func validateKept(root *Node, refs []passRef, used map[string]string) (findings 
 			v.add(Error, &at, "%s", msg)
 		}
 	}
-	v.parameters()
-	v.responses()
-	v.unused(used)
-	return v.findings, !v.undecided
 }
 
 type validator struct {
