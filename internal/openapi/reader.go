@@ -20,10 +20,11 @@ import (
 // reads whole, the pass takes only strings and other scalars: objects and
 // arrays come token by token.
 //
-// The decoder's goroutine also writes the upload, the tokens as Encode
-// writes them with the commas and colons between them, through a writer
-// on a third goroutine: the pass, which sets the pace, writes nothing
-// itself.
+// The decoder's goroutine also makes the upload, each batch's tokens as
+// Encode writes them with the commas and colons between them; the pass
+// hands each batch's part to a writer on a third goroutine as it is done
+// with the batch: the decoder, which sets the pace, does not copy it into
+// the writer's buffers (7 MB of GitHub's description).
 type aheadReader struct {
 	full  chan *tokenBatch // batches read, in order; closed after the last
 	free  chan *tokenBatch // batches the pass is done with, to fill again
@@ -31,6 +32,7 @@ type aheadReader struct {
 	done  chan struct{}    // closed when the decoder's goroutine is done
 	lines *lineReader      // told of the file's chunks as their tokens arrive
 	seed  maphash.Seed     // of the keys' hashes (ReadKey)
+	w     *aheadWriter     // the upload; nil once closed
 
 	cur, prev *tokenBatch  // the batch read from, and the one before it
 	toks      []aheadToken // cur's tokens
@@ -38,10 +40,6 @@ type aheadReader struct {
 	good      int          // cur's tokens read without an error
 	start     int64        // the offset of the last token read
 	read      int64        // bytes read from the file for the batches so far
-	// written and werr are the bytes of the upload written and the first
-	// write error, once the decoder is done.
-	written int64
-	werr    error
 }
 
 // aheadToken is one token or scalar value the decoder read. It is kept to
@@ -103,6 +101,7 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 		done:  make(chan struct{}),
 		lines: lines,
 		seed:  maphash.MakeSeed(),
+		w:     newAheadWriter(out),
 	}
 	for range aheadBatches {
 		// Filled to batchTokens, or past batchBytes by a token: sized for
@@ -113,18 +112,13 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 	// Keys written twice are caught by the pass itself, more cheaply: by
 	// their hashes (see names).
 	dec := jsontext.NewDecoder(feed, jsontext.AllowDuplicateNames(true))
-	go a.decode(dec, feed, out)
+	go a.decode(dec, feed)
 	return a
 }
 
-// decode fills batches until the decoder stops or the pass does, and
-// writes their part of the upload to out as each is filled. What it
-// writes past where the pass stops is of no account: the upload of a pass
-// that does not end well is written again, or not at all.
-func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Writer) {
+// decode fills batches until the decoder stops or the pass does.
+func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 	defer close(a.done)
-	w := newAheadWriter(out)
-	defer func() { a.written, a.werr = w.close() }()
 	defer close(a.full)
 	var up upload
 	for {
@@ -141,7 +135,6 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 			b.err = up.next(dec, b)
 		}
 		b.read = feed.read
-		w.write(b.buf)
 		select {
 		case a.full <- b:
 		case <-a.quit:
@@ -241,19 +234,32 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 	return nil
 }
 
-// finish waits for the decoder's goroutine, and its writes: it returns
-// the bytes written and the first write error. Call it once the pass has
-// read the decoder's last token (io.EOF after the document).
+// finish waits for the decoder's goroutine, writes the batches the pass
+// still holds and waits for the writes: it returns the bytes written and
+// the first write error. Call it once the pass has read the decoder's
+// last token (io.EOF after the document).
 func (a *aheadReader) finish() (int64, error) {
 	<-a.done
-	return a.written, a.werr
+	for _, b := range []*tokenBatch{a.prev, a.cur} {
+		if b != nil {
+			a.w.write(b.buf)
+		}
+	}
+	w := a.w
+	a.w = nil
+	return w.close()
 }
 
-// close stops the decoder's goroutine and waits for it and its writes:
-// the file it reads may be closed after, and the upload emptied.
+// close stops the decoder's goroutine and the writer's and waits for
+// them: the file it reads may be closed after, and the upload emptied.
+// What was written of a pass that did not finish is of no account: its
+// upload is written again, or not at all.
 func (a *aheadReader) close() {
 	close(a.quit)
 	<-a.done
+	if a.w != nil {
+		a.w.close()
+	}
 }
 
 // more takes the next batch once cur is read, and reports whether there
@@ -268,6 +274,7 @@ func (a *aheadReader) more() bool {
 		return false
 	}
 	if a.prev != nil {
+		a.w.write(a.prev.buf)
 		a.free <- a.prev
 	}
 	// What a read returned stays as it was past the next read, into the
