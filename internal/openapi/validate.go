@@ -71,7 +71,7 @@ func validateKept(root *Node, refs []passRef, used map[string]string) (findings 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.keptRefs(refs)
+		r.keptRefs(refs, len(used))
 	}()
 	v.structure()
 	structural := len(v.findings)
@@ -88,11 +88,11 @@ func newKeptValidator(root *Node) *validator {
 }
 
 // keptRefs checks the $refs the single pass met, in document order, as
-// refs does over a tree.
-func (v *validator) keptRefs(refs []passRef) {
+// refs does over a tree; texts is how many different texts they have.
+func (v *validator) keptRefs(refs []passRef, texts int) {
 	// In document order, as the walk over the tree meets them.
 	slices.SortStableFunc(refs, func(a, b passRef) int { return int(a.object) - int(b.object) })
-	problems := map[string]string{} // by text: many $refs say the same
+	problems := make(map[string]string, texts) // by text: many $refs say the same
 	at := Node{Kind: String, Src: v.root.Src}
 	for _, r := range refs {
 		checked := r.checked3
