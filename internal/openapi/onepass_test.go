@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path"
@@ -74,6 +75,17 @@ func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
 		if d := cmp.Diff(tree.findings, run.findings); d != "" {
 			t.Errorf("%s (bundle %v, one pass %v): findings differ (-tree +run):\n%s", name, bundle, run.onePass, d)
 		}
+		if run.onePass {
+			// Read again, as validation would find it: validation
+			// unpacks what it reads.
+			_, root, _, err := passKept(context.Background(), fsys, name, lim.withDefaults(), io.Discard, nil)
+			if err != nil {
+				t.Fatalf("%s: the single pass, read again: %v", name, err)
+			}
+			if at := packedIn(root); at != nil {
+				t.Errorf("%s: the single pass kept a packed list, at %v: validation reads what the pass kept on two goroutines at once (validateKept), and reading a packed list unpacks it", name, at.Pos)
+			}
+		}
 		if tree.root != nil {
 			if d := cmp.Diff(operationPlaces(tree.root, tree.root), operationPlaces(tree.root, run.root)); d != "" {
 				t.Errorf("%s (bundle %v, one pass %v): operations' places differ (-tree +run):\n%s", name, bundle, run.onePass, d)
@@ -81,6 +93,24 @@ func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
 		}
 	}
 	return onePass
+}
+
+// packedIn is the first packed list in n, or nil.
+func packedIn(n *Node) *Node {
+	if n == nil || n.packed {
+		return n
+	}
+	for _, f := range n.Fields() {
+		if p := packedIn(f.Value); p != nil {
+			return p
+		}
+	}
+	for _, it := range n.Items() {
+		if p := packedIn(it); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // operationPlaces is where Operation finds each method of whole's paths in
@@ -178,6 +208,7 @@ func TestOnePassAgreesOnEdges(t *testing.T) {
 		{"keys escaped, or like what goes between values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-\u0066":{"\u003a":",","{":"}","a\"b":"[","\\":"\\",";":":"},"x-g":["\u003a",":"]}`, Limits{}, true},
 		{"whitespace and lines", "a.json", "\ufeff\r\n{\r\n\t\"openapi\" : \"3.0.3\" ,\n\n  " + ok + "\n}\n", Limits{}, true},
 		{"escaped text the pass reads", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a/{\u0069d}":{"get":{"parameters":[{"name":"\u0069d","in":"pa\u0074h","required":true,"schema":{"type":"str\u0069ng","maxLength":"\u0031"}},{"name":"q\u00e9","in":"p\u0061th","schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}},"components":{"schemas":{"s\u0031":{"type":"strin\u0067s"}}},"x-r":[{"$ref":"#/components/schemas/s\u0031"},{"$ref":"#/components/schemas/s\u0032"}]}`, Limits{}, true},
+		{"long lists of scalars validation reads", "a.json", `{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"consumes":[` + strings.Repeat(`"text/plain",`, 300) + `"a/b"],"parameters":[{"name":"q","in":"query","type":"string","default":"z","enum":[` + strings.Repeat(`"a",`, 300) + `"b"]}],"responses":{"200":{"description":"ok"}}}}}}`, Limits{}, true},
 		{"numbers kept as written", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-n":[1.50,-0,1e5,2E-3,12345678901234567890]}`, Limits{}, true},
 		{"swagger key after the paths", "a.json", `{"info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"p","in":"query","type":"string","default":5,"examples":{"$ref":"#/nope"}}],"responses":{"200":{"description":"ok"}}}}},"swagger":"2.0"}`, Limits{}, true},
 		{"openapi key after the components", "a.json", `{"components":{"parameters":{"p":{"name":"p","in":"query","schema":{"type":"string","minLength":3,"maxLength":1,"default":"x"},"examples":{"e":{"$ref":"#/components/examples/missing"}}}}},"info":{"title":"t","version":"1"},"openapi":"3.0.3","paths":{"/a/{id}":{"get":{"parameters":[{"$ref":"#/components/parameters/p"},{"name":"id","in":"path"}],"responses":{}}}}}`, Limits{}, true},

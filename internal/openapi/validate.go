@@ -63,9 +63,9 @@ func validate(root *Node, fsys fs.FS) []Finding {
 //
 // The $refs are checked on a goroutine of their own, by a validator of
 // their own, while the rest is checked: a run waits for validation with
-// nothing else to do, and the two read the tree and share nothing else
-// (what the pass kept holds no packed list, which reading would unpack).
-// Their findings are put back in the order one validator gives.
+// nothing else to do. The two only read what they share (the tree, and
+// used): reading a packed list unpacks it, but the single pass keeps none
+// (agree, in the tests, fails on one). Their findings are put back in the order one validator gives.
 func validateKept(root *Node, refs []passRef, used map[string]string) (findings []Finding, ok bool) {
 	v, r := newKeptValidator(root), newKeptValidator(root)
 	done := make(chan struct{})
