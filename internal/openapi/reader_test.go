@@ -77,8 +77,14 @@ func TestDecoderStopsWithThePass(t *testing.T) {
 	if !errors.Is(err, errGiveWay) {
 		t.Fatalf("onePass: %v, want it to give way", err)
 	}
-	// The goroutine may still be returning when the pass has: it is gone
-	// at once, or never.
+	passGoroutinesEnd(t)
+}
+
+// passGoroutinesEnd fails unless the single pass's decoder and writer
+// have no goroutine left. One may still be returning when the pass has:
+// it is gone at once, or never.
+func passGoroutinesEnd(t *testing.T) {
+	t.Helper()
 	buf := make([]byte, 1<<20)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		stacks := string(buf[:runtime.Stack(buf, true)])
@@ -89,4 +95,41 @@ func TestDecoderStopsWithThePass(t *testing.T) {
 			t.Fatalf("the decoder's or the writer's goroutine outlived the pass:\n%s", stacks)
 		}
 	}
+}
+
+// fullDisk takes room bytes, then fails every write.
+type fullDisk struct{ room int }
+
+var errDiskFull = errors.New("no space left on device")
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > d.room {
+		n := d.room
+		d.room = 0
+		return n, errDiskFull
+	}
+	d.room -= len(p)
+	return len(p), nil
+}
+
+// TestPassEndsOnAWriteError: the upload's first write error ends the
+// single pass with that error, not the tree's work, and leaves none of
+// its goroutines. Not parallel: it looks at every goroutine of the
+// process.
+func TestPassEndsOnAWriteError(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-list":[`)
+	for i := range 400_000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"abcdefgh"`)
+	}
+	b.WriteString("]}")
+	fsys := fstest.MapFS{"a.json": {Data: []byte(b.String())}}
+	_, err := onePass(context.Background(), fsys, "a.json", DefaultLimits, &fullDisk{room: 300 << 10}, nil)
+	if !errors.Is(err, errDiskFull) || errors.Is(err, errGiveWay) {
+		t.Fatalf("onePass: %v, want the write's error", err)
+	}
+	passGoroutinesEnd(t)
 }
