@@ -117,6 +117,62 @@ func (d *fullDisk) Write(p []byte) (int, error) {
 // its goroutines. Not parallel: it looks at every goroutine of the
 // process.
 func TestPassEndsOnAWriteError(t *testing.T) {
+	fsys := fstest.MapFS{"a.json": {Data: longList()}}
+	_, err := onePass(context.Background(), fsys, "a.json", DefaultLimits, &fullDisk{room: 300 << 10}, nil)
+	if !errors.Is(err, errDiskFull) || errors.Is(err, errGiveWay) {
+		t.Fatalf("onePass: %v, want the write's error", err)
+	}
+	passGoroutinesEnd(t)
+}
+
+// cancelling is a file system whose files cancel a context once after
+// bytes have been read from them.
+type cancelling struct {
+	fstest.MapFS
+	after  int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelling) Open(name string) (iofs.File, error) {
+	f, err := c.MapFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &cancellingFile{File: f, c: c}, nil
+}
+
+type cancellingFile struct {
+	iofs.File
+	c    *cancelling
+	read int64
+}
+
+func (f *cancellingFile) Read(b []byte) (int, error) {
+	n, err := f.File.Read(b)
+	if f.read += int64(n); f.read >= f.c.after {
+		f.c.cancel()
+	}
+	return n, err
+}
+
+// TestPassEndsWhenCancelledMidway: a run cancelled while the single pass
+// reads ends it with the context's error, not the tree's work, and leaves
+// none of its goroutines. Not parallel: it looks at every goroutine of
+// the process.
+func TestPassEndsWhenCancelledMidway(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fsys := &cancelling{MapFS: fstest.MapFS{"a.json": {Data: longList()}}, after: 1 << 20, cancel: cancel}
+	_, err := onePass(ctx, fsys, "a.json", DefaultLimits, io.Discard, nil)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, errGiveWay) {
+		t.Fatalf("onePass: %v, want the context's error", err)
+	}
+	passGoroutinesEnd(t)
+}
+
+// longList is a JSON description of about 4 MB, most of it a list of
+// strings.
+func longList() []byte {
 	var b strings.Builder
 	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-list":[`)
 	for i := range 400_000 {
@@ -126,10 +182,5 @@ func TestPassEndsOnAWriteError(t *testing.T) {
 		b.WriteString(`"abcdefgh"`)
 	}
 	b.WriteString("]}")
-	fsys := fstest.MapFS{"a.json": {Data: []byte(b.String())}}
-	_, err := onePass(context.Background(), fsys, "a.json", DefaultLimits, &fullDisk{room: 300 << 10}, nil)
-	if !errors.Is(err, errDiskFull) || errors.Is(err, errGiveWay) {
-		t.Fatalf("onePass: %v, want the write's error", err)
-	}
-	passGoroutinesEnd(t)
+	return []byte(b.String())
 }
