@@ -480,7 +480,7 @@ var knownKeys = func() *keyTable[string] {
 	return newKeyTable(m)
 }()
 
-// value passes one value (the decoder's goroutine writes it out), keeping
+// value passes one value (the decoder's goroutine makes its upload), keeping
 // what m says.
 func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 	if depth > p.maxDepth {

@@ -90,9 +90,10 @@ var errNoToken = errors.New("the JSON decoder found no token and no error")
 // gigabytes, over any file limit, would make one.
 var errBatchTooLarge = errors.New("a JSON string too long for the single pass")
 
-// newAheadReader starts decoding r on another goroutine, which writes the
-// upload to out; the file's chunks go to lines as the pass reaches their
-// tokens. Call close when done.
+// newAheadReader starts decoding r on another goroutine, and writing the
+// upload to out on a third, batch by batch as the pass is done with them;
+// the file's chunks go to lines as the pass reaches their tokens. Call
+// close when done.
 func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader {
 	a := &aheadReader{
 		full:  make(chan *tokenBatch, aheadBatches),
