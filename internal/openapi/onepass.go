@@ -338,20 +338,39 @@ func prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 // onePass tries the single pass; errGiveWay leaves the description to the
 // tree.
 func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer, mem *memlimit.Reservation) (*Prepared, error) {
+	p, root, written, err := passKept(ctx, fsys, name, lim, out, mem)
+	if err != nil {
+		return nil, err
+	}
+	findings, ok := validateKept(root, p.refs, p.texts)
+	if !ok {
+		return nil, gaveWay("a $ref leads where the pass kept nothing")
+	}
+	if findings, err = p.sch.done(root, findings); err != nil {
+		return nil, err
+	}
+	return &Prepared{Root: root, Findings: findings, Size: written, OnePass: true}, nil
+}
+
+// passKept reads the description in the single pass, writes its upload to
+// out, and returns what it kept, before validation reads it: the pass, the
+// tree and the bytes written.
+func passKept(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Writer, mem *memlimit.Reservation) (*pass, *Node, int64, error) {
+	fail := func(err error) (*pass, *Node, int64, error) { return nil, nil, 0, err }
 	if err := checkRealPath(fsys, name); err != nil {
-		return nil, gaveWay("%v", err)
+		return fail(gaveWay("%v", err))
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, gaveWay("%v", err)
+		return fail(gaveWay("%v", err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, gaveWay("%v", err)
+		return fail(gaveWay("%v", err))
 	}
 	if err := checkOpened(fsys, name, st); err != nil || st.Size() > lim.FileBytes {
-		return nil, gaveWay("the file is refused: %v", err)
+		return fail(gaveWay("the file is refused: %v", err))
 	}
 	// A byte order mark is not content: the tree drops it too.
 	in := bufio.NewReaderSize(io.LimitReader(f, lim.FileBytes+1), 512)
@@ -374,36 +393,29 @@ func onePass(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.Wr
 		sch:      schemaPass{src: src},
 	}
 	if k := p.dec.PeekKind(); k != '{' {
-		return nil, gaveWay("not a JSON object")
+		return fail(gaveWay("not a JSON object"))
 	}
 	root, err := p.value(mRoot, places{at(sDoc), at(sDoc)}, 0, 0)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if err := p.dec.ReadToken(); err != io.EOF {
-		return nil, gaveWay("more after the document: %v", err)
+		return fail(gaveWay("more after the document: %v", err))
 	}
 	written, werr := p.dec.finish()
 	if werr != nil {
-		return nil, fmt.Errorf("write the document: %w", werr)
+		return fail(fmt.Errorf("write the document: %w", werr))
 	}
 	if dec.read > lim.FileBytes {
-		return nil, gaveWay("the file grew past the limit")
+		return fail(gaveWay("the file grew past the limit"))
 	}
 	if p.size > lim.DocumentBytes {
-		return nil, gaveWay("the document is over its limit")
+		return fail(gaveWay("the document is over its limit"))
 	}
 	if root.Get("swagger") == nil && root.Get("openapi") == nil {
-		return nil, gaveWay("not a description")
+		return fail(gaveWay("not a description"))
 	}
-	findings, ok := validateKept(root, p.refs, p.texts)
-	if !ok {
-		return nil, gaveWay("a $ref leads where the pass kept nothing")
-	}
-	if findings, err = p.sch.done(root, findings); err != nil {
-		return nil, err
-	}
-	return &Prepared{Root: root, Findings: findings, Size: written, OnePass: true}, nil
+	return p, root, written, nil
 }
 
 // stop is an error of the decoder, or of the budget: the context's errors
@@ -468,7 +480,7 @@ var knownKeys = func() *keyTable[string] {
 	return newKeyTable(m)
 }()
 
-// value passes one value (the decoder's goroutine writes it out), keeping
+// value passes one value (the decoder's goroutine makes its upload), keeping
 // what m says.
 func (p *pass) value(m mode, pl places, flags uint8, depth int) (*Node, error) {
 	if depth > p.maxDepth {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path"
@@ -74,6 +76,17 @@ func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
 		if d := cmp.Diff(tree.findings, run.findings); d != "" {
 			t.Errorf("%s (bundle %v, one pass %v): findings differ (-tree +run):\n%s", name, bundle, run.onePass, d)
 		}
+		if run.onePass {
+			// Read again, as validation would find it: validation
+			// unpacks what it reads.
+			_, root, _, err := passKept(context.Background(), fsys, name, lim.withDefaults(), io.Discard, nil)
+			if err != nil {
+				t.Fatalf("%s: the single pass, read again: %v", name, err)
+			}
+			if at := packedIn(root); at != nil {
+				t.Errorf("%s: the single pass kept a packed list, at %v: validation reads what the pass kept on two goroutines at once (validateKept), and reading a packed list unpacks it", name, at.Pos)
+			}
+		}
 		if tree.root != nil {
 			if d := cmp.Diff(operationPlaces(tree.root, tree.root), operationPlaces(tree.root, run.root)); d != "" {
 				t.Errorf("%s (bundle %v, one pass %v): operations' places differ (-tree +run):\n%s", name, bundle, run.onePass, d)
@@ -81,6 +94,24 @@ func agree(t *testing.T, fsys iofs.FS, name string, lim Limits) bool {
 		}
 	}
 	return onePass
+}
+
+// packedIn is the first packed list in n, or nil.
+func packedIn(n *Node) *Node {
+	if n == nil || n.packed {
+		return n
+	}
+	for _, f := range n.Fields() {
+		if p := packedIn(f.Value); p != nil {
+			return p
+		}
+	}
+	for _, it := range n.Items() {
+		if p := packedIn(it); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // operationPlaces is where Operation finds each method of whole's paths in
@@ -167,6 +198,29 @@ func TestOnePassAgreesOnTestdata(t *testing.T) {
 func TestOnePassAgreesOnEdges(t *testing.T) {
 	t.Parallel()
 	const ok = `"info":{"title":"t","version":"1"},"paths":{}`
+	// params are n parameters q0… in "in", past the sixteen an operation's
+	// parameters are looked through rather than indexed, each after a comma.
+	params := func(n int, in, schema string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, `,{"name":"q%d","in":%q,%s}`, i, in, schema)
+		}
+		return b.String()
+	}
+	const str3, str2 = `"schema":{"type":"string"}`, `"type":"string"`
+	manyParams3 := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{` +
+		`"/x/{id}":{"parameters":[{"name":"p","in":"path","required":true,` + str3 + `}` + params(18, "query", str3) + `,{"name":"q1","in":"cookie",` + str3 + `}],` +
+		`"get":{"parameters":[{"name":"id","in":"path","required":true,` + str3 + `}` + params(20, "query", str3) + `,{"name":"q3","in":"query",` + str3 + `},{"name":"q3","in":"header",` + str3 + `},{"name":"other","in":"path","required":true,` + str3 + `},` +
+		`{"$ref":"#/components/parameters/a~1b"},{"$ref":"#/components/parameters/a~0c"},{"$ref":"#/components/parameters/a%7Ed"},{"$ref":"#/components/parameters/missing~1x"},{"$ref":"#/components/parameters/a%2Fb"}],` +
+		`"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/No%20pe"}}}}}},` +
+		`"post":{"parameters":[{"name":"p","in":"path","required":true,` + str3 + `},{"name":"q1","in":"query",` + str3 + `}],"responses":{"200":{"description":"ok"}}}},` +
+		`"/y":{"get":{"parameters":[{"name":"p","in":"path","required":true,` + str3 + `},{"name":"p","in":"path","required":true,` + str3 + `}],"responses":{"200":{"description":"ok"}}}},"/z/{a}":{"$ref":"#/paths/~1y"}},` +
+		`"components":{"parameters":{"a/b":{"name":"ab","in":"query",` + str3 + `},"a~c":{"name":"ac","in":"query",` + str3 + `},"a~d":{"name":"ab","in":"query",` + str3 + `},"unused":{"name":"u","in":"query",` + str3 + `}},` +
+		`"schemas":{"s":{"$ref":"#/components/schemas/t~2"},"No pe":{"type":"object"}}}}`
+	manyParams2 := `{"swagger":"2.0","info":{"title":"t","version":"1"},"parameters":{"a/b":{"name":"n","in":"query",` + str2 + `},"x":{"name":"n","in":"query",` + str2 + `}},"paths":{` +
+		`"/x/{id}":{"parameters":[{"name":"f","in":"formData",` + str2 + `}` + params(17, "query", str2) + `],` +
+		`"get":{"parameters":[{"name":"id","in":"path","required":true,` + str2 + `}` + params(17, "query", str2) + `,{"name":"q16","in":"query",` + str2 + `},{"name":"q2","in":"header",` + str2 + `},{"$ref":"#/parameters/a~1b"},{"$ref":"#/parameters/nope~0"}],` +
+		`"responses":{"200":{"description":"ok","schema":{"$ref":"#/definitions/missing"}}}}}},"definitions":{}}`
 	cases := []struct {
 		name, file, data string
 		lim              Limits
@@ -177,6 +231,10 @@ func TestOnePassAgreesOnEdges(t *testing.T) {
 		{"commas and colons around empty and nested values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-a":{},"x-b":[],"x-c":[[],{},[{}],{"k":[]},[[1]]],"x-d":{"k":["a","b"],"l":"c","m":{"n":{}},"o":[]},"x-e":[1,true,null,"s",{"a":"b"},[]]}`, Limits{}, true},
 		{"keys escaped, or like what goes between values", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-\u0066":{"\u003a":",","{":"}","a\"b":"[","\\":"\\",";":":"},"x-g":["\u003a",":"]}`, Limits{}, true},
 		{"whitespace and lines", "a.json", "\ufeff\r\n{\r\n\t\"openapi\" : \"3.0.3\" ,\n\n  " + ok + "\n}\n", Limits{}, true},
+		{"escaped text the pass reads", "a.json", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a/{\u0069d}":{"get":{"parameters":[{"name":"\u0069d","in":"pa\u0074h","required":true,"schema":{"type":"str\u0069ng","maxLength":"\u0031"}},{"name":"q\u00e9","in":"p\u0061th","schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}},"components":{"schemas":{"s\u0031":{"type":"strin\u0067s"}}},"x-r":[{"$ref":"#/components/schemas/s\u0031"},{"$ref":"#/components/schemas/s\u0032"}]}`, Limits{}, true},
+		{"long lists of scalars validation reads", "a.json", `{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"consumes":[` + strings.Repeat(`"text/plain",`, 300) + `"a/b"],"parameters":[{"name":"q","in":"query","type":"string","default":"z","enum":[` + strings.Repeat(`"a",`, 300) + `"b"]}],"responses":{"200":{"description":"ok"}}}}}}`, Limits{}, true},
+		{"parameters past sixteen: listed twice, overridden, in differing; $refs escaped and dangling", "a.json", manyParams3, Limits{}, true},
+		{"Swagger parameters past sixteen, and $refs escaped and dangling", "a.json", manyParams2, Limits{}, true},
 		{"numbers kept as written", "a.json", `{"openapi":"3.0.3",` + ok + `,"x-n":[1.50,-0,1e5,2E-3,12345678901234567890]}`, Limits{}, true},
 		{"swagger key after the paths", "a.json", `{"info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"p","in":"query","type":"string","default":5,"examples":{"$ref":"#/nope"}}],"responses":{"200":{"description":"ok"}}}}},"swagger":"2.0"}`, Limits{}, true},
 		{"openapi key after the components", "a.json", `{"components":{"parameters":{"p":{"name":"p","in":"query","schema":{"type":"string","minLength":3,"maxLength":1,"default":"x"},"examples":{"e":{"$ref":"#/components/examples/missing"}}}}},"info":{"title":"t","version":"1"},"openapi":"3.0.3","paths":{"/a/{id}":{"get":{"parameters":[{"$ref":"#/components/parameters/p"},{"name":"id","in":"path"}],"responses":{}}}}}`, Limits{}, true},

@@ -58,6 +58,9 @@ func pointerTokens(pointer string) []string {
 		return nil
 	}
 	parts := strings.Split(pointer[1:], "/")
+	if !strings.Contains(pointer, "~") { // most are: nothing to unescape
+		return parts
+	}
 	for i, p := range parts {
 		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
 	}

@@ -20,16 +20,19 @@ import (
 // reads whole, the pass takes only strings and other scalars: objects and
 // arrays come token by token.
 //
-// The decoder's goroutine also writes the upload, the tokens as Encode
-// writes them with the commas and colons between them, through a writer
-// on a third goroutine: the pass, which sets the pace, writes nothing
-// itself.
+// The decoder's goroutine also makes the upload, each batch's tokens as
+// Encode writes them with the commas and colons between them; the pass
+// hands each batch's part to a writer on a third goroutine as it is done
+// with the batch: the decoder, which sets the pace, does not copy it into
+// the writer's buffers (7 MB of GitHub's description).
 type aheadReader struct {
 	full  chan *tokenBatch // batches read, in order; closed after the last
 	free  chan *tokenBatch // batches the pass is done with, to fill again
 	quit  chan struct{}    // closed when the pass stops reading
 	done  chan struct{}    // closed when the decoder's goroutine is done
 	lines *lineReader      // told of the file's chunks as their tokens arrive
+	seed  maphash.Seed     // of the keys' hashes (ReadKey)
+	w     *aheadWriter     // the upload; nil once closed
 
 	cur, prev *tokenBatch  // the batch read from, and the one before it
 	toks      []aheadToken // cur's tokens
@@ -37,22 +40,20 @@ type aheadReader struct {
 	good      int          // cur's tokens read without an error
 	start     int64        // the offset of the last token read
 	read      int64        // bytes read from the file for the batches so far
-	// written and werr are the bytes of the upload written and the first
-	// write error, once the decoder is done.
-	written int64
-	werr    error
 }
 
-// aheadToken is one token or scalar value the decoder read.
+// aheadToken is one token or scalar value the decoder read. It is kept to
+// 16 bytes: the decoder writes a batch's tokens on one core and the pass
+// reads them on another, and every cache line of them crosses between the
+// two.
 type aheadToken struct {
-	start int64 // its offset in the file
+	// start is its offset in the file, from the batch's base.
+	start uint32
 	// buf[lo:hi] is the token as Encode writes it: a string written again,
-	// any other token as it was. A string's text is text[tlo:thi] of its
-	// batch, decoded, when it holds an escape, else buf[lo+1:hi-1].
-	lo, hi, tlo, thi uint32
-	// hash is a key's text hashed, for the pass to tell keys written twice
-	// (see names); 0 for any other token.
-	hash    uint64
+	// any other token as it was; a string's text is buf[lo+1:hi-1]. A
+	// string that holds an escape has its text decoded in text[lo:hi]
+	// instead: what it wrote in buf is the decoder's alone.
+	lo, hi  uint32
 	kind    jsontext.Kind // as PeekKind said
 	escaped bool
 }
@@ -62,6 +63,7 @@ type aheadToken struct {
 // (io.EOF after the document): its last token is the one it failed on.
 type tokenBatch struct {
 	toks []aheadToken
+	base int64 // the file's offset the tokens' starts count from
 	// buf is the batch's part of the upload: its tokens as Encode writes
 	// them, each after the comma or colon before it.
 	buf    []byte
@@ -88,9 +90,10 @@ var errNoToken = errors.New("the JSON decoder found no token and no error")
 // gigabytes, over any file limit, would make one.
 var errBatchTooLarge = errors.New("a JSON string too long for the single pass")
 
-// newAheadReader starts decoding r on another goroutine, which writes the
-// upload to out; the file's chunks go to lines as the pass reaches their
-// tokens. Call close when done.
+// newAheadReader starts decoding r on another goroutine, and writing the
+// upload to out on a third, batch by batch as the pass is done with them;
+// the file's chunks go to lines as the pass reaches their tokens. Call
+// close when done.
 func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader {
 	a := &aheadReader{
 		full:  make(chan *tokenBatch, aheadBatches),
@@ -98,6 +101,8 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 		quit:  make(chan struct{}),
 		done:  make(chan struct{}),
 		lines: lines,
+		seed:  maphash.MakeSeed(),
+		w:     newAheadWriter(out),
 	}
 	for range aheadBatches {
 		// Filled to batchTokens, or past batchBytes by a token: sized for
@@ -108,20 +113,15 @@ func newAheadReader(r io.Reader, lines *lineReader, out io.Writer) *aheadReader 
 	// Keys written twice are caught by the pass itself, more cheaply: by
 	// their hashes (see names).
 	dec := jsontext.NewDecoder(feed, jsontext.AllowDuplicateNames(true))
-	go a.decode(dec, feed, out)
+	go a.decode(dec, feed)
 	return a
 }
 
-// decode fills batches until the decoder stops or the pass does, and
-// writes their part of the upload to out as each is filled. What it
-// writes past where the pass stops is of no account: the upload of a pass
-// that does not end well is written again, or not at all.
-func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Writer) {
+// decode fills batches until the decoder stops or the pass does.
+func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder) {
 	defer close(a.done)
-	w := newAheadWriter(out)
-	defer func() { a.written, a.werr = w.close() }()
 	defer close(a.full)
-	up := upload{seed: maphash.MakeSeed()}
+	var up upload
 	for {
 		var b *tokenBatch
 		select {
@@ -131,12 +131,11 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 		}
 		b.toks, b.buf, b.text, b.chunks, b.err = b.toks[:0], b.buf[:0], b.text[:0], b.chunks[:0], nil
 		feed.batch = b
-		start := dec.InputOffset()
-		for b.err == nil && len(b.toks) < batchTokens && dec.InputOffset()-start < batchBytes {
+		b.base = dec.InputOffset()
+		for b.err == nil && len(b.toks) < batchTokens && dec.InputOffset()-b.base < batchBytes {
 			b.err = up.next(dec, b)
 		}
 		b.read = feed.read
-		w.write(b.buf)
 		select {
 		case a.full <- b:
 		case <-a.quit:
@@ -153,7 +152,6 @@ func (a *aheadReader) decode(dec *jsontext.Decoder, feed *chunkFeeder, out io.Wr
 type upload struct {
 	sep     byte   // ',' after a value, ':' after a key, 0 after '{', '[' or at the start
 	objects []bool // by depth, whether the value open there is an object
-	seed    maphash.Seed
 }
 
 // next reads one token into b, or the decoder's error, and writes it to
@@ -177,9 +175,20 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 		raw, err = dec.ReadValue()
 		at = int64(len(raw))
 	}
-	t := aheadToken{kind: k, start: dec.InputOffset() - at, lo: uint32(len(b.buf)), hi: uint32(len(b.buf))}
+	// The token is written in its place, field by field: built apart and
+	// copied there, it was read back whole just after its fields were
+	// stored one by one, and the copy's stores held two fifths of this
+	// function's CPU time.
+	b.toks = append(b.toks, aheadToken{})
+	t := &b.toks[len(b.toks)-1]
+	start := dec.InputOffset() - at - b.base
+	t.kind, t.start, t.lo, t.hi = k, uint32(start), uint32(len(b.buf)), uint32(len(b.buf))
+	if start > math.MaxUint32 {
+		// White space of gigabytes, over any file limit, before a token.
+		t.start = 0
+		return errBatchTooLarge
+	}
 	if err != nil {
-		b.toks = append(b.toks, t)
 		return err
 	}
 	switch k {
@@ -200,49 +209,58 @@ func (u *upload) next(dec *jsontext.Decoder, b *tokenBatch) error {
 			b.buf = append(b.buf, byte(k))
 			u.sep = 0
 		case k == '"' && bytes.IndexByte(raw, '\\') >= 0:
-			t.escaped, t.tlo = true, uint32(len(b.text))
+			tlo := len(b.text)
 			if b.text, err = jsontext.AppendUnquote(b.text, raw); err != nil {
 				t.hi = t.lo
-				b.toks = append(b.toks, t)
 				return err
 			}
-			t.thi = uint32(len(b.text))
-			b.buf = appendString(b.buf, unsafe.String(unsafe.SliceData(b.text[t.tlo:]), len(b.text)-int(t.tlo)))
+			t.escaped, t.lo, t.hi = true, uint32(tlo), uint32(len(b.text))
+			b.buf = appendString(b.buf, unsafe.String(unsafe.SliceData(b.text[tlo:]), len(b.text)-tlo))
 		default:
 			b.buf = append(b.buf, raw...)
 		}
 		switch {
-		case key && t.escaped:
-			t.hash = maphash.Bytes(u.seed, b.text[t.tlo:t.thi])
-			u.sep = ':'
 		case key:
-			t.hash = maphash.Bytes(u.seed, raw[1:len(raw)-1])
 			u.sep = ':'
 		case k != '{' && k != '[':
 			u.sep = ','
 		}
 	}
-	t.hi = uint32(len(b.buf))
-	b.toks = append(b.toks, t)
+	if !t.escaped {
+		t.hi = uint32(len(b.buf))
+	}
 	if len(b.buf) > math.MaxUint32 || len(b.text) > math.MaxUint32 {
 		return errBatchTooLarge
 	}
 	return nil
 }
 
-// finish waits for the decoder's goroutine, and its writes: it returns
-// the bytes written and the first write error. Call it once the pass has
-// read the decoder's last token (io.EOF after the document).
+// finish waits for the decoder's goroutine, writes the batches the pass
+// still holds and waits for the writes: it returns the bytes written and
+// the first write error. Call it once the pass has read the decoder's
+// last token (io.EOF after the document).
 func (a *aheadReader) finish() (int64, error) {
 	<-a.done
-	return a.written, a.werr
+	for _, b := range []*tokenBatch{a.prev, a.cur} {
+		if b != nil {
+			a.w.write(b.buf)
+		}
+	}
+	w := a.w
+	a.w = nil
+	return w.close()
 }
 
-// close stops the decoder's goroutine and waits for it and its writes:
-// the file it reads may be closed after, and the upload emptied.
+// close stops the decoder's goroutine and the writer's and waits for
+// them: the file it reads may be closed after, and the upload emptied.
+// What was written of a pass that did not finish is of no account: its
+// upload is written again, or not at all.
 func (a *aheadReader) close() {
 	close(a.quit)
 	<-a.done
+	if a.w != nil {
+		a.w.close()
+	}
 }
 
 // more takes the next batch once cur is read, and reports whether there
@@ -257,6 +275,7 @@ func (a *aheadReader) more() bool {
 		return false
 	}
 	if a.prev != nil {
+		a.w.write(a.prev.buf)
 		a.free <- a.prev
 	}
 	// What a read returned stays as it was past the next read, into the
@@ -307,19 +326,20 @@ func (a *aheadReader) ReadString() (string, error) {
 		return "", err
 	}
 	if t.escaped {
-		return unsafe.String(unsafe.SliceData(a.cur.text[t.tlo:]), t.thi-t.tlo), nil
+		return unsafe.String(unsafe.SliceData(a.cur.text[t.lo:]), t.hi-t.lo), nil
 	}
 	return unsafe.String(unsafe.SliceData(a.cur.buf[t.lo+1:]), t.hi-t.lo-2), nil
 }
 
 // ReadKey reads the next string, a key: its text, valid until the read
-// after the next, and its hash, or the decoder's error there.
+// after the next, and its hash, or the decoder's error there. The hash is
+// the pass's work, not the decoder's: the decoder sets the pace.
 func (a *aheadReader) ReadKey() (string, uint64, error) {
 	s, err := a.ReadString()
 	if err != nil {
 		return "", 0, err
 	}
-	return s, a.toks[a.i-1].hash, nil
+	return s, maphash.String(a.seed, s), nil
 }
 
 // take moves past the next token, unless the decoder failed there.
@@ -331,7 +351,7 @@ func (a *aheadReader) take() (*aheadToken, error) {
 	}
 	t := &a.toks[a.i]
 	a.i++
-	a.start = t.start
+	a.start = a.cur.base + int64(t.start)
 	return t, nil
 }
 

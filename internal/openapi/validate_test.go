@@ -23,6 +23,16 @@ func op2(params, extra string) string {
 func TestValidateFindings(t *testing.T) {
 	t.Parallel()
 	idParam := "        - {name: id, in: path, required: true, type: string}\n"
+	// many are twenty query parameters, past the number an operation's
+	// parameters are looked through rather than indexed.
+	var many, pathMany string
+	for i := range 20 {
+		many += fmt.Sprintf("        - {name: q%d, in: query, type: string}\n", i)
+		pathMany += fmt.Sprintf("      - {name: q%d, in: query, type: string}\n", i)
+	}
+	overridden := func(pathParams string) string {
+		return v2head + "paths:\n  /x:\n    parameters:\n" + pathParams + "      - {name: p, in: path, required: true, type: string}\n    get:\n      parameters:\n        - {name: p, in: path, required: true, type: string}\n      responses:\n        200: {description: ok}\n"
+	}
 	cases := []struct {
 		name string
 		doc  string
@@ -58,6 +68,10 @@ func TestValidateFindings(t *testing.T) {
 		{"default does not match pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^[0-9]+$', default: abc}\n", ""), Warning, "does not match pattern", 8},
 		{"ECMA-only pattern", op2(idParam+"        - {name: q, in: query, type: string, pattern: '^(?=a)a$', default: a}\n", ""), Warning, "ECMA-262 syntax", 8},
 		{"formData without form consumes", op2(idParam+"        - {name: f, in: formData, type: string}\n", ""), Error, "does not consume multipart/form-data", 8},
+		{"same parameter twice among many", op2(idParam+many+"        - {name: q3, in: query, type: string}\n", ""), Warning, "lists parameter q3 in query twice", 28},
+		{"path param not in template among many", op2(idParam+many+"        - {name: other, in: path, required: true, type: string}\n", ""), Error, "path parameter other is not in the path template of GET /x/{id}", 28},
+		{"a path's parameter the operation lists again: the operation's stands", overridden(""), Error, "path parameter p is not in the path template of GET /x", 9},
+		{"a path's parameter among many the operation lists again", overridden(pathMany), Error, "path parameter p is not in the path template of GET /x", 29},
 		{"same parameter twice", op2(idParam+"        - {name: q, in: query, type: string}\n        - {name: q, in: query, type: string}\n", ""), Warning, "lists parameter q in query twice", 9},
 		{"shared response without description", op2(idParam, "responses:\n  Err:\n    schema: {type: string}\n"), Error, "shared response Err has no description", 12},
 		{"shared response header without type", op2(idParam, "responses:\n  Err:\n    description: e\n    headers:\n      X-Id: {description: x}\n"), Error, "header X-Id needs a type", 14},

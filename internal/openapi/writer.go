@@ -3,7 +3,8 @@ package openapi
 import "io"
 
 // aheadWriter writes the upload the single pass's decoder makes (see
-// aheadReader) on another goroutine, in buffers of aheadSize, so that
+// aheadReader), given it batch by batch by the pass, on another
+// goroutine, in buffers of aheadSize, so that
 // writing the upload's pages, which costs as much as reading the
 // description, overlaps the reading: the machine has two cores or more.
 // A write for each batch of tokens took seven times as many writes, and
