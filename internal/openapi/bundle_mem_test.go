@@ -119,6 +119,34 @@ func TestBundleTablesAgreeWithMaps(t *testing.T) {
 	}
 }
 
+// TestFileTableFindsEveryRecord: the files' records, found through their
+// position (blocks of 1, 1, 2, 4 … 256 records, then 256 each), are each
+// file's own, where they were handed out, past the blocks' bounds.
+func TestFileTableFindsEveryRecord(t *testing.T) {
+	t.Parallel()
+	var ft fileTable
+	bud := newBudget(t.Context(), DefaultLimits)
+	var recs []*loadedFile
+	for i := range 1300 {
+		f := ft.add(fmt.Sprintf("f/%d.yaml", i), bud)
+		f.root = NewScalar(Number, fmt.Sprint(i))
+		recs = append(recs, f)
+	}
+	if ft.len() != len(recs) {
+		t.Fatalf("%d files, want %d", ft.len(), len(recs))
+	}
+	for i, want := range recs {
+		name := fmt.Sprintf("f/%d.yaml", i)
+		got := ft.get(name)
+		if got != want || got.src.Name != name || got.root.Scalar() != fmt.Sprint(i) {
+			t.Fatalf("%s: record %p (%+v), want %p", name, got, got, want)
+		}
+	}
+	if f := ft.get("f/1300.yaml"); f != nil {
+		t.Errorf("a file never read has a record: %+v", f)
+	}
+}
+
 // TestIndexAgreesWithGetAsTheObjectGrows: an object's index finds what Get
 // finds, the first member of a key, while members are appended one at a
 // time, some with keys already there.

@@ -54,11 +54,15 @@ type Source struct {
 	// Name is the file's slash path in the file system it was read from
 	// (relative to the workspace), which is also how messages name it.
 	Name string
-	// budget is shared by all the files of one description.
+	// budget is shared by all the files of one description; it says too
+	// whether their values are what the single pass kept (budget.kept),
+	// so that a Source, of which a description of many small files has
+	// one a file, is two words and a pointer.
 	budget *budget
-	// kept: the values read from it are what the single pass kept.
-	kept bool
 }
+
+// kept says whether the values read from s are what the single pass kept.
+func (s *Source) kept() bool { return s != nil && s.budget != nil && s.budget.kept }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
