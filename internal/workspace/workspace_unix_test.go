@@ -15,7 +15,8 @@ import (
 )
 
 // TestReadsStayInside: links that lead out, and files that are not regular,
-// are refused, and a FIFO is refused at once instead of blocking.
+// are refused, and a FIFO is refused at once instead of blocking; fs.Stat,
+// which does not open the file, refuses the same.
 func TestReadsStayInside(t *testing.T) {
 	t.Parallel()
 	w, _ := setup(t)
@@ -61,10 +62,24 @@ func TestReadsStayInside(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: reading blocked", tc.name)
 		}
+		_, err := fs.Stat(w.FS(), tc.name)
+		var oe *OutsideError
+		var nr *NotRegularError
+		if tc.outside != errors.As(err, &oe) || tc.regular != errors.As(err, &nr) {
+			t.Errorf("stat %s: %v (%T)", tc.name, err, err)
+		}
 	}
 	data, err := fs.ReadFile(w.FS(), "inside-link")
 	if err != nil || string(data) != "openapi: 3.0.0\n" {
 		t.Errorf("a link inside the workspace: %q, %v", data, err)
+	}
+	linked, err := fs.Stat(w.FS(), "inside-link")
+	target, terr := os.Stat(filepath.Join(w.Dir(), "api", "openapi.yaml"))
+	if err != nil || terr != nil || !os.SameFile(linked, target) {
+		t.Errorf("stat of a link inside the workspace: %v, %v: want the file it leads to", err, terr)
+	}
+	if _, err := fs.Stat(w.FS(), "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stat of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
 
