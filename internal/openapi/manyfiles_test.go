@@ -101,8 +101,10 @@ func TestManySmallFilesCostLinear(t *testing.T) {
 // TestFlowStyleYAMLFileParsedOnce: a small YAML file written in flow style
 // ({type: string}), as many a file a $ref names is, is read as YAML
 // without JSON's parser tried first, whose state and error cost more than
-// the file's tree (19 allocations more than YAML's alone, where a check
-// that it is not JSON costs two). Not parallel: it counts allocations.
+// the file's tree (19 allocations more than YAML's alone), nor checked
+// whole as JSON (a syntax error built, two or three allocations): its
+// first key, not quoted, says it is not JSON. Not parallel: it counts
+// allocations.
 func TestFlowStyleYAMLFileParsedOnce(t *testing.T) {
 	data := []byte("{type: string, maxLength: 9}\n")
 	parse := func(read func(*Source, []byte) (*Node, error)) float64 {
@@ -113,7 +115,7 @@ func TestFlowStyleYAMLFileParsedOnce(t *testing.T) {
 		})
 	}
 	yamlOnly, any := parse(parseYAML), parse(parseAny)
-	if any > yamlOnly+4 {
-		t.Errorf("a flow-style YAML file costs %v allocations, YAML's parse alone %v: want at most 4 more", any, yamlOnly)
+	if any > yamlOnly {
+		t.Errorf("a flow-style YAML file costs %v allocations, YAML's parse alone %v: want no more", any, yamlOnly)
 	}
 }
