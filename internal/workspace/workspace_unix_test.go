@@ -26,6 +26,8 @@ func TestReadsStayInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	must(t, os.Symlink("api", filepath.Join(w.Dir(), "dir-link")))
+	must(t, os.Symlink("fifo", filepath.Join(w.Dir(), "fifo-link")))
 	device := syscall.Mknod(filepath.Join(w.Dir(), "zero"), syscall.S_IFCHR|0o644, 1<<8|5) == nil // /dev/zero, where allowed
 	cases := []struct {
 		name    string
@@ -38,6 +40,8 @@ func TestReadsStayInside(t *testing.T) {
 		{"api", false, true},
 		{"fifo", false, true},
 		{"sock", false, true},
+		{"dir-link", false, true},
+		{"fifo-link", false, true},
 	}
 	if device {
 		cases = append(cases, struct {
@@ -80,6 +84,16 @@ func TestReadsStayInside(t *testing.T) {
 	}
 	if _, err := fs.Stat(w.FS(), "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("stat of a missing file: %v, want fs.ErrNotExist", err)
+	}
+	// Names that are not an fs.FS's: refused as they are, before any
+	// look at the disk, even where they would lead to a file inside.
+	for _, name := range []string{"../ws/api/openapi.yaml", "api/../api/openapi.yaml", "./api/openapi.yaml", filepath.Join(w.Dir(), "api", "openapi.yaml"), "api/openapi.yaml/"} {
+		if _, err := w.FS().Open(name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("open %s: %v, want fs.ErrInvalid", name, err)
+		}
+		if _, err := fs.Stat(w.FS(), name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("stat %s: %v, want fs.ErrInvalid", name, err)
+		}
 	}
 }
 
