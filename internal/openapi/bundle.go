@@ -63,10 +63,6 @@ func bundle(ctx context.Context, root *Node, opts BundleOptions) (*Node, *bundle
 		orig:   map[*Node]string{},
 	}
 	b.mainPath = root.Src.Name
-	// The files read take their nodes from one slab, one after another,
-	// until bundling is done.
-	bud.nodes = &slab{}
-	defer func() { bud.nodes = nil }()
 	b.files.add(b.mainPath, bud).root = root // counted among the files; its nodes name its own Source
 	defer b.files.dropTrees()
 	b.version = versionOf(root)

@@ -16,7 +16,7 @@ import (
 // parseJSON is the fast path: most large descriptions are JSON, and a token
 // decoder reads them several times faster than a YAML parser would.
 func parseJSON(src *Source, data []byte) (*Node, error) {
-	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data, name: src.Name, src: src, nodes: src.budget.slab(), maxDepth: src.budget.lim.Depth}
+	p := jsonParser{dec: jsontext.NewDecoder(bytes.NewReader(data)), data: data, name: src.Name, src: src, maxDepth: src.budget.lim.Depth}
 	root, err := p.value(0)
 	if err != nil {
 		return nil, trailingComma(data, p.wrap(err))
@@ -35,7 +35,7 @@ type jsonParser struct {
 	data     []byte // the input: strings without escapes point into it
 	name     string
 	src      *Source
-	nodes    *slab // the budget's (budget.slab)
+	nodes    slab
 	maxDepth int
 	// The cursor: values come in increasing offsets, so lines are counted
 	// on from the last, with no index of them all.

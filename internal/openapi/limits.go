@@ -92,20 +92,6 @@ type budget struct {
 	// kept: the values read are what the single pass kept (it reads one
 	// file, with a budget of its own).
 	kept bool
-	// nodes, while set, is the slab every file parsed with the budget
-	// takes its nodes from, one after another (see slab).
-	nodes *slab
-}
-
-// slab is the slab a parse takes its nodes from: the budget's while
-// bundling, where each of many small files started a slab of its own
-// (blocks of 1, 2, 4… nodes: 15 nodes allocated for a file of 9, the rest
-// of the last block unused), or one of the parse's own.
-func (b *budget) slab() *slab {
-	if b.nodes != nil {
-		return b.nodes
-	}
-	return &slab{}
 }
 
 // memoryPerByte is the room in the collector's soft limit (see memlimit) a

@@ -294,7 +294,10 @@ func (n *Node) Str() string {
 // parse has a slab of its own, and blocks start at one node and double up
 // to slabMax, so a file costs nodes in proportion to its size, never more
 // than twice what it uses: 20,000 one-line files of three values each
-// must not cost a block of eight each.
+// must not cost a block of eight each. A slab shared by the files would
+// save a few bytes a file, but put a file's top and sections in a block
+// of thousands with its schemas: one schema used from a large file would
+// hold that block, and through it the whole file.
 //
 // A node let go while its block is held (the items of a flow list once
 // packed) is handed out again before a new block is cut: without that, a

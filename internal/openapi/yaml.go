@@ -20,11 +20,11 @@ const maxExpandedNodes = 1_000_000
 func parseYAML(src *Source, data []byte) (*Node, error) {
 	name := src.Name
 	data, shifts := unescapeSlashes(data)
-	plain := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts, nodes: src.budget.slab()}
+	plain := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
 	if root, ok, err := plain.readPlainYAML(data); ok {
 		return root, err
 	}
-	parts := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts, nodes: src.budget.slab()}
+	parts := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
 	if root, ok, err := parts.parseInParts(data, partsFrom, bigEntry); ok {
 		return root, err
 	}
@@ -38,7 +38,7 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 	if extra != nil {
 		return nil, &LoadError{File: name, Pos: pos(extra), Msg: "holds more than one YAML document: keep one description per file"}
 	}
-	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts, nodes: src.budget.slab()}
+	c := yamlConverter{name: name, src: src, lim: src.budget.lim, bud: src.budget, shifts: shifts}
 	return c.convert(doc)
 }
 
@@ -143,7 +143,7 @@ type yamlConverter struct {
 	expanding map[*yaml.Node]bool // anchors being expanded, to catch cycles
 	alias     *yaml.Node          // the alias whose expansion is under way
 	shifts    map[int][]int       // where \/ became / (see unescapeSlashes)
-	nodes     *slab               // the budget's (budget.slab); nil: one of its own, made when first needed
+	nodes     slab
 	// kept holds the flow lists packed, apart from the nodes their items
 	// were read into first: a block of nodes is let go only when none of
 	// its nodes is held.
@@ -157,14 +157,6 @@ type yamlConverter struct {
 	counted int
 }
 
-// slab is the slab the converter takes its nodes from.
-func (c *yamlConverter) slab() *slab {
-	if c.nodes == nil {
-		c.nodes = &slab{}
-	}
-	return c.nodes
-}
-
 // packFlow packs n, a flow list read whole, where it can be (see
 // packFlow), and is the node to keep: n, or a packed copy of it.
 func (c *yamlConverter) packFlow(n *Node) *Node {
@@ -173,7 +165,7 @@ func (c *yamlConverter) packFlow(n *Node) *Node {
 	}
 	k := c.kept.node()
 	*k = *n
-	c.slab().letGo(n)
+	c.nodes.letGo(n)
 	return k
 }
 
@@ -184,12 +176,12 @@ func (c *yamlConverter) letGo(n *Node) {
 		c.kept.letGo(n)
 		return
 	}
-	c.slab().letGo(n)
+	c.nodes.letGo(n)
 }
 
 // newNode is a node of kind k written at y.
 func (c *yamlConverter) newNode(k Kind, y *yaml.Node) *Node {
-	n := c.slab().node()
+	n := c.nodes.node()
 	n.Kind, n.Pos, n.Src = k, c.pos(y), c.src
 	return n
 }

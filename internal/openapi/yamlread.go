@@ -254,7 +254,7 @@ func (r *yamlReader) newNode(k Kind, off int) *Node {
 		r.scratch = Node{}
 		return &r.scratch
 	}
-	n := r.c.slab().node()
+	n := r.c.nodes.node()
 	n.Kind, n.Pos, n.Src = k, r.pos(off), r.c.src
 	return n
 }
@@ -662,7 +662,7 @@ func (l *list) put(c *yamlConverter, it pending) {
 			l.count++
 			return
 		}
-		it.node = c.slab().node()
+		it.node = c.nodes.node()
 		it.node.Kind, it.node.Pos, it.node.Src = it.kind, it.pos, c.src
 		it.node.SetScalar(it.lit)
 	}
