@@ -89,6 +89,9 @@ type budget struct {
 	// set, keeps room for the tree they make in the collector's limit.
 	read int64
 	mem  *memlimit.Reservation
+	// kept: the values read are what the single pass kept (it reads one
+	// file, with a budget of its own).
+	kept bool
 }
 
 // memoryPerByte is the room in the collector's soft limit (see memlimit) a

@@ -160,7 +160,7 @@ func parseAny(src *Source, data []byte) (*Node, error) {
 	if looksLikeJSON(data) {
 		before := *src.budget
 		isJSON := strings.EqualFold(path.Ext(name), ".json")
-		if !isJSON && !jsontext.Value(data).IsValid() {
+		if !isJSON && (plainKeyFirst(data) || !jsontext.Value(data).IsValid()) {
 			// YAML in flow style ({type: string}), which parseJSON's
 			// decoder refuses (IsValid checks by the same rules): YAML
 			// reads it first. JSON's parser state and error cost more
@@ -207,6 +207,20 @@ func article(k Kind) string {
 func looksLikeJSON(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// plainKeyFirst reports whether data, which looksLikeJSON, opens a mapping
+// whose first key is not quoted ({type: string}), which JSON cannot be:
+// told from the first bytes, where checking the whole text built a syntax
+// error (three allocations, some 150 bytes, for every small file so
+// written).
+func plainKeyFirst(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	t = bytes.TrimLeft(t[1:], " \t\r\n")
+	return len(t) > 0 && t[0] != '"' && t[0] != '}'
 }
 
 // lineIndex turns byte offsets into line and column.

@@ -54,11 +54,15 @@ type Source struct {
 	// Name is the file's slash path in the file system it was read from
 	// (relative to the workspace), which is also how messages name it.
 	Name string
-	// budget is shared by all the files of one description.
+	// budget is shared by all the files of one description; it says too
+	// whether their values are what the single pass kept (budget.kept),
+	// so that a Source, of which a description of many small files has
+	// one a file, is two words and a pointer.
 	budget *budget
-	// kept: the values read from it are what the single pass kept.
-	kept bool
 }
+
+// kept says whether the values read from s are what the single pass kept.
+func (s *Source) kept() bool { return s != nil && s.budget != nil && s.budget.kept }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
@@ -290,7 +294,10 @@ func (n *Node) Str() string {
 // parse has a slab of its own, and blocks start at one node and double up
 // to slabMax, so a file costs nodes in proportion to its size, never more
 // than twice what it uses: 20,000 one-line files of three values each
-// must not cost a block of eight each.
+// must not cost a block of eight each. A slab shared by the files would
+// save a few bytes a file, but put a file's top and sections in a block
+// of thousands with its schemas: one schema used from a large file would
+// hold that block, and through it the whole file.
 //
 // A node let go while its block is held (the items of a flow list once
 // packed) is handed out again before a new block is cut: without that, a

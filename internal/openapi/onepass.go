@@ -377,8 +377,8 @@ func passKept(ctx context.Context, fsys fs.FS, name string, lim Limits, out io.W
 	if b, _ := in.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		in.Discard(3)
 	}
-	src := &Source{Name: name, budget: newBudget(ctx, lim), kept: true}
-	src.budget.mem = mem
+	src := &Source{Name: name, budget: newBudget(ctx, lim)}
+	src.budget.mem, src.budget.kept = mem, true
 	src.budget.file(st.Size())
 	lr := newLineReader()
 	dec := newAheadReader(in, lr, out)

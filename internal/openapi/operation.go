@@ -8,7 +8,7 @@ import "strings"
 // method, so that KeyPos is the line a reader looks for, and Value.Src the
 // file it was written in. It is nil when there is no such operation.
 func Operation(root *Node, path, method string) *Field {
-	v := &validator{root: root, ix: index{}, kept: root.Src != nil && root.Src.kept}
+	v := &validator{root: root, ix: index{}, kept: root.Src.kept()}
 	item := v.deref(root.Get("paths").Get(path))
 	if f := item.field(strings.ToLower(method)); f != nil {
 		return f

@@ -184,6 +184,27 @@ func (f regularFS) Open(name string) (fs.File, error) {
 	return fh, nil
 }
 
+// Stat is what Open would find at name, without opening it: a regular
+// file's description, or Open's refusal (a name fs.FS does not take, a
+// path that leads out, a file that is not regular). A file whose
+// permissions forbid reading it is described, and Open refuses it.
+// fs.Stat on a file system without it opens the file, describes it and
+// closes it: three calls where one does, for every file a description
+// names (each is checked again once open, see openapi's checkOpened).
+func (f regularFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	st, err := f.w.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	return st, nil
+}
+
 // Stat describes name in the workspace, following links inside it.
 func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 	st, err := w.root.Stat(name)

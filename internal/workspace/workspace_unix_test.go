@@ -15,7 +15,8 @@ import (
 )
 
 // TestReadsStayInside: links that lead out, and files that are not regular,
-// are refused, and a FIFO is refused at once instead of blocking.
+// are refused, and a FIFO is refused at once instead of blocking; fs.Stat,
+// which does not open the file, refuses the same.
 func TestReadsStayInside(t *testing.T) {
 	t.Parallel()
 	w, _ := setup(t)
@@ -25,6 +26,8 @@ func TestReadsStayInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	must(t, os.Symlink("api", filepath.Join(w.Dir(), "dir-link")))
+	must(t, os.Symlink("fifo", filepath.Join(w.Dir(), "fifo-link")))
 	device := syscall.Mknod(filepath.Join(w.Dir(), "zero"), syscall.S_IFCHR|0o644, 1<<8|5) == nil // /dev/zero, where allowed
 	cases := []struct {
 		name    string
@@ -37,6 +40,8 @@ func TestReadsStayInside(t *testing.T) {
 		{"api", false, true},
 		{"fifo", false, true},
 		{"sock", false, true},
+		{"dir-link", false, true},
+		{"fifo-link", false, true},
 	}
 	if device {
 		cases = append(cases, struct {
@@ -61,10 +66,34 @@ func TestReadsStayInside(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: reading blocked", tc.name)
 		}
+		_, err := fs.Stat(w.FS(), tc.name)
+		var oe *OutsideError
+		var nr *NotRegularError
+		if tc.outside != errors.As(err, &oe) || tc.regular != errors.As(err, &nr) {
+			t.Errorf("stat %s: %v (%T)", tc.name, err, err)
+		}
 	}
 	data, err := fs.ReadFile(w.FS(), "inside-link")
 	if err != nil || string(data) != "openapi: 3.0.0\n" {
 		t.Errorf("a link inside the workspace: %q, %v", data, err)
+	}
+	linked, err := fs.Stat(w.FS(), "inside-link")
+	target, terr := os.Stat(filepath.Join(w.Dir(), "api", "openapi.yaml"))
+	if err != nil || terr != nil || !os.SameFile(linked, target) {
+		t.Errorf("stat of a link inside the workspace: %v, %v: want the file it leads to", err, terr)
+	}
+	if _, err := fs.Stat(w.FS(), "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stat of a missing file: %v, want fs.ErrNotExist", err)
+	}
+	// Names that are not an fs.FS's: refused as they are, before any
+	// look at the disk, even where they would lead to a file inside.
+	for _, name := range []string{"../ws/api/openapi.yaml", "api/../api/openapi.yaml", "./api/openapi.yaml", filepath.Join(w.Dir(), "api", "openapi.yaml"), "api/openapi.yaml/"} {
+		if _, err := w.FS().Open(name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("open %s: %v, want fs.ErrInvalid", name, err)
+		}
+		if _, err := fs.Stat(w.FS(), name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("stat %s: %v, want fs.ErrInvalid", name, err)
+		}
 	}
 }
 
