@@ -137,6 +137,11 @@ func (f *flow) compare(ctx context.Context) error {
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
+	// The base's tree is let go while comparing, where it held some 8
+	// bytes a byte of the base beside what the comparison keeps live: read
+	// again once compared, when a change needs a place in it (baseAgain).
+	again := f.letBaseGo(ctx, b, baseDesc)
+	defer again.drop()
 	var ignore []byte
 	if f.plan.IgnoreFile != "" {
 		if ignore, err = f.ignoreFile(); err != nil {
@@ -146,7 +151,7 @@ func (f *flow) compare(ctx context.Context) error {
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
 		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
-		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
+		return compareJSON(baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
@@ -155,7 +160,7 @@ func (f *flow) compare(ctx context.Context) error {
 		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
 	}
 	c.Report = rep
-	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
+	if err := f.reportChanges(c, b, again.doc); err != nil {
 		return err
 	}
 	if err := f.comment(ctx, c); err != nil {
@@ -166,6 +171,10 @@ func (f *flow) compare(ctx context.Context) error {
 	}
 	return nil
 }
+
+// compareJSON compares the two descriptions' JSON: apidiff's, which a test
+// replaces to see what the run holds live while it compares.
+var compareJSON = apidiff.CompareAccepting
 
 // The soft memory limit the comparison runs under (with what other work
 // holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the
@@ -428,7 +437,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if fault == "" {
 			fault = firstError(p.Findings)
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), held: out.buf, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
 	}, (*described).drop)
 }
 
@@ -497,7 +506,7 @@ func (f *flow) ignoreFile() ([]byte, error) {
 // reportChanges logs the counts, sets the outputs, and annotates the
 // breaking changes where they are written (where.go) while the run's
 // budget of annotations has room, listing the others in the log.
-func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
+func (f *flow) reportChanges(c *Comparison, b *base, baseDoc func() *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, report.Plural(r.Count(apidiff.Breaking), "breaking change"),
 		report.Plural(r.Count(apidiff.Warning), "warning"), report.Plural(r.Count(apidiff.Info), "other change"))
@@ -539,15 +548,18 @@ func changeLine(ch apidiff.Change) string {
 // for an operation the change removed, in the base (a workspace path, when
 // the base is a commit's files, of the file as it was). A change to no one
 // operation is about the description's main file.
-func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc *openapi.Node) report.Where {
+func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc func() *openapi.Node) report.Where {
 	if ch.Path == "" {
 		return report.Where{File: f.plan.File}
 	}
 	if op := openapi.Operation(f.head.doc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
 		return report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
 	}
-	if op := openapi.Operation(baseDoc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
-		return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+	// The base's tree is nil when it could not be read again.
+	if base := treeOf(baseDoc); base != nil {
+		if op := openapi.Operation(base, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
+			return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+		}
 	}
 	return report.Where{File: f.plan.File}
 }
