@@ -200,24 +200,26 @@ const (
 	// under 0.2 MB had no cap at all, the floor's limit with the
 	// proportional target off (a peak 9 MB higher).
 	compareRoomFloor = 8 << 20
-	// compareLiveBelow is the size of the two descriptions below which
-	// the room is counted from what is live: the collection that tells it
-	// apart costs a larger pair more than the loads' garbage it leaves out
-	// saves (Blockfrost's, 0.7 MB: 10 to 15 ms of CPU where its run takes
-	// some 90, for 2 MB less at its peak).
-	compareLiveBelow = 410 << 10
+	// compareRoomPerByte is the room a byte of the two descriptions adds
+	// to compareRoomFloor: the collector's headroom over what the
+	// comparison keeps live grows with it as it did when the room was
+	// counted from what the process held, the loads' garbage with it
+	// (some 3 bytes a byte of the two), which had the collector run half
+	// as often as over what is live with the floor alone (a pair of 1 MB
+	// whose every operation changed: 3.2 s of CPU where 2.0 to 2.4).
+	compareRoomPerByte = 4
 )
 
-// compareRoom is the collector's room over what the process holds for
-// comparing descriptions of n bytes together: half as much again as what
-// the comparison keeps live (apidiff.Memory), so that the collector runs
-// once the comparison allocated half of that, and compareRoomFloor at
-// least. Where the room was 20 bytes a byte of the two, a comparison
-// whose every operation changed held no more live, in parts cut to the
-// library's budget, and the peak of the process grew by that room, 20
-// bytes a byte, beside its limit of 10.
+// compareRoom is the collector's room over what the process holds live
+// for comparing descriptions of n bytes together: half as much again as
+// what the comparison keeps live (apidiff.Memory), so that the collector
+// runs once the comparison allocated half of that, and compareRoomFloor
+// and compareRoomPerByte a byte at least. Where the room was 20 bytes a
+// byte of the two, a comparison whose every operation changed held no
+// more live, in parts cut to the library's budget, and the peak of the
+// process grew by that room, 20 bytes a byte, beside its limit of 10.
 func compareRoom(n int64) int64 {
-	return max(compareRoomFloor, apidiff.Memory(n)*3/2)
+	return max(compareRoomFloor+compareRoomPerByte*n, apidiff.Memory(n)*3/2)
 }
 
 // compareReservation is the collector's room for comparing descriptions of
@@ -225,17 +227,17 @@ func compareRoom(n int64) int64 {
 // sooner while it compares, so that the run's peak follows what it keeps
 // live. The comparison adds its own (compareRoom) where the floor's limit
 // left small ones more (Directus's: a peak 4 MB higher, for the same CPU
-// time), counted from what is live for descriptions under
-// compareLiveBelow, since the loads' garbage is more than that room; for
-// larger ones, from what the process holds, the garbage with it.
+// time), counted from what is live, whatever the descriptions' size: the
+// loads' garbage, counted in, was more than the room of small ones, and
+// counted in from some size up (it was 410 kB of both) raised the peak
+// there by what the garbage held (3 MB where the room added 8 bytes a
+// byte). The collection that tells what is live costs little once the
+// base's tree is let go (baseAgain): it marks the head's tree and the two
+// JSON texts.
 func compareReservation(n int64) *memlimit.Reservation {
 	room := compareRoom(n)
 	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + room)
-	if n < compareLiveBelow {
-		mem.CapLive(room)
-	} else {
-		mem.Cap(room)
-	}
+	mem.CapLive(room)
 	return mem
 }
 
