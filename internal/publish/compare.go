@@ -86,6 +86,9 @@ type base struct {
 	// dir is where fsys's root is in the workspace, so that a place in a
 	// base file can be shown as a workspace path.
 	dir string
+	// lastKeys reads the base's JSON with the last copy of a key written
+	// twice winning, as its first load found it must be read.
+	lastKeys bool
 }
 
 // compare reports what the description's change does to the API: in the
@@ -422,15 +425,19 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		// As the head is read: a JSON description that names no other file
 		// in a single pass.
 		out := &memSink{}
-		p, err := openapi.Prepare(ctx, b.fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
+		fsys := b.fsys
+		if b.lastKeys {
+			fsys = withLastKeys(fsys)
+		}
+		p, err := openapi.Prepare(ctx, fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
 		var le *openapi.LoadError
 		if errors.As(err, &le) && le.File == b.name && le.Pos.Line == 0 && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
 			return nil, &noBaseError{Err: le.Err}
 		}
-		fault := ""
-		if errors.Is(err, jsontext.ErrDuplicateName) {
+		fault, lastKeys := "", b.lastKeys
+		if errors.Is(err, jsontext.ErrDuplicateName) && !lastKeys {
 			fault = fmt.Sprintf("has a key written twice (%v), read as JSON parsers read it: the last copy wins", err)
-			out = &memSink{}
+			out, lastKeys = &memSink{}, true
 			p, err = openapi.Prepare(ctx, withLastKeys(b.fsys), b.name, openapi.PrepareOptions{Bundle: true}, out)
 		}
 		if err != nil {
@@ -439,7 +446,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if fault == "" {
 			fault = firstError(p.Findings)
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), held: out.buf, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), held: out.buf, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, lastKeys: lastKeys, prepared: p}, nil
 	}, (*described).drop)
 }
 

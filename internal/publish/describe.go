@@ -156,6 +156,9 @@ type described struct {
 	onePass bool // the single pass read it: one JSON file, naming no other
 	// fault says what a base holds that a head would be refused for.
 	fault string
+	// lastKeys: a base read with the last copy of a key written twice
+	// winning.
+	lastKeys bool
 	// prepared holds doc's room in the collector's limit.
 	prepared *openapi.Prepared
 	// held is the upload when it is held in memory (a base's), which json
