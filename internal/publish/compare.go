@@ -189,7 +189,7 @@ const (
 	// in a test process, a limit of 32 MB and the room before any cap;
 	// in the program, whose floor is what it held at its first
 	// reservation (memlimit.OneRun), some 16 MB over that floor. The cap
-	// (compareRoom over what is held) is always set, and the limit is the
+	// (compareRoom over what is live) is always set, and the limit is the
 	// lower of the two.
 	compareMemoryFloor = 32 << 20
 	// compareRoomFloor is the least room a comparison is given over what
