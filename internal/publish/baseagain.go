@@ -33,7 +33,9 @@ func (f *flow) letBaseGo(ctx context.Context, b *base, d *described) *baseAgain 
 	again := &baseAgain{f: f, ctx: ctx, b: b}
 	if d != nil && d.lastKeys {
 		// Read again as it was read in the end, not first as the head is.
-		again.b = &base{fsys: b.fsys, name: b.name, label: b.label, dir: b.dir, lastKeys: true}
+		last := *b
+		last.lastKeys = true
+		again.b = &last
 	}
 	d.drop()
 	return again
@@ -50,6 +52,7 @@ func (a *baseAgain) doc() *openapi.Node {
 		// the collector's limit, the comparison's cap gone, would let it
 		// (GitHub's 20.0.0 → 21.0.0: a peak of 125 MB where 142).
 		runtime.GC()
+		a.f.rep.Debugf("reading %s again to place the changes the head has no place for", a.b.label)
 		d, err := loadBase(a.ctx, a.b)
 		if err != nil {
 			a.f.rep.Infof("%s cannot be read again to place the changes it holds: %v", a.b.label, err)
