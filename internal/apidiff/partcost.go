@@ -40,15 +40,20 @@ const allocPerLive = 4
 const minMeasuredText = 32 << 10
 
 // partBudget is the most live heap the library is to hold for one part
-// when the two descriptions are both bytes together: 4 bytes a byte of the
+// when the two descriptions are both bytes together: 2 bytes a byte of the
 // two, and 4 MB whatever their size (which, for two descriptions whose
-// every operation changed, is parts of some 100 kB).
+// every operation changed, is parts of some 100 kB). At 4 bytes a byte, a
+// run whose every operation changed took 12 to 13 bytes of memory a byte
+// more of the two from 2 MB of both up (the parts and the index some 7
+// live, the heap's gaps some 3.5, the collector's room over them), where
+// the target is 10; at 2 it takes 7 to 9, and GitHub's releases with
+// hundreds of changes take some half as much CPU again, in smaller parts.
 func partBudget(both int) int {
 	return max(minPartBudget, partBudgetPerByte*both)
 }
 
 const (
-	partBudgetPerByte = 4
+	partBudgetPerByte = 2
 	minPartBudget     = 4 << 20
 	// minBudgetedPart is the least text a part is cut to, whatever its
 	// cost: a part holds the document-level members and what they refer

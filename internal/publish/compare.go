@@ -86,6 +86,9 @@ type base struct {
 	// dir is where fsys's root is in the workspace, so that a place in a
 	// base file can be shown as a workspace path.
 	dir string
+	// lastKeys reads the base's JSON with the last copy of a key written
+	// twice winning, as its first load found it must be read.
+	lastKeys bool
 }
 
 // compare reports what the description's change does to the API: in the
@@ -137,6 +140,11 @@ func (f *flow) compare(ctx context.Context) error {
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
+	// The base's tree is let go while comparing, where it held some 8
+	// bytes a byte of the base beside what the comparison keeps live: read
+	// again once compared, when a change needs a place in it (baseAgain).
+	again := f.letBaseGo(ctx, b, baseDesc)
+	defer again.drop()
 	var ignore []byte
 	if f.plan.IgnoreFile != "" {
 		if ignore, err = f.ignoreFile(); err != nil {
@@ -146,7 +154,7 @@ func (f *flow) compare(ctx context.Context) error {
 	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
 		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
-		return apidiff.CompareAccepting(baseJSON, headJSON, bytes.NewReader(ignore))
+		return compareJSON(baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
@@ -155,7 +163,7 @@ func (f *flow) compare(ctx context.Context) error {
 		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
 	}
 	c.Report = rep
-	if err := f.reportChanges(c, b, baseDesc.doc); err != nil {
+	if err := f.reportChanges(c, b, again.doc); err != nil {
 		return err
 	}
 	if err := f.comment(ctx, c); err != nil {
@@ -167,6 +175,10 @@ func (f *flow) compare(ctx context.Context) error {
 	return nil
 }
 
+// compareJSON compares the two descriptions' JSON: apidiff's, which a test
+// replaces to see what the run holds live while it compares.
+var compareJSON = apidiff.CompareAccepting
+
 // The soft memory limit the comparison runs under (with what other work
 // holds, see memlimit), unless a lower one is set (GOMEMLIMIT): the
 // comparison keeps live at most apidiff.Memory of the two descriptions'
@@ -177,7 +189,7 @@ const (
 	// in a test process, a limit of 32 MB and the room before any cap;
 	// in the program, whose floor is what it held at its first
 	// reservation (memlimit.OneRun), some 16 MB over that floor. The cap
-	// (compareRoom over what is held) is always set, and the limit is the
+	// (compareRoom over what is live) is always set, and the limit is the
 	// lower of the two.
 	compareMemoryFloor = 32 << 20
 	// compareRoomFloor is the least room a comparison is given over what
@@ -191,24 +203,26 @@ const (
 	// under 0.2 MB had no cap at all, the floor's limit with the
 	// proportional target off (a peak 9 MB higher).
 	compareRoomFloor = 8 << 20
-	// compareLiveBelow is the size of the two descriptions below which
-	// the room is counted from what is live: the collection that tells it
-	// apart costs a larger pair more than the loads' garbage it leaves out
-	// saves (Blockfrost's, 0.7 MB: 10 to 15 ms of CPU where its run takes
-	// some 90, for 2 MB less at its peak).
-	compareLiveBelow = 410 << 10
+	// compareRoomPerByte is the room a byte of the two descriptions adds
+	// to compareRoomFloor: the collector's headroom over what the
+	// comparison keeps live grows with it as it did when the room was
+	// counted from what the process held, the loads' garbage with it
+	// (some 3 bytes a byte of the two), which had the collector run half
+	// as often as over what is live with the floor alone (a pair of 1 MB
+	// whose every operation changed: 3.2 s of CPU where 2.0 to 2.4).
+	compareRoomPerByte = 4
 )
 
-// compareRoom is the collector's room over what the process holds for
-// comparing descriptions of n bytes together: half as much again as what
-// the comparison keeps live (apidiff.Memory), so that the collector runs
-// once the comparison allocated half of that, and compareRoomFloor at
-// least. Where the room was 20 bytes a byte of the two, a comparison
-// whose every operation changed held no more live, in parts cut to the
-// library's budget, and the peak of the process grew by that room, 20
-// bytes a byte, beside its limit of 10.
+// compareRoom is the collector's room over what the process holds live
+// for comparing descriptions of n bytes together: half as much again as
+// what the comparison keeps live (apidiff.Memory), so that the collector
+// runs once the comparison allocated half of that, and compareRoomFloor
+// and compareRoomPerByte a byte at least. Where the room was 20 bytes a
+// byte of the two, a comparison whose every operation changed held no
+// more live, in parts cut to the library's budget, and the peak of the
+// process grew by that room, 20 bytes a byte, beside its limit of 10.
 func compareRoom(n int64) int64 {
-	return max(compareRoomFloor, apidiff.Memory(n)*3/2)
+	return max(compareRoomFloor+compareRoomPerByte*n, apidiff.Memory(n)*3/2)
 }
 
 // compareReservation is the collector's room for comparing descriptions of
@@ -216,17 +230,17 @@ func compareRoom(n int64) int64 {
 // sooner while it compares, so that the run's peak follows what it keeps
 // live. The comparison adds its own (compareRoom) where the floor's limit
 // left small ones more (Directus's: a peak 4 MB higher, for the same CPU
-// time), counted from what is live for descriptions under
-// compareLiveBelow, since the loads' garbage is more than that room; for
-// larger ones, from what the process holds, the garbage with it.
+// time), counted from what is live, whatever the descriptions' size: the
+// loads' garbage, counted in, was more than the room of small ones, and
+// counted in from some size up (it was 410 kB of both) raised the peak
+// there by what the garbage held (3 MB where the room added 8 bytes a
+// byte). The collection that tells what is live costs little once the
+// base's tree is let go (baseAgain): it marks the head's tree and the two
+// JSON texts.
 func compareReservation(n int64) *memlimit.Reservation {
 	room := compareRoom(n)
 	mem := memlimit.Reserve(compareMemoryFloor - memlimit.Floor + room)
-	if n < compareLiveBelow {
-		mem.CapLive(room)
-	} else {
-		mem.Cap(room)
-	}
+	mem.CapLive(room)
 	return mem
 }
 
@@ -411,15 +425,19 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		// As the head is read: a JSON description that names no other file
 		// in a single pass.
 		out := &memSink{}
-		p, err := openapi.Prepare(ctx, b.fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
+		fsys := b.fsys
+		if b.lastKeys {
+			fsys = withLastKeys(fsys)
+		}
+		p, err := openapi.Prepare(ctx, fsys, b.name, openapi.PrepareOptions{Bundle: true}, out)
 		var le *openapi.LoadError
 		if errors.As(err, &le) && le.File == b.name && le.Pos.Line == 0 && (errors.Is(err, fs.ErrNotExist) || isNotRegular(err)) {
 			return nil, &noBaseError{Err: le.Err}
 		}
-		fault := ""
-		if errors.Is(err, jsontext.ErrDuplicateName) {
+		fault, lastKeys := "", b.lastKeys
+		if errors.Is(err, jsontext.ErrDuplicateName) && !lastKeys {
 			fault = fmt.Sprintf("has a key written twice (%v), read as JSON parsers read it: the last copy wins", err)
-			out = &memSink{}
+			out, lastKeys = &memSink{}, true
 			p, err = openapi.Prepare(ctx, withLastKeys(b.fsys), b.name, openapi.PrepareOptions{Bundle: true}, out)
 		}
 		if err != nil {
@@ -428,7 +446,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if fault == "" {
 			fault = firstError(p.Findings)
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, prepared: p}, nil
+		return &described{doc: p.Root, body: bytes.NewReader(out.buf), held: out.buf, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, lastKeys: lastKeys, prepared: p}, nil
 	}, (*described).drop)
 }
 
@@ -497,7 +515,7 @@ func (f *flow) ignoreFile() ([]byte, error) {
 // reportChanges logs the counts, sets the outputs, and annotates the
 // breaking changes where they are written (where.go) while the run's
 // budget of annotations has room, listing the others in the log.
-func (f *flow) reportChanges(c *Comparison, b *base, baseDoc *openapi.Node) error {
+func (f *flow) reportChanges(c *Comparison, b *base, baseDoc func() *openapi.Node) error {
 	r := c.Report
 	f.rep.Infof("API changes against %s: %s, %s, %s", c.Base, report.Plural(r.Count(apidiff.Breaking), "breaking change"),
 		report.Plural(r.Count(apidiff.Warning), "warning"), report.Plural(r.Count(apidiff.Info), "other change"))
@@ -539,15 +557,18 @@ func changeLine(ch apidiff.Change) string {
 // for an operation the change removed, in the base (a workspace path, when
 // the base is a commit's files, of the file as it was). A change to no one
 // operation is about the description's main file.
-func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc *openapi.Node) report.Where {
+func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc func() *openapi.Node) report.Where {
 	if ch.Path == "" {
 		return report.Where{File: f.plan.File}
 	}
 	if op := openapi.Operation(f.head.doc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
 		return report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
 	}
-	if op := openapi.Operation(baseDoc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
-		return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+	// The base's tree is nil when it could not be read again.
+	if base := treeOf(baseDoc); base != nil {
+		if op := openapi.Operation(base, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
+			return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
+		}
 	}
 	return report.Where{File: f.plan.File}
 }

@@ -156,8 +156,14 @@ type described struct {
 	onePass bool // the single pass read it: one JSON file, naming no other
 	// fault says what a base holds that a head would be refused for.
 	fault string
+	// lastKeys: a base read with the last copy of a key written twice
+	// winning.
+	lastKeys bool
 	// prepared holds doc's room in the collector's limit.
 	prepared *openapi.Prepared
+	// held is the upload when it is held in memory (a base's), which json
+	// hands over rather than copies.
+	held []byte
 }
 
 // drop lets the tree go, and its room in the collector's limit; the
@@ -166,11 +172,18 @@ func (d *described) drop() {
 	if d != nil {
 		d.doc = nil
 		d.prepared.Release()
+		d.prepared = nil // its Root is the tree
 	}
 }
 
-// json is the whole upload, read from body.
+// json is the whole upload, read from body; one held in memory is handed
+// over, and d holds it no more.
 func (d *described) json() ([]byte, error) {
+	if d.held != nil {
+		b := d.held
+		d.held, d.body = nil, nil
+		return b, nil
+	}
 	b := make([]byte, d.size)
 	if _, err := d.body.ReadAt(b, 0); err != nil && !(err == io.EOF && d.size == 0) {
 		return nil, fmt.Errorf("read the upload back: %w", err)

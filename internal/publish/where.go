@@ -24,9 +24,11 @@ import (
 
 // placer finds where changes are written.
 type placer struct {
-	f       *flow
-	b       *base
-	baseDoc *openapi.Node
+	f *flow
+	b *base
+	// baseDoc is the base's tree, read when first called (baseAgain);
+	// nil: no base.
+	baseDoc func() *openapi.Node
 	// headFile is the head's file, read once a pointer reached past what
 	// the upload's tree holds: the tree of a description read in a single
 	// pass (one JSON file) keeps only what validation reads, and the rest
@@ -65,7 +67,7 @@ func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
 	if w, n := p.inHead(toks); n >= unitDepth(toks) && n > 0 {
 		return w, true
 	}
-	if w, n, _ := locate(p.baseDoc, toks); n == len(toks) && w.File != "" {
+	if w, n, _ := locate(treeOf(p.baseDoc), toks); n == len(toks) && w.File != "" {
 		w.File = path.Join(p.b.dir, w.File)
 		return w, true
 	}

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -38,8 +39,49 @@ func TestWhereChangedWithoutAPlace(t *testing.T) {
 		{"an operation in neither", apidiff.Change{Operation: "PUT", Path: "/books"}, report.Where{File: "api/openapi.yaml"}},
 		{"a change to no one operation", apidiff.Change{}, report.Where{File: "api/openapi.yaml"}},
 	} {
-		if got := f.whereChanged(tc.ch, b, baseDoc); got != tc.want {
+		if got := f.whereChanged(tc.ch, b, func() *openapi.Node { return baseDoc }); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestBaseNotReadAgain: the base's tree is let go while comparing and read
+// again for a change the head has no place for; a base that cannot be read
+// again (gone since) costs the change its place in the base only: it is
+// annotated on the main file, and the log says why.
+func TestBaseNotReadAgain(t *testing.T) {
+	t.Parallel()
+	doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n"
+	fsys := fstest.MapFS{"base/openapi.yaml": {Data: []byte(doc + "    delete:\n      responses: {'204': {description: gone}}\n")}}
+	head, err := openapi.Load(context.Background(), fstest.MapFS{"api/openapi.yaml": {Data: []byte(doc)}}, "api/openapi.yaml", openapi.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := apidiff.Change{Operation: "DELETE", Path: "/books"}
+	for _, tc := range []struct {
+		name string
+		gone bool
+		want report.Where
+	}{
+		{"read again", false, report.Where{File: "base/openapi.yaml", Line: 7, Col: 5}},
+		{"gone since", true, report.Where{File: "api/openapi.yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rep := &recorder{}
+			f := &flow{plan: &Plan{File: "api/openapi.yaml"}, head: &described{doc: head}, rep: rep}
+			b := &base{fsys: fsys, name: "base/openapi.yaml", label: "base-file base/openapi.yaml"}
+			if tc.gone {
+				b.fsys = fstest.MapFS{}
+			}
+			again := f.letBaseGo(context.Background(), b, nil)
+			defer again.drop()
+			if got := f.whereChanged(removed, b, again.doc); got != tc.want {
+				t.Errorf("%+v, want %+v", got, tc.want)
+			}
+			if said := strings.Contains(rep.log(), "base-file base/openapi.yaml cannot be read again"); said != tc.gone {
+				t.Errorf("the log says the base cannot be read again: %v, want %v\n%s", said, tc.gone, rep.log())
+			}
+		})
 	}
 }

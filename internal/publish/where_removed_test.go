@@ -59,7 +59,7 @@ func TestRemovalsPlacedInHeadOrBase(t *testing.T) {
     }
   }
 }`)
-	p := &placer{f: &flow{head: &described{doc: head, bundled: true}}, b: &base{dir: "checkout"}, baseDoc: baseDoc}
+	p := &placer{f: &flow{head: &described{doc: head, bundled: true}}, b: &base{dir: "checkout"}, baseDoc: func() *openapi.Node { return baseDoc }}
 	cases := []struct {
 		name    string
 		change  apidiff.Change
