@@ -62,10 +62,13 @@ func validate(root *Node, fsys fs.FS) []Finding {
 // kept: then only the tree can tell.
 //
 // The $refs are checked on a goroutine of their own, by a validator of
-// their own, while the rest is checked: a run waits for validation with
-// nothing else to do. The two only read what they share (the tree, and
-// used): reading a packed list unpacks it, but the single pass keeps none
-// (agree, in the tests, fails on one). Their findings are put back in the order one validator gives.
+// their own, while the rest is checked: a run waits for the head's
+// validation, mostly with nothing else to do (with base-file, the base
+// may still be loading on a goroutine of its own, and the three share the
+// cores). The two only read what they share (the tree, and used): reading
+// a packed list unpacks it, but the single pass keeps none (agree, in the
+// tests, fails on one). Their findings are put back in the order one
+// validator gives.
 func validateKept(root *Node, refs []passRef, used map[string]string) (findings []Finding, ok bool) {
 	v, r := newKeptValidator(root), newKeptValidator(root)
 	done := make(chan struct{})

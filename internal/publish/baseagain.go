@@ -13,9 +13,9 @@ import (
 // a byte of the base beside what the comparison keeps live, and most
 // changes are placed in the head. The base is read again from its files
 // the first time a change needs a place in it (an operation or a component
-// the head no longer has), as it was read the first time. A base read
-// through GitHub's API keeps its tree: read again, it would be fetched
-// again, against the API's time and files for the run.
+// the head no longer has), as it was read the first time, its JSON not
+// kept. A base read through GitHub's API keeps its tree: read again, it
+// would be fetched again, against the API's time and files for the run.
 type baseAgain struct {
 	f    *flow
 	ctx  context.Context
@@ -30,15 +30,15 @@ func (f *flow) letBaseGo(ctx context.Context, b *base, d *described) *baseAgain 
 	if _, remote := b.fsys.(*githubapi.Files); remote {
 		return &baseAgain{desc: d, read: true}
 	}
-	again := &baseAgain{f: f, ctx: ctx, b: b}
+	// Read again for its tree alone (placing changes needs no upload), and
+	// as it was read in the end, not first as the head is.
+	again := *b
+	again.treeOnly = true
 	if d != nil && d.lastKeys {
-		// Read again as it was read in the end, not first as the head is.
-		last := *b
-		last.lastKeys = true
-		again.b = &last
+		again.lastKeys = true
 	}
 	d.drop()
-	return again
+	return &baseAgain{f: f, ctx: ctx, b: &again}
 }
 
 // doc is the base's tree, read again when first asked for; nil when it

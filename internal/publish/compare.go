@@ -89,6 +89,9 @@ type base struct {
 	// lastKeys reads the base's JSON with the last copy of a key written
 	// twice winning, as its first load found it must be read.
 	lastKeys bool
+	// treeOnly reads the base for its tree alone, to place changes: its
+	// JSON is not kept.
+	treeOnly bool
 }
 
 // compare reports what the description's change does to the API: in the
@@ -424,7 +427,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 	return runAside(ctx, func() (*described, error) {
 		// As the head is read: a JSON description that names no other file
 		// in a single pass.
-		out := &memSink{}
+		out := b.sink()
 		fsys := b.fsys
 		if b.lastKeys {
 			fsys = withLastKeys(fsys)
@@ -437,7 +440,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		fault, lastKeys := "", b.lastKeys
 		if errors.Is(err, jsontext.ErrDuplicateName) && !lastKeys {
 			fault = fmt.Sprintf("has a key written twice (%v), read as JSON parsers read it: the last copy wins", err)
-			out, lastKeys = &memSink{}, true
+			out, lastKeys = b.sink(), true
 			p, err = openapi.Prepare(ctx, withLastKeys(b.fsys), b.name, openapi.PrepareOptions{Bundle: true}, out)
 		}
 		if err != nil {
@@ -446,8 +449,21 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		if fault == "" {
 			fault = firstError(p.Findings)
 		}
-		return &described{doc: p.Root, body: bytes.NewReader(out.buf), held: out.buf, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, lastKeys: lastKeys, prepared: p}, nil
+		d := &described{doc: p.Root, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, lastKeys: lastKeys, prepared: p}
+		if m, ok := out.(*memSink); ok {
+			d.body, d.held = bytes.NewReader(m.buf), m.buf
+		}
+		return d, nil
 	}, (*described).drop)
+}
+
+// sink is where loadBase writes b's JSON: in memory, or nowhere when b is
+// read for its tree alone.
+func (b *base) sink() openapi.Sink {
+	if b.treeOnly {
+		return discardSink{}
+	}
+	return &memSink{}
 }
 
 // firstError says what validation found wrong, "" when it found no error.

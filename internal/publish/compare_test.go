@@ -535,3 +535,39 @@ func TestBaseBombInTheLocalClone(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseThroughGitHubReadOnce: a base read through GitHub's API keeps its
+// tree for placing changes: a path the head lacks is placed in it without
+// fetching the base again.
+func TestBaseThroughGitHubReadOnce(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, nil)
+	gh := fakeGitHub(t)
+	base := fixture(t, "removed-operation/base/openapi.yaml")
+	gh.AddFile(baseSHA, "api/openapi.yaml", base)
+	// The head has no /books/{bookId} at all: its removal has no place in
+	// the head.
+	from, to := strings.Index(base, "  /books/{bookId}:\n"), strings.Index(base, "components:\n")
+	cfg := compareConfig(t, emu.URL(), gh, base[:from]+base[to:])
+	cfg.DryRun, cfg.Token = true, ""
+	contents := func() (n int) {
+		for _, r := range gh.Requests() {
+			if strings.Contains(r.Path, "/contents/") {
+				n++
+			}
+		}
+		return n
+	}
+
+	res, rep, err := runFlow(t, cfg, Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	// Placed in the base, where the head's file is shorter.
+	if res.Changes.Breaking() != 2 || rep.count("warning: api/openapi.yaml:42:5: breaking change: DELETE /books/{bookId}") != 1 {
+		t.Fatalf("%+v\n%s", res.Changes, rep.log())
+	}
+	if n := contents(); n != 2 || strings.Contains(rep.log(), "again to place") {
+		t.Errorf("%d contents requests, want 2: the base was fetched again\n%s", n, rep.log())
+	}
+}

@@ -127,3 +127,11 @@ func (m *memSink) Truncate(size int64) error {
 	}
 	return nil
 }
+
+// discardSink is an openapi.Sink that keeps nothing, for a base read for
+// its tree alone.
+type discardSink struct{}
+
+func (discardSink) Write(p []byte) (int, error)    { return len(p), nil }
+func (discardSink) Seek(int64, int) (int64, error) { return 0, nil }
+func (discardSink) Truncate(int64) error           { return nil }

@@ -46,9 +46,9 @@ func TestWhereChangedWithoutAPlace(t *testing.T) {
 }
 
 // TestBaseNotReadAgain: the base's tree is let go while comparing and read
-// again for a change the head has no place for; a base that cannot be read
-// again (gone since) costs the change its place in the base only: it is
-// annotated on the main file, and the log says why.
+// again, for its tree alone, for a change the head has no place for; a
+// base that cannot be read again (gone since) costs the change its place
+// in the base only: it is annotated on the main file, and the log says why.
 func TestBaseNotReadAgain(t *testing.T) {
 	t.Parallel()
 	doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n"
@@ -81,6 +81,10 @@ func TestBaseNotReadAgain(t *testing.T) {
 			}
 			if said := strings.Contains(rep.log(), "base-file base/openapi.yaml cannot be read again"); said != tc.gone {
 				t.Errorf("the log says the base cannot be read again: %v, want %v\n%s", said, tc.gone, rep.log())
+			}
+			// Placing needs the tree alone: the base's JSON is not kept.
+			if d := again.desc; d != nil && (d.held != nil || d.body != nil) {
+				t.Errorf("the base read again keeps its JSON (%d bytes held)", len(d.held))
 			}
 		})
 	}
