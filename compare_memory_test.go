@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/growthtest"
 	"github.com/docs-publish/docs-publish/internal/testenv"
 )
 
@@ -53,7 +54,7 @@ func TestComparisonPeakUnderTenBytesAByte(t *testing.T) {
 // changed, and returns the two descriptions' size and the run's peak.
 func comparisonPeak(t *testing.T, n int) (size, peak int64) {
 	t.Helper()
-	base, head := changedOperations(n, false), changedOperations(n, true)
+	base, head := growthtest.Operations(n, false), growthtest.Operations(n, true)
 	in := map[string]string{"file": "api/openapi.json", "base-file": "api/base.json", "dry-run": "true"}
 	cmd, _, _, stdout := startActionWith(t, "push", in, map[string]string{"api/openapi.json": head, "api/base.json": base}, nil)
 	if err := cmd.Wait(); err != nil {
@@ -63,23 +64,4 @@ func comparisonPeak(t *testing.T, n int) (size, peak int64) {
 		t.Fatalf("the log does not say %q\n%s", want, stdout)
 	}
 	return int64(len(base) + len(head)), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
-}
-
-// changedOperations is a description of n operations, each of which,
-// changed, has its parameter made required and three types changed.
-func changedOperations(n int, changed bool) string {
-	req, typ := "false", "string"
-	if changed {
-		req, typ = "true", "integer"
-	}
-	var b strings.Builder
-	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"/p%d":{"get":{"operationId":"op%d","parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"%s"},"b":{"type":"%s"}}}}}}}}}`, i, i, req, typ, typ, typ)
-	}
-	b.WriteString(`}}`)
-	return b.String()
 }

@@ -202,25 +202,6 @@ func writeFile(path string, fill func(w io.Writer)) (int64, error) {
 	return st.Size(), nil
 }
 
-// operationsJSON is a description of n operations; changed, each has its
-// parameter required and its types changed.
-func operationsJSON(n int, changed bool) string {
-	var b strings.Builder
-	req, typ := "false", "string"
-	if changed {
-		req, typ = "true", "integer"
-	}
-	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"/p%d":{"get":{"operationId":"op%d","parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"%s"},"b":{"type":"%s"}}}}}}}}}`, i, i, req, typ, typ, typ)
-	}
-	b.WriteString(`}}`)
-	return b.String()
-}
-
 var shapes = []shape{
 	{name: "YAML block list `- a`", write: lines("x-list:\n", func(int) string { return "- a\n" }, "")},
 	{name: "YAML flow list `[1,1,…]`", write: lines("x-list: [1", func(int) string { return ",1" }, "]\n")},
@@ -276,7 +257,7 @@ var shapes = []shape{
 	{name: "many small JSON files, each named by a `$ref`", sizes: smallFileSizes, write: smallFiles(true)},
 	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
 		ops := size / 2 / 560
-		base, head := operationsJSON(ops, false), operationsJSON(ops, true)
+		base, head := growthtest.Operations(ops, false), growthtest.Operations(ops, true)
 		if err := os.WriteFile(filepath.Join(dir, "base.json"), []byte(base), 0o644); err != nil {
 			return nil, 0, err
 		}

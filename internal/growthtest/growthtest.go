@@ -7,8 +7,10 @@
 package growthtest
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -148,4 +150,26 @@ func Punct(i int) string {
 			return string(b)
 		}
 	}
+}
+
+// Operations is an OpenAPI description, as JSON, of n operations, each with
+// a query parameter and a response of two properties; changed, each has its
+// parameter required and its three types integer where string, four
+// breaking changes an operation: the shape that makes a comparison's
+// changes as many as its operations.
+func Operations(n int, changed bool) string {
+	req, typ := "false", "string"
+	if changed {
+		req, typ = "true", "integer"
+	}
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/p%d":{"get":{"operationId":"op%d","parameters":[{"name":"q","in":"query","required":%s,"schema":{"type":"%s"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"%s"},"b":{"type":"%s"}}}}}}}}}`, i, i, req, typ, typ, typ)
+	}
+	b.WriteString(`}}`)
+	return b.String()
 }
