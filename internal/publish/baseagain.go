@@ -55,7 +55,7 @@ func (a *baseAgain) doc() *openapi.Node {
 		a.f.rep.Debugf("reading %s again to place the changes the head has no place for", a.b.label)
 		d, err := loadBase(a.ctx, a.b)
 		if err != nil {
-			a.f.rep.Infof("%s cannot be read again to place the changes it holds: %v", a.b.label, err)
+			a.f.rep.Infof("%s cannot be read again to place the changes it holds (%v): they are annotated at their operation or on the description's main file instead; a base that changed while the job ran reads as it is on the next run", a.b.label, err)
 			return nil
 		}
 		a.desc = d
