@@ -18,7 +18,8 @@ import (
 //
 // A part is its paths' changes: paths that the library matches as one
 // endpoint go in the same part, and the changed components that no path of
-// a part refers to go in parts of their own, first. A part holds at most
+// a part refers to go first, each a group of its own, packed into parts by
+// size as paths are. A part holds at most
 // what the library can read within a budget of live heap (partcost.go).
 // What a part says of a component or of the document (a schema removed
 // from components, info's version) may be said by other parts too: said
@@ -86,7 +87,8 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	// own, so that the components a change reaches (most of GitHub's, a
 	// change to a schema many share) are cut into parts as paths are.
 	slices.SortFunc(first, byKey)
-	groups := [][]unitKey{slices.Concat(base.levelRefs, head.levelRefs)}
+	level := slices.Concat(base.levelRefs, head.levelRefs)
+	groups := [][]unitKey{level}
 	for _, k := range first {
 		groups = append(groups, []unitKey{k})
 	}
@@ -123,7 +125,7 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 		if i > 0 && n > 0 && n+g > most {
 			out = append(out, in)
 			in, n = map[unitKey]bool{}, 0
-			added, g = reach(append(slices.Clone(group), append(base.levelRefs, head.levelRefs...)...))
+			added, g = reach(slices.Concat(group, level))
 		}
 		for _, k := range added {
 			in[k] = true

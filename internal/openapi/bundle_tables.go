@@ -5,8 +5,8 @@ import (
 	"math/bits"
 )
 
-// The bundler's records of the names in use and the targets lifted hold an
-// entry for each $ref to a target of its own: 64,000 of them in 4 MB of
+// The bundler's table of the targets lifted (and of the files read) holds
+// an entry for each $ref to a target of its own: 64,000 of them in 4 MB of
 // description. Go maps of strings took 50 to 80 bytes an entry there, a
 // third of what bundling held besides the tree; these tables find their
 // entries by hash through four-byte slots instead, the strings held where

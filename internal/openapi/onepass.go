@@ -133,7 +133,7 @@ const (
 )
 
 type pass struct {
-	dec      *aheadReader // the decoder, on another goroutine, which writes the upload
+	dec      *aheadReader // the decoder, on another goroutine, which makes the upload's batches
 	lines    *lineReader
 	src      *Source
 	bud      *budget

@@ -34,7 +34,7 @@ func (f *flow) letBaseGo(ctx context.Context, b *base, d *described) *baseAgain 
 	// as it was read in the end, not first as the head is.
 	again := *b
 	again.treeOnly = true
-	if d != nil && d.lastKeys {
+	if d != nil && d.lastKeys { // d may be nil, as drop takes it: nothing read yet
 		again.lastKeys = true
 	}
 	d.drop()

@@ -451,7 +451,7 @@ func loadBase(ctx context.Context, b *base) (*described, error) {
 		}
 		d := &described{doc: p.Root, size: p.Size, bundled: true, onePass: p.OnePass, fault: fault, lastKeys: lastKeys, prepared: p}
 		if m, ok := out.(*memSink); ok {
-			d.body, d.held = bytes.NewReader(m.buf), m.buf
+			d.held = m.buf // json() hands it over; a base is not uploaded
 		}
 		return d, nil
 	}, (*described).drop)
