@@ -11,8 +11,8 @@
 // last one is released. A process that runs one job (a command, not a
 // test process) says so (OneRun): its limit is set from the first
 // reservation, over what it holds then and Room. A reservation may also
-// cap the limit at what the process holds when it sets the cap, or what of
-// it is live, and some room (Cap, CapLive). A lower limit set from outside
+// cap the limit at what of the process is live when it sets the cap, and
+// some room (CapLive). A lower limit set from outside
 // (GOMEMLIMIT) wins. A limit the heap never reaches costs nothing; one it
 // reaches makes the collector run sooner, at most half the CPU (the
 // runtime's own cap), rather than let the heap grow past it.
@@ -43,7 +43,7 @@ var (
 	held  int64 // bytes all the reservations hold together
 	count int   // reservations not released
 	outer int64 // the limit before the first reservation
-	// capped are the reservations that cap the limit (Cap), by their cap.
+	// capped are the reservations that cap the limit (CapLive), by their cap.
 	capped = map[*Reservation]capAt{}
 	// outerGC is the collector's target (GOGC) before the limit was set,
 	// and engaged that the limit is set.
@@ -226,12 +226,15 @@ type capAt struct {
 	at, others int64
 }
 
-// Cap caps the limit, while r is held, at what the process holds now
-// and room more: for work that knows what it adds to what is already live,
-// as a comparison of two descriptions read before it does, where Floor and
-// the reservations, which count room for all the process read, leave the
-// collector more headroom than the work uses. What the process holds is
-// its memory as the limit counts it, less the heap's free pages, which the
+// CapLive caps the limit, while r is held, at what of the process is live
+// now and room more: for work that knows what it adds to what is already
+// live, as a comparison of two descriptions read before it does, where
+// Floor and the reservations, which count room for all the process read,
+// leave the collector more headroom than the work uses. It collects first,
+// so that the garbage of the work before (descriptions read with the
+// collector off) is not taken for held; a collection costs some
+// milliseconds a few megabytes live. What the process holds then is its
+// memory as the limit counts it, less the heap's free pages, which the
 // runtime gives back to the system as the limit nears. Counting what the
 // process holds, a cap leaves the collector the same room in a process
 // that holds more; a cap of less room than Engage is not set: what the
@@ -239,28 +242,11 @@ type capAt struct {
 // have the collector run without pause. What other reservations reserve
 // after the cap is set (another description read, another comparison)
 // raises it as much: the cap holds this work's room, not theirs.
-func (r *Reservation) Cap(room int64) {
-	r.setCap(room, false)
-}
-
-// CapLive is Cap counting of what the process holds only what is live: it
-// collects first, so that the garbage of the work before (descriptions
-// read with the collector off) is not taken for held. For work whose room
-// is small beside that garbage, which would give it as much headroom as
-// the proportional target does; a collection costs some milliseconds a
-// few megabytes live.
 func (r *Reservation) CapLive(room int64) {
-	r.setCap(room, true)
-}
-
-// setCap is Cap, after a collection when live.
-func (r *Reservation) setCap(room int64, live bool) {
 	if r == nil || room < Engage {
 		return
 	}
-	if live {
-		runtime.GC()
-	}
+	runtime.GC()
 	now := Held()
 	mu.Lock()
 	defer mu.Unlock()

@@ -107,18 +107,18 @@ func TestSmallReservationsSetNoLimit(t *testing.T) {
 func TestCapFollowsWhatIsHeld(t *testing.T) {
 	withOuter(t, math.MaxInt64)
 	a := Reserve(1 << 30)
-	a.Cap(Engage - 1)
+	a.CapLive(Engage - 1)
 	if got := Limit(); got != Floor+1<<30 {
 		t.Errorf("a cap of less room than Engage: limit %d, want the reservation's %d", got, Floor+1<<30)
 	}
-	a.Cap(Engage)
+	a.CapLive(Engage)
 	after := Held()
 	if got := Limit(); got > after+Engage+1<<20 || got < after+Engage-1<<20 {
 		t.Errorf("capped: limit %d, want what was held (%d) and Engage", got, after)
 	}
 	first := Limit()
 	b := Reserve(0)
-	b.Cap(1 << 30)
+	b.CapLive(1 << 30)
 	if got := Limit(); got > Held()+1<<30+1<<20 || got < Held()+1<<30-1<<20 {
 		t.Errorf("a larger cap: limit %d, want what was held and 1 GB", got)
 	}
@@ -131,27 +131,25 @@ func TestCapFollowsWhatIsHeld(t *testing.T) {
 		t.Errorf("all released: limit %d, want none", got)
 	}
 	var none *Reservation
-	none.Cap(Engage) // holds nothing
+	none.CapLive(Engage) // holds nothing
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("a nil reservation capped: limit %d, want none", got)
 	}
 }
 
 // TestCapLiveCountsNoGarbage: what the work before a cap let go of is not
-// counted as held: by CapLive, before the collector has collected it; by
-// either cap, once it has, and the pages it took are free. Counted, it
-// gave the capped work the headroom the cap is there to take away.
+// counted as held, whether or not the collector has collected it yet.
+// Counted, it gave the capped work the headroom the cap is there to take
+// away.
 func TestCapLiveCountsNoGarbage(t *testing.T) {
 	withOuter(t, math.MaxInt64)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the garbage stays until collected
 	for _, tc := range []struct {
 		name    string
 		collect bool // the garbage collected before the cap
-		capLive bool
 	}{
-		{"not collected, CapLive", false, true},
-		{"collected, CapLive", true, true},
-		{"collected, Cap", true, false},
+		{"not collected", false},
+		{"collected", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runtime.GC()
@@ -169,11 +167,7 @@ func TestCapLiveCountsNoGarbage(t *testing.T) {
 			}
 			a := Reserve(0)
 			defer a.Release()
-			if tc.capLive {
-				a.CapLive(Engage)
-			} else {
-				a.Cap(Engage)
-			}
+			a.CapLive(Engage)
 			if got := Limit(); got > base+dropped/4 {
 				t.Errorf("capped over 64 MB of garbage: limit %d, want what was held before it and Engage, at most %d", got, base+dropped/4)
 			}
@@ -196,7 +190,7 @@ func inUse() int64 {
 func TestCapMakesRoomForOthers(t *testing.T) {
 	withOuter(t, math.MaxInt64)
 	a := Reserve(Engage)
-	a.Cap(Engage)
+	a.CapLive(Engage)
 	capped := Limit()
 	b := Reserve(0)
 	b.Set(256 << 20)
@@ -225,7 +219,7 @@ func TestCollectorProportionalUnderACap(t *testing.T) {
 	if got := GCPercent(); got != -1 {
 		t.Fatalf("limit set: target %d, want off", got)
 	}
-	a.Cap(Engage)
+	a.CapLive(Engage)
 	if got := GCPercent(); got != 100 {
 		t.Errorf("capped: target %d, want 100", got)
 	}
