@@ -13,7 +13,8 @@ import (
 )
 
 // TestManySmallFilesLoadInBoundedMemory: 20,000 one-line files, each named
-// by a $ref, in YAML and in JSON, cost memory in proportion to their size,
+// by a $ref, in YAML and in JSON, and 20,000 tiny ones (an empty object
+// each, read as text), cost memory in proportion to their number,
 // not a large block of nodes each (which came to 360 KB a file, 7 GB in
 // all; a block of eight nodes for a file of three, 1 KB a file), nor
 // records of the bundler's larger than their tree (a Go map from path to
@@ -34,6 +35,10 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	// one slab for all the files saved 5 more, see slab); held after: 523
 	// and 540 (534 and 551: a file's record, which holds its Source,
 	// outlives the bundler); allocated 1.47 and 1.89 KB (1.64 and 1.97).
+	// A tiny file and its line are some 30 bytes; held: 357 while bundling,
+	// 345 after, allocated 1.24 KB. What a file holds whatever its size
+	// (its record, its nodes and members, its $ref's local text and its
+	// name in the components) is then 12 bytes a byte of its text.
 	cases := []struct {
 		name                                           string
 		fsys                                           fstest.MapFS
@@ -42,6 +47,7 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	}{
 		{"YAML", smallFiles(files), "openapi.yaml", 539, 527, 1500},
 		{"JSON", smallJSONFiles(files), "openapi.json", 556, 544, 2000},
+		{"tiny", tinyFiles(files), "openapi.yaml", 361, 349, 1300},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,19 +121,49 @@ func smallJSONFiles(n int) fstest.MapFS {
 	return fsys
 }
 
+// tinyFiles is a description whose n properties each refer to a file of
+// their own holding an empty object, the least text a file and its line
+// can be: a name of a few letters without an extension, so that the file
+// is read as text (BENCHMARKS.md §8, many tiny files).
+func tinyFiles(n int) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	var main strings.Builder
+	main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
+	for i := range n {
+		name := fmt.Sprintf("f/%x", i)
+		fmt.Fprintf(&main, "        p%x: {$ref: %s}\n", i, name)
+		fsys[name] = &fstest.MapFile{Data: []byte("{}")}
+	}
+	fsys["openapi.yaml"] = &fstest.MapFile{Data: []byte(main.String())}
+	return fsys
+}
+
 // TestManySmallFilesCostLinear: n files, each named by a $ref and lifted
 // into the components, cost allocations in proportion to n, prepared
-// whole. Not parallel: it counts allocations.
+// whole, in each shape of BENCHMARKS.md §8's many files. Not parallel: it
+// counts allocations.
 func TestManySmallFilesCostLinear(t *testing.T) {
 	testenv.Long(t)
 	prepare := preparer(t, false)
-	growthtest.Linear(t, "many small files", 500, func(n int) {
-		p := prepare(smallFiles(n), "openapi.yaml")
-		defer p.Release()
-		if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
-			t.Fatalf("%d schemas, want %d", got, n+1)
-		}
-	})
+	for _, tc := range []struct {
+		name  string
+		files func(n int) fstest.MapFS
+		main  string
+	}{
+		{"small YAML files", smallFiles, "openapi.yaml"},
+		{"small JSON files", smallJSONFiles, "openapi.json"},
+		{"tiny files", tinyFiles, "openapi.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			growthtest.Linear(t, tc.name, 500, func(n int) {
+				p := prepare(tc.files(n), tc.main)
+				defer p.Release()
+				if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
+					t.Fatalf("%d schemas, want %d", got, n+1)
+				}
+			})
+		})
+	}
 }
 
 // TestFlowStyleYAMLFileParsedOnce: a small YAML file written in flow style
