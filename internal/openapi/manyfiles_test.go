@@ -28,7 +28,7 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	testenv.Long(t) // loads 20,000 files
 	const files = 20_000
 	// A file and its line in the description are 67 bytes (YAML) or 58
-	// (JSON). Held while bundling: 535 and 552 bytes, where 562 and 579
+	// (JSON). Held while bundling: 537 and 552 bytes, where 562 and 579
 	// before each file's record was found by its position, a Source was
 	// two words and a pointer and the tables' slots three quarters full
 	// (652 and more before the bundler's records were cut; nodes cut from
@@ -41,24 +41,24 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	// name in the components) is then 12 bytes a byte of its text.
 	cases := []struct {
 		name                                           string
-		fsys                                           fstest.MapFS
-		main                                           string
+		shape                                          fileShape
 		bundlingPerFile, heldPerFile, allocatedPerFile int64
 	}{
-		{"YAML", smallFiles(files), "openapi.yaml", 539, 527, 1500},
-		{"JSON", smallJSONFiles(files), "openapi.json", 556, 544, 2000},
-		{"tiny", tinyFiles(files), "openapi.yaml", 361, 349, 1300},
+		{"YAML", smallYAML, 539, 527, 1500},
+		{"JSON", smallJSON, 556, 544, 2000},
+		{"tiny", tiny, 361, 349, 1300},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			fsys, main := tc.shape.files(files), tc.shape.main
 			lim := Limits{Files: files + 1}
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			root, err := Load(context.Background(), tc.fsys, tc.main, lim)
+			root, err := Load(context.Background(), fsys, main, lim)
 			var b *bundler
 			if err == nil {
-				root, b, err = bundle(context.Background(), root, BundleOptions{FS: tc.fsys, Limits: lim})
+				root, b, err = bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +71,7 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 			allocated := int64(after.TotalAlloc - before.TotalAlloc)
 			t.Logf("%d files: %d KB held while bundling, %d KB held, %d KB allocated (%d and %d bytes held a file, %d allocated)", files, bundling>>10, held>>10, allocated>>10, bundling/files, held/files, allocated/files)
 			runtime.KeepAlive(root)
-			runtime.KeepAlive(tc.fsys) // the files' text, held before: not counted, let go or not
+			runtime.KeepAlive(fsys) // the files' text, held before: not counted, let go or not
 			if got := len(root.Get("components").Get("schemas").Fields()); got != files+1 {
 				t.Fatalf("%d schemas, want %d", got, files+1)
 			}
@@ -88,53 +88,46 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	}
 }
 
-// smallFiles is a description whose n properties each refer to a file of
-// their own holding one small schema.
-func smallFiles(n int) fstest.MapFS {
-	fsys := fstest.MapFS{}
-	var main strings.Builder
-	main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
-	for i := range n {
-		name := fmt.Sprintf("f/%05d.yaml", i)
-		fmt.Fprintf(&main, "        p%d: {$ref: '%s'}\n", i, name)
-		fsys[name] = &fstest.MapFile{Data: []byte("{type: string, maxLength: 9}\n")}
-	}
-	fsys["openapi.yaml"] = &fstest.MapFile{Data: []byte(main.String())}
-	return fsys
+// fileShape is a description whose properties each refer to a file of
+// their own: its main file, its text before the properties and after
+// them, the name of file i, the line that refers to it (given i and the
+// name), the separator between two lines, and every file's text.
+type fileShape struct {
+	main, head, tail, name, line, sep, body string
 }
 
-// smallJSONFiles is smallFiles in JSON.
-func smallJSONFiles(n int) fstest.MapFS {
+const yamlHead = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n"
+
+var (
+	// smallYAML is one small schema a file.
+	smallYAML = fileShape{main: "openapi.yaml", head: yamlHead, name: "f/%05d.yaml", line: "        p%d: {$ref: '%s'}\n", body: "{type: string, maxLength: 9}\n"}
+	// smallJSON is smallYAML in JSON.
+	smallJSON = fileShape{
+		main: "openapi.json",
+		head: `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"S":{"type":"object","properties":{`, tail: "}}}}}",
+		name: "f/%05d.json", line: `"p%d":{"$ref":"%s"}`, sep: ",", body: `{"type":"string","maxLength":9}`,
+	}
+	// tiny is the least text a file and its line can be: an empty object
+	// in a file whose name is a few letters without an extension, so that
+	// it is read as text (BENCHMARKS.md §8, many tiny files).
+	tiny = fileShape{main: "openapi.yaml", head: yamlHead, name: "f/%x", line: "        p%x: {$ref: %s}\n", body: "{}"}
+)
+
+// files is the description of n files of the shape.
+func (sh fileShape) files(n int) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	var main strings.Builder
-	main.WriteString(`{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"S":{"type":"object","properties":{`)
+	main.WriteString(sh.head)
 	for i := range n {
-		name := fmt.Sprintf("f/%05d.json", i)
+		name := fmt.Sprintf(sh.name, i)
 		if i > 0 {
-			main.WriteString(",")
+			main.WriteString(sh.sep)
 		}
-		fmt.Fprintf(&main, `"p%d":{"$ref":"%s"}`, i, name)
-		fsys[name] = &fstest.MapFile{Data: []byte(`{"type":"string","maxLength":9}`)}
+		fmt.Fprintf(&main, sh.line, i, name)
+		fsys[name] = &fstest.MapFile{Data: []byte(sh.body)}
 	}
-	main.WriteString("}}}}}")
-	fsys["openapi.json"] = &fstest.MapFile{Data: []byte(main.String())}
-	return fsys
-}
-
-// tinyFiles is a description whose n properties each refer to a file of
-// their own holding an empty object, the least text a file and its line
-// can be: a name of a few letters without an extension, so that the file
-// is read as text (BENCHMARKS.md §8, many tiny files).
-func tinyFiles(n int) fstest.MapFS {
-	fsys := fstest.MapFS{}
-	var main strings.Builder
-	main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
-	for i := range n {
-		name := fmt.Sprintf("f/%x", i)
-		fmt.Fprintf(&main, "        p%x: {$ref: %s}\n", i, name)
-		fsys[name] = &fstest.MapFile{Data: []byte("{}")}
-	}
-	fsys["openapi.yaml"] = &fstest.MapFile{Data: []byte(main.String())}
+	main.WriteString(sh.tail)
+	fsys[sh.main] = &fstest.MapFile{Data: []byte(main.String())}
 	return fsys
 }
 
@@ -147,16 +140,15 @@ func TestManySmallFilesCostLinear(t *testing.T) {
 	prepare := preparer(t, false)
 	for _, tc := range []struct {
 		name  string
-		files func(n int) fstest.MapFS
-		main  string
+		shape fileShape
 	}{
-		{"small YAML files", smallFiles, "openapi.yaml"},
-		{"small JSON files", smallJSONFiles, "openapi.json"},
-		{"tiny files", tinyFiles, "openapi.yaml"},
+		{"small YAML files", smallYAML},
+		{"small JSON files", smallJSON},
+		{"tiny files", tiny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			growthtest.Linear(t, tc.name, 500, func(n int) {
-				p := prepare(tc.files(n), tc.main)
+				p := prepare(tc.shape.files(n), tc.shape.main)
 				defer p.Release()
 				if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
 					t.Fatalf("%d schemas, want %d", got, n+1)
