@@ -137,46 +137,59 @@ func collidingNames(json bool) func(string, int) ([]string, int64, error) {
 // description may name.
 var smallFileSizes = []int{150 << 10, 300 << 10, 600 << 10, 1200 << 10}
 
-// smallFiles writes a description whose properties each refer to a file
-// of their own holding one small schema, in YAML or in JSON.
-func smallFiles(json bool) func(string, int) ([]string, int64, error) {
+// tinyFileSizes are the sizes of the many tiny files: the largest, 19,600
+// files of 30 bytes with their lines.
+var tinyFileSizes = []int{75 << 10, 150 << 10, 300 << 10, 600 << 10}
+
+// fileShape is a description whose properties each refer to a file of
+// their own: its main file, the line that refers to file i (a format
+// given i twice), the name of file i, and every file's text.
+type fileShape struct {
+	main, line, name, body string
+	json                   bool
+}
+
+var (
+	smallYAMLFiles = fileShape{main: "in.yaml", line: "        p%d: {$ref: 'f/%06d.yaml'}\n", name: "%06d.yaml", body: "{type: string, maxLength: 9}\n"}
+	smallJSONFiles = fileShape{main: "in.json", line: `"p%d":{"$ref":"f/%06d.json"}`, name: "%06d.json", body: `{"type":"string","maxLength":9}`, json: true}
+	// tinyFiles are the least text a file and its line can be: a name of
+	// a few letters, without an extension (the file is read as text, the
+	// cheaper way), and an empty object.
+	tinyFiles = fileShape{main: "in.yaml", line: "        p%x: {$ref: f/%x}\n", name: "%x", body: "{}"}
+)
+
+// manyFiles writes a description of the shape sh, of size bytes with its
+// files.
+func manyFiles(sh fileShape) func(string, int) ([]string, int64, error) {
 	return func(dir string, size int) ([]string, int64, error) {
 		os.RemoveAll(filepath.Join(dir, "f"))
 		if err := os.MkdirAll(filepath.Join(dir, "f"), 0o755); err != nil {
 			return nil, 0, err
 		}
-		main, line, body := "in.yaml", "        p%d: {$ref: 'f/%06d.yaml'}\n", "{type: string, maxLength: 9}\n"
-		if json {
-			main, line, body = "in.json", `"p%d":{"$ref":"f/%06d.json"}`, `{"type":"string","maxLength":9}`
-		}
 		var total int64
 		var werr error
-		n, err := writeFile(filepath.Join(dir, main), func(w io.Writer) {
-			io.WriteString(w, properties(json))
+		n, err := writeFile(filepath.Join(dir, sh.main), func(w io.Writer) {
+			io.WriteString(w, properties(sh.json))
 			for i, n := 0, 0; n < size; i++ {
-				s := fmt.Sprintf(line, i, i)
-				if json && i > 0 {
+				s := fmt.Sprintf(sh.line, i, i)
+				if sh.json && i > 0 {
 					s = "," + s
 				}
 				io.WriteString(w, s)
-				name := fmt.Sprintf("%06d.yaml", i)
-				if json {
-					name = fmt.Sprintf("%06d.json", i)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "f", name), []byte(body), 0o644); err != nil && werr == nil {
+				if err := os.WriteFile(filepath.Join(dir, "f", fmt.Sprintf(sh.name, i)), []byte(sh.body), 0o644); err != nil && werr == nil {
 					werr = err
 				}
-				n += len(s) + len(body)
-				total += int64(len(body))
+				n += len(s) + len(sh.body)
+				total += int64(len(sh.body))
 			}
-			if json {
+			if sh.json {
 				io.WriteString(w, "}}}}}")
 			}
 		})
 		if err == nil {
 			err = werr
 		}
-		return []string{"--file", main}, n + total, err
+		return []string{"--file", sh.main}, n + total, err
 	}
 }
 
@@ -253,8 +266,9 @@ var shapes = []shape{
 	}},
 	{name: "`$ref`s whose lifted names clean alike (`a!`, `a$`, …)", write: collidingNames(false)},
 	{name: "JSON `$ref`s whose lifted names clean alike", write: collidingNames(true)},
-	{name: "many small files, each named by a `$ref`", sizes: smallFileSizes, write: smallFiles(false)},
-	{name: "many small JSON files, each named by a `$ref`", sizes: smallFileSizes, write: smallFiles(true)},
+	{name: "many small files, each named by a `$ref`", sizes: smallFileSizes, write: manyFiles(smallYAMLFiles)},
+	{name: "many small JSON files, each named by a `$ref`", sizes: smallFileSizes, write: manyFiles(smallJSONFiles)},
+	{name: "many tiny files (`{}`, a name of a few letters without an extension)", sizes: tinyFileSizes, write: manyFiles(tinyFiles)},
 	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
 		ops := size / 2 / 560
 		base, head := growthtest.Operations(ops, false), growthtest.Operations(ops, true)

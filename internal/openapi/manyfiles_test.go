@@ -13,7 +13,8 @@ import (
 )
 
 // TestManySmallFilesLoadInBoundedMemory: 20,000 one-line files, each named
-// by a $ref, in YAML and in JSON, cost memory in proportion to their size,
+// by a $ref, in YAML and in JSON, and 20,000 tiny ones (an empty object
+// each, read as text), cost memory in proportion to their number,
 // not a large block of nodes each (which came to 360 KB a file, 7 GB in
 // all; a block of eight nodes for a file of three, 1 KB a file), nor
 // records of the bundler's larger than their tree (a Go map from path to
@@ -27,32 +28,37 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	testenv.Long(t) // loads 20,000 files
 	const files = 20_000
 	// A file and its line in the description are 67 bytes (YAML) or 58
-	// (JSON). Held while bundling: 535 and 552 bytes, where 562 and 579
+	// (JSON). Held while bundling: 537 and 552 bytes, where 562 and 579
 	// before each file's record was found by its position, a Source was
 	// two words and a pointer and the tables' slots three quarters full
 	// (652 and more before the bundler's records were cut; nodes cut from
 	// one slab for all the files saved 5 more, see slab); held after: 523
 	// and 540 (534 and 551: a file's record, which holds its Source,
 	// outlives the bundler); allocated 1.47 and 1.89 KB (1.64 and 1.97).
+	// A tiny file and its line are some 30 bytes; held: 357 while bundling,
+	// 345 after, allocated 1.24 KB. What a file holds whatever its size
+	// (its record, its nodes and members, its $ref's local text and its
+	// name in the components) is then 12 bytes a byte of its text.
 	cases := []struct {
 		name                                           string
-		fsys                                           fstest.MapFS
-		main                                           string
+		shape                                          fileShape
 		bundlingPerFile, heldPerFile, allocatedPerFile int64
 	}{
-		{"YAML", smallFiles(files), "openapi.yaml", 539, 527, 1500},
-		{"JSON", smallJSONFiles(files), "openapi.json", 556, 544, 2000},
+		{"YAML", smallYAML, 539, 527, 1500},
+		{"JSON", smallJSON, 556, 544, 2000},
+		{"tiny", tiny, 361, 349, 1300},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			fsys, main := tc.shape.files(files), tc.shape.main
 			lim := Limits{Files: files + 1}
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			root, err := Load(context.Background(), tc.fsys, tc.main, lim)
+			root, err := Load(context.Background(), fsys, main, lim)
 			var b *bundler
 			if err == nil {
-				root, b, err = bundle(context.Background(), root, BundleOptions{FS: tc.fsys, Limits: lim})
+				root, b, err = bundle(context.Background(), root, BundleOptions{FS: fsys, Limits: lim})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -65,7 +71,7 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 			allocated := int64(after.TotalAlloc - before.TotalAlloc)
 			t.Logf("%d files: %d KB held while bundling, %d KB held, %d KB allocated (%d and %d bytes held a file, %d allocated)", files, bundling>>10, held>>10, allocated>>10, bundling/files, held/files, allocated/files)
 			runtime.KeepAlive(root)
-			runtime.KeepAlive(tc.fsys) // the files' text, held before: not counted, let go or not
+			runtime.KeepAlive(fsys) // the files' text, held before: not counted, let go or not
 			if got := len(root.Get("components").Get("schemas").Fields()); got != files+1 {
 				t.Fatalf("%d schemas, want %d", got, files+1)
 			}
@@ -82,52 +88,74 @@ func TestManySmallFilesLoadInBoundedMemory(t *testing.T) {
 	}
 }
 
-// smallFiles is a description whose n properties each refer to a file of
-// their own holding one small schema.
-func smallFiles(n int) fstest.MapFS {
-	fsys := fstest.MapFS{}
-	var main strings.Builder
-	main.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n")
-	for i := range n {
-		name := fmt.Sprintf("f/%05d.yaml", i)
-		fmt.Fprintf(&main, "        p%d: {$ref: '%s'}\n", i, name)
-		fsys[name] = &fstest.MapFile{Data: []byte("{type: string, maxLength: 9}\n")}
-	}
-	fsys["openapi.yaml"] = &fstest.MapFile{Data: []byte(main.String())}
-	return fsys
+// fileShape is a description whose properties each refer to a file of
+// their own: its main file, its text before the properties and after
+// them, the name of file i, the line that refers to it (given i and the
+// name), the separator between two lines, and every file's text.
+type fileShape struct {
+	main, head, tail, name, line, sep, body string
 }
 
-// smallJSONFiles is smallFiles in JSON.
-func smallJSONFiles(n int) fstest.MapFS {
+const yamlHead = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S:\n      type: object\n      properties:\n"
+
+var (
+	// smallYAML is one small schema a file.
+	smallYAML = fileShape{main: "openapi.yaml", head: yamlHead, name: "f/%05d.yaml", line: "        p%d: {$ref: '%s'}\n", body: "{type: string, maxLength: 9}\n"}
+	// smallJSON is smallYAML in JSON.
+	smallJSON = fileShape{
+		main: "openapi.json",
+		head: `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"S":{"type":"object","properties":{`, tail: "}}}}}",
+		name: "f/%05d.json", line: `"p%d":{"$ref":"%s"}`, sep: ",", body: `{"type":"string","maxLength":9}`,
+	}
+	// tiny is the least text a file and its line can be: an empty object
+	// in a file whose name is a few letters without an extension, so that
+	// it is read as text (BENCHMARKS.md §8, many tiny files).
+	tiny = fileShape{main: "openapi.yaml", head: yamlHead, name: "f/%x", line: "        p%x: {$ref: %s}\n", body: "{}"}
+)
+
+// files is the description of n files of the shape.
+func (sh fileShape) files(n int) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	var main strings.Builder
-	main.WriteString(`{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"S":{"type":"object","properties":{`)
+	main.WriteString(sh.head)
 	for i := range n {
-		name := fmt.Sprintf("f/%05d.json", i)
+		name := fmt.Sprintf(sh.name, i)
 		if i > 0 {
-			main.WriteString(",")
+			main.WriteString(sh.sep)
 		}
-		fmt.Fprintf(&main, `"p%d":{"$ref":"%s"}`, i, name)
-		fsys[name] = &fstest.MapFile{Data: []byte(`{"type":"string","maxLength":9}`)}
+		fmt.Fprintf(&main, sh.line, i, name)
+		fsys[name] = &fstest.MapFile{Data: []byte(sh.body)}
 	}
-	main.WriteString("}}}}}")
-	fsys["openapi.json"] = &fstest.MapFile{Data: []byte(main.String())}
+	main.WriteString(sh.tail)
+	fsys[sh.main] = &fstest.MapFile{Data: []byte(main.String())}
 	return fsys
 }
 
 // TestManySmallFilesCostLinear: n files, each named by a $ref and lifted
 // into the components, cost allocations in proportion to n, prepared
-// whole. Not parallel: it counts allocations.
+// whole, in each shape of BENCHMARKS.md §8's many files. Not parallel: it
+// counts allocations.
 func TestManySmallFilesCostLinear(t *testing.T) {
 	testenv.Long(t)
 	prepare := preparer(t, false)
-	growthtest.Linear(t, "many small files", 500, func(n int) {
-		p := prepare(smallFiles(n), "openapi.yaml")
-		defer p.Release()
-		if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
-			t.Fatalf("%d schemas, want %d", got, n+1)
-		}
-	})
+	for _, tc := range []struct {
+		name  string
+		shape fileShape
+	}{
+		{"small YAML files", smallYAML},
+		{"small JSON files", smallJSON},
+		{"tiny files", tiny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			growthtest.Linear(t, tc.name, 500, func(n int) {
+				p := prepare(tc.shape.files(n), tc.shape.main)
+				defer p.Release()
+				if got := len(p.Root.Get("components").Get("schemas").Fields()); got != n+1 {
+					t.Fatalf("%d schemas, want %d", got, n+1)
+				}
+			})
+		})
+	}
 }
 
 // TestFlowStyleYAMLFileParsedOnce: a small YAML file written in flow style
