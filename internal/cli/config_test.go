@@ -199,7 +199,7 @@ func TestConfigFileRefused(t *testing.T) {
 		{"file on the step too", threeDescriptions, []string{"--file", "api/svc0.yaml"}, "input file: is set, and config lists the descriptions"},
 		{"outside the workspace", "", []string{"--config", "../outside.yml"}, `input config: ../outside.yml is outside the workspace`},
 		{"no such config", "", []string{"--config", "nope.yml"}, "input config: nope.yml does not exist"},
-		{"report where a description writes", "descriptions:\n  - file: api/svc0.yaml\n  - file: api/svc1.yaml\n    bundle-path: r.json\n", []string{"--report", "r.json"}, "descriptions[1] (api/svc1.yaml) would write bundle-path r.json, which is the report file's path"},
+		{"report where a description writes", "descriptions:\n  - file: api/svc0.yaml\n  - file: api/svc1.yaml\n    bundle-path: r.json\n", []string{"--report", "r.json"}, "descriptions[1] (api/svc1.yaml): input report: the report file's path, r.json, is where bundle-path r.json is written"},
 		{"set-live turned on", "descriptions:\n  - file: api/svc0.yaml\n    set-live: true\n", []string{"--set-live=false"}, "descriptions[0] (api/svc0.yaml): set-live is false for the step"},
 		{"its own base under a gate", "descriptions:\n  - file: api/svc0.yaml\n    base-file: api/svc0.yaml\n", []string{"--fail-on-breaking"}, "descriptions[0] (api/svc0.yaml): base-file differs from the step's, which fails on breaking changes"},
 		{"its own agreed changes under a gate", "descriptions:\n  - file: api/svc0.yaml\n    breaking-ignore: api/svc1.yaml\n", []string{"--fail-on-breaking"}, "breaking-ignore differs from the step's"},

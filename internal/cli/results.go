@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,6 +42,9 @@ func setResults(rep *ghaction.Reporter, results []*publish.Result, runErr error)
 // published all the same (a later step would read nothing); after a
 // failure, it is a warning beside it.
 func writeReportFile(rep *ghaction.Reporter, cfg publish.Config, results []*publish.Result, runErr error) error {
+	if errors.Is(runErr, publish.ErrReportInTheWay) {
+		return runErr // its path is another file of the run's: not written over
+	}
 	data, err := json.Marshal(publish.ReportOf(results))
 	if err == nil {
 		err = publish.WriteReport(cfg, []byte(strings.TrimRight(rep.ScrubJSON(string(data)), "\n")+"\n"))

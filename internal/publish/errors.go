@@ -22,6 +22,10 @@ func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input
 
 func (e *InputError) Unwrap() error { return e.Err }
 
+// ErrReportInTheWay is the cause of the error of a report file whose path
+// is a file the run reads or writes: the report is not written.
+var ErrReportInTheWay = errors.New("the report file is in the way")
+
 // EnvError is an environment variable of the runner (not an input) whose
 // value the run cannot use: GITHUB_API_URL, a proxy variable. Like an
 // InputError, it is the user's to fix.

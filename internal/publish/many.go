@@ -114,11 +114,7 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	annotations := newBudget()
 	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
 	if err := outcome(units, false); err != nil {
-		for _, u := range units {
-			if u.err == nil && !u.res.DryRun {
-				u.res.Held = true
-			}
-		}
+		hold(units)
 		return results, err
 	}
 	gate := docsapi.NewGate()
@@ -206,16 +202,30 @@ func outcome(units []*unit, sent bool) error {
 // other (a bundle in another's site), or one reached through a link to the
 // other's folder; or a place a description writes where another's files
 // are read (its description, base, agreed changes). The later of a pair
-// gets an *InputError that names the earlier.
+// gets an *InputError that names the earlier. The report file may be no
+// file the run reads or writes, the config file among them: its error
+// wraps ErrReportInTheWay, and the report is then not written.
 func conflicts(units []*unit) error {
 	type claim struct {
 		u     *unit // nil for the report file
-		what  string
+		input string
+		path  string
 		real  string // where it leads, links followed
 		write bool
 	}
 	var claims []claim
 	service := map[string]*unit{}
+	// The input a description's own clash is blamed on: the one that
+	// writes, or the config file that set both.
+	own := func(u *unit, c, o claim) string {
+		switch {
+		case u.cfg.ConfigFile != "":
+			return "config"
+		case c.write:
+			return c.input
+		}
+		return o.input
+	}
 	clash := func(c claim) {
 		for _, o := range claims {
 			if !c.write && !o.write || !nested(o.real, c.real) {
@@ -223,15 +233,21 @@ func conflicts(units []*unit) error {
 			}
 			switch {
 			case o.u == nil:
-				c.u.err = &InputError{Input: "report", Msg: fmt.Sprintf("%s would write %s, which is the report file's path: give the report a path of its own", c.u.label(), c.what)}
+				c.u.err = reportInTheWay(o.path, fmt.Sprintf("where %s %s is %s", c.input, c.path, map[bool]string{true: "written", false: "read"}[c.write]))
+			case o.u == c.u && c.write && o.write:
+				c.u.err = &InputError{Input: own(c.u, c, o), Msg: fmt.Sprintf("%s would write %s %s where it also has %s %s: give each a place of its own", c.u.label(), c.input, c.path, o.input, o.path)}
 			case o.u == c.u:
-				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s where it also has %s: give each a place of its own", c.u.label(), c.what, o.what)}
+				w, r := c, o
+				if !c.write {
+					w, r = o, c
+				}
+				c.u.err = &InputError{Input: own(c.u, c, o), Msg: fmt.Sprintf("%s would write %s %s over %s %s, which it reads: give %s a path of its own", c.u.label(), w.input, w.path, r.input, r.path, w.input)}
 			case c.write && o.write:
-				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, as %s does with %s: give each description its own", c.u.label(), c.what, o.u.label(), o.what)}
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s %s, as %s does with %s %s: give each description its own", c.u.label(), c.input, c.path, o.u.label(), o.input, o.path)}
 			case c.write:
-				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s, where %s reads its %s: write elsewhere", c.u.label(), c.what, o.u.label(), o.what)}
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s %s, where %s reads its %s %s: write elsewhere", c.u.label(), c.input, c.path, o.u.label(), o.input, o.path)}
 			default:
-				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s reads %s, where %s would write %s: give each description its own", c.u.label(), c.what, o.u.label(), o.what)}
+				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s reads %s %s, where %s would write %s %s: give each description its own", c.u.label(), c.input, c.path, o.u.label(), o.input, o.path)}
 			}
 			return
 		}
@@ -239,11 +255,17 @@ func conflicts(units []*unit) error {
 	}
 	for _, u := range units {
 		// The report is the run's: every description has the same, which
-		// the first claims.
-		if u.plan != nil && u.ws != nil && u.plan.ReportPath != "" {
-			claims = append(claims, claim{nil, "report " + u.plan.ReportPath, leadsTo(u.ws, u.plan.ReportPath), true})
-			break
+		// the first claims, as the config file is.
+		if u.plan == nil || u.ws == nil || u.plan.ReportPath == "" {
+			continue
 		}
+		report := claim{nil, "report", u.plan.ReportPath, leadsTo(u.ws, u.plan.ReportPath), true}
+		if rel, err := u.ws.Path(u.cfg.ConfigFile); u.cfg.ConfigFile != "" && err == nil && nested(report.real, leadsTo(u.ws, rel)) {
+			hold(units)
+			return reportInTheWay(report.path, "the config file's")
+		}
+		claims = append(claims, report)
+		break
 	}
 	for _, u := range units {
 		if u.plan == nil || u.err != nil {
@@ -264,16 +286,34 @@ func conflicts(units []*unit) error {
 		}{{"bundle-path", p.BundlePath, true}, {"download-path", p.ZipPath, true}, {"extract-to", p.SitePath, true},
 			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}} {
 			if c.path != "" && u.err == nil {
-				clash(claim{u, fmt.Sprintf("%s %s", c.input, c.path), leadsTo(u.ws, c.path), c.write})
+				clash(claim{u, c.input, c.path, leadsTo(u.ws, c.path), c.write})
 			}
 		}
 	}
 	for _, u := range units {
 		if u.err != nil {
+			hold(units)
 			return outcome(units, false)
 		}
 	}
 	return nil
+}
+
+// reportInTheWay is the error of a report file at path, which is where
+// another file of the run is (what says which).
+func reportInTheWay(path, what string) *InputError {
+	return &InputError{Input: "report", Msg: fmt.Sprintf("the report file's path, %s, is %s: give the report a path of its own", path, what), Err: ErrReportInTheWay}
+}
+
+// hold marks every description that passed its check, and is not a dry
+// run, as held: another's failed check stops the run before anything is
+// sent.
+func hold(units []*unit) {
+	for _, u := range units {
+		if u.err == nil && u.plan != nil && !u.plan.DryRun {
+			u.res.Held = true
+		}
+	}
 }
 
 // leadsTo is where name, a slash path in the workspace, leads: its nearest

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClashingPathsTouchNothing: a run whose paths clash is an input
+// error before anything is sent, and the file in the way is left as it
+// was.
+//   - A report path that is a file the run reads (the description, a
+//     base, the agreed changes, the config file, a description the config
+//     lists) or writes (a bundle) is report's error, and the report is not
+//     written over it; the other descriptions of the run are held, not
+//     said published.
+//   - A description of a run without a config file whose own paths clash
+//     (a zip or a bundle over the description, a zip inside the site) is
+//     the error of the input that writes, not of config.
+func TestClashingPathsTouchNothing(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name      string
+		config    string
+		args      []string
+		untouched string // the file in the way
+		want      string
+	}{
+		{"report over the description", "", []string{"--file", "api/svc0.yaml", "--report", "api/svc0.yaml"}, "api/svc0.yaml", "input report: the report file's path, api/svc0.yaml, is where file api/svc0.yaml is read"},
+		{"report over the base", "", []string{"--file", "api/svc1.yaml", "--base-file", "api/svc1-base.yaml", "--report", "api/svc1-base.yaml"}, "api/svc1-base.yaml", "is where base-file api/svc1-base.yaml is read"},
+		{"report over the agreed changes", "", []string{"--file", "api/svc0.yaml", "--breaking-ignore", "agreed.txt", "--report", "agreed.txt"}, "agreed.txt", "is where breaking-ignore agreed.txt is read"},
+		{"report over the bundle", "", []string{"--file", "api/svc0.yaml", "--bundle-path", "b.json", "--report", "b.json"}, "b.json", "is where bundle-path b.json is written"},
+		{"report over the config file", threeDescriptions, []string{"--config", "docs-publish.yml", "--report", "docs-publish.yml"}, "docs-publish.yml", "input report: the report file's path, docs-publish.yml, is the config file's"},
+		{"report over a description the config lists", threeDescriptions, []string{"--config", "docs-publish.yml", "--report", "api/svc2.yaml"}, "api/svc2.yaml", "descriptions[2] (api/svc2.yaml): input report: the report file's path, api/svc2.yaml, is where file api/svc2.yaml is read"},
+		{"a zip over the description", "", []string{"--file", "api/svc0.yaml", "--download-path", "api/svc0.yaml"}, "api/svc0.yaml", "input download-path: api/svc0.yaml would write download-path api/svc0.yaml over file api/svc0.yaml, which it reads: give download-path a path of its own"},
+		{"a bundle over the description", "", []string{"--file", "api/svc0.yaml", "--bundle-path", "api/svc0.yaml"}, "api/svc0.yaml", "input bundle-path: api/svc0.yaml would write bundle-path api/svc0.yaml over file api/svc0.yaml"},
+		{"a zip inside the site", "", []string{"--file", "api/svc0.yaml", "--extract-to", "site", "--download-path", "site/x.zip"}, "api/svc0.yaml", "input extract-to: api/svc0.yaml would write extract-to site where it also has download-path site/x.zip"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := manyEmulator(t) // its own: what it was sent is this run's alone
+			files := map[string]string{"agreed.txt": "# none\n", "b.json": "{}\n"}
+			if tc.config != "" {
+				files["docs-publish.yml"] = tc.config
+			}
+			ws := manyWorkspace(t, files)
+			before, err := os.ReadFile(filepath.Join(ws, tc.untouched))
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": emu.Config().Token, "DOCS_PUBLISH_PROJECT_ID": "4711", "DOCS_PUBLISH_DOC_ID": "100"}
+			stdout, stderr, err := run(t, actionYAML(t), env, append([]string{"--api-url", emu.URL(), "--branch", "main"}, tc.args...)...)
+			if code := ExitCode(context.Background(), err); code != ExitUsage {
+				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v\nwant it to say %q\n%s", err, tc.want, stderr)
+			}
+			if after, err := os.ReadFile(filepath.Join(ws, tc.untouched)); err != nil || string(after) != string(before) {
+				t.Errorf("%s was written over (%v):\n%.200s", tc.untouched, err, after)
+			}
+			if n := len(emu.Requests()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+			if strings.Contains(stdout, `"outcome":"published"`) {
+				t.Errorf("a description is said published, nothing was sent:\n%s", stdout)
+			}
+		})
+	}
+}
