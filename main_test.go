@@ -874,13 +874,15 @@ func TestMatrixOfConcurrentRuns(t *testing.T) {
 func TestForkPullRequestWithoutToken(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name, event, failOnMissing string
-		code                       int
-		want                       string
+		name, event, failOnMissing, compare string
+		code                                int
+		want                                string
+		summary                             string // in the job summary
 	}{
-		{"pull request", "pull_request", "", 0, "::notice title=docs-publish::token is empty on a pull_request event"},
-		{"pull request, strict", "pull_request", "true", 2, "input token: is empty"},
-		{"push", "push", "", 2, "input token: is empty"},
+		{"pull request", "pull_request", "", "", 0, "::notice title=docs-publish::token is empty on a pull_request event", "### 🔍 Checked only"},
+		{"pull request, compare off", "pull_request", "", "false", 0, "::notice title=docs-publish::token is empty on a pull_request event", "The description was checked; set fail-on-missing-token"},
+		{"pull request, strict", "pull_request", "true", "", 2, "input token: is empty", ""},
+		{"push", "push", "", "", 2, "input token: is empty", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -891,9 +893,15 @@ func TestForkPullRequestWithoutToken(t *testing.T) {
 			if tc.failOnMissing != "" {
 				in["fail-on-missing-token"] = tc.failOnMissing
 			}
+			if tc.compare != "" {
+				in["compare"] = tc.compare
+			}
 			run := runActionWithEvent(t, tc.event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
 			if run.code != tc.code || !strings.Contains(run.stdout, tc.want) {
 				t.Errorf("exit %d, want %d, and %q in\n%s", run.code, tc.code, tc.want, run.stdout)
+			}
+			if !strings.Contains(run.summary, tc.summary) || (tc.compare == "false" && strings.Contains(run.summary, "compared with its base")) {
+				t.Errorf("summary lacks %q, or says a comparison ran with compare: %q:\n%s", tc.summary, tc.compare, run.summary)
 			}
 			if n := len(emu.Requests()); n != 0 {
 				t.Errorf("%d requests sent without a token", n)
