@@ -656,6 +656,10 @@ func TestBadInputs(t *testing.T) {
 		{name: "set-live not a boolean", inputs: map[string]string{"set-live": "yes please"}, want: []string{"input set-live", "true or false"}, requests: 0},
 		{name: "build fails", inputs: map[string]string{"file-name": "other.yml", "download": "true"}, want: []string{"download build 9007199254740993", "422", "build failed", "openapi.yml on branch main", "file-name and branch must match"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
 		{name: "build fails, waited for", inputs: map[string]string{"file-name": "other.yml"}, want: []string{"wait for build 9007199254740993", "build 9007199254740993 failed", "file-name and branch must match", "this run wrote other.yml on branch main"}, requests: -1, builds: 1, summary: "| Build outcome | failed |"},
+		{name: "timeout 0", inputs: map[string]string{"timeout": "0"}, want: []string{"input timeout", `"0" is not valid`, "more than 0, such as 90s, 10m"}, requests: 0},
+		{name: "request-timeout 0", inputs: map[string]string{"request-timeout": "0s"}, want: []string{"input request-timeout", `"0s" is not valid`, "more than 0"}, requests: 0},
+		{name: "build-timeout 0", inputs: map[string]string{"build-timeout": "0"}, want: []string{"input build-timeout", `"0" is not valid`, "more than 0"}, requests: 0},
+		{name: "build-timeout negative", inputs: map[string]string{"build-timeout": "-5m"}, want: []string{"input build-timeout", `"-5m" is not valid`, "more than 0"}, requests: 0},
 		{name: "wait-for-build not a boolean", inputs: map[string]string{"wait-for-build": "maybe"}, want: []string{"input wait-for-build", "true or false"}, requests: 0},
 		{name: "nothing listens at api-url", inputs: map[string]string{"api-url": "{closed}"}, want: []string{"list docs of project 4711", "cannot reach {closed}", "connection refused", "4 attempts", "check api-url"}, requests: 0},
 		{name: "wrong path prefix in api-url", inputs: map[string]string{"api-url": "{emulator}/v2"}, want: []string{"404", "api-url may be wrong", "path prefix"}, requests: 1, noWrites: true},
@@ -874,13 +878,15 @@ func TestMatrixOfConcurrentRuns(t *testing.T) {
 func TestForkPullRequestWithoutToken(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name, event, failOnMissing string
-		code                       int
-		want                       string
+		name, event, failOnMissing, compare string
+		code                                int
+		want                                string
+		summary                             string // in the job summary
 	}{
-		{"pull request", "pull_request", "", 0, "::notice title=docs-publish::token is empty on a pull_request event"},
-		{"pull request, strict", "pull_request", "true", 2, "input token: is empty"},
-		{"push", "push", "", 2, "input token: is empty"},
+		{"pull request", "pull_request", "", "", 0, "::notice title=docs-publish::token is empty on a pull_request event", "### 🔍 Checked only"},
+		{"pull request, compare off", "pull_request", "", "false", 0, "::notice title=docs-publish::token is empty on a pull_request event", "The description was checked; set fail-on-missing-token"},
+		{"pull request, strict", "pull_request", "true", "", 2, "input token: is empty", ""},
+		{"push", "push", "", "", 2, "input token: is empty", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -891,9 +897,15 @@ func TestForkPullRequestWithoutToken(t *testing.T) {
 			if tc.failOnMissing != "" {
 				in["fail-on-missing-token"] = tc.failOnMissing
 			}
+			if tc.compare != "" {
+				in["compare"] = tc.compare
+			}
 			run := runActionWithEvent(t, tc.event, in, map[string]string{"api/openapi.yaml": readSample(t, "bookstore.swagger2.yaml")})
 			if run.code != tc.code || !strings.Contains(run.stdout, tc.want) {
 				t.Errorf("exit %d, want %d, and %q in\n%s", run.code, tc.code, tc.want, run.stdout)
+			}
+			if !strings.Contains(run.summary, tc.summary) || (tc.compare == "false" && strings.Contains(run.summary, "compared with its base")) {
+				t.Errorf("summary lacks %q, or says a comparison ran with compare: %q:\n%s", tc.summary, tc.compare, run.summary)
 			}
 			if n := len(emu.Requests()); n != 0 {
 				t.Errorf("%d requests sent without a token", n)

@@ -53,6 +53,11 @@ func TestSeveralDescriptionsAsTheRunnerRunsThem(t *testing.T) {
 	if !strings.HasPrefix(run.summary, "### ❌ 1 of 3 descriptions failed; 2 published\n") || strings.Count(run.summary, "| ✅ published |") != 2 || !strings.Contains(run.summary, "| ❌ failed at list docs |") {
 		t.Errorf("summary:\n%s", run.summary)
 	}
+	// Each description's timings end with its own total, which took some
+	// time: the steps over loopback take milliseconds.
+	if n := strings.Count(run.summary, "| **total** | **"); n != 3 || strings.Contains(run.summary, "| **total** | **0s** |") {
+		t.Errorf("want 3 totals, none 0s, in the summary:\n%s", run.summary)
+	}
 	for _, want := range []string{"::group::descriptions[0] (api/svc0.yaml): release build", "::group::descriptions[2] (api/svc2.yaml): list docs",
 		"::error title=docs-publish::1 of 3 descriptions failed, the others were published"} {
 		if !strings.Contains(run.stdout, want) {

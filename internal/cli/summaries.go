@@ -71,12 +71,23 @@ func (s *summaries) markdown() string {
 	}
 	for i, r := range s.results {
 		fmt.Fprintf(&b, "\n### descriptions[%d]: %s\n\n", i, escapeCell(r.File))
-		one := newSummary(s.cfgs[i], r, r.Err, 0)
+		// A description's total is its own steps': the run's wall time is
+		// at the end, and the descriptions ran side by side within it.
+		one := newSummary(s.cfgs[i], r, r.Err, stepsTotal(r.Steps))
 		one.deeper = 1
 		b.WriteString(one.markdown())
 	}
 	fmt.Fprintf(&b, "\n*Took %s in all.*\n", s.total.Round(time.Millisecond))
 	return b.String()
+}
+
+// stepsTotal is how long the steps took together.
+func stepsTotal(steps []publish.StepTime) time.Duration {
+	var total time.Duration
+	for _, st := range steps {
+		total += st.Duration
+	}
+	return total
 }
 
 // text renders the summary as plain text, for the CLI's stderr: a line per

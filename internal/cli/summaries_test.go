@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -23,13 +24,17 @@ func severalRun() ([]publish.Config, []*publish.Result) {
 	results := []*publish.Result{
 		{File: cfgs[0].File, ProjectID: "4711", FileName: "openapi.yml", Branch: "main", DocID: "17", BuildID: "1001", Live: true,
 			BuildState: publish.BuildReady, DocsURL: "https://users.docs.example/",
+			Steps: []publish.StepTime{{Step: publish.StepCheck, Duration: 12 * time.Millisecond}, {Step: publish.StepList, Duration: 100 * time.Millisecond},
+				{Step: publish.StepUpdate, Duration: 138 * time.Millisecond}, {Step: publish.StepRelease, Duration: 200 * time.Millisecond}},
 			Changes: &publish.Comparison{Base: "base-file api/v1.yaml", Report: &apidiff.Report{Changes: []apidiff.Change{
 				{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "DELETE", Path: "/users/{id}", Text: "api removed without deprecation"},
 			}}}},
 		{File: cfgs[1].File, ProjectID: "47|12", FileName: "orders.yml", Branch: "main", FailedStep: publish.StepList,
+			Steps:    []publish.StepTime{{Step: publish.StepCheck, Duration: 20 * time.Millisecond}, {Step: publish.StepList, Duration: 2 * time.Millisecond}},
 			Err:      &publish.StepError{Step: publish.StepList, Desc: "list docs of project 47|12", Err: errors.New("service answered 404\n::error::injected")},
 			Findings: []openapi.Finding{{Severity: openapi.Warning, Msg: "a *warning*", File: "services/orders/openapi.yaml", Pos: openapi.Pos{Line: 3, Col: 5}}}},
-		{File: cfgs[2].File, ProjectID: "4713", FileName: "openapi.yml", Branch: "main", Held: true},
+		{File: cfgs[2].File, ProjectID: "4713", FileName: "openapi.yml", Branch: "main", Held: true,
+			Steps: []publish.StepTime{{Step: publish.StepCheck, Duration: 7 * time.Millisecond}}},
 	}
 	return cfgs, results
 }
@@ -73,6 +78,18 @@ func TestSeveralDescriptionsSummarySays(t *testing.T) {
 	for _, want := range []string{"### descriptions[0]: services/users/openapi.yaml", "#### ✅ API docs published", "#### ❌ Publishing failed at: list docs", "##### Findings in the description (1)", "### descriptions[2]: services/billing/openapi.yaml\n\n#### ⏸️ Not sent: another description failed its check"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("no %q in:\n%s", want, md)
+		}
+	}
+	// Each description's timings end with its own total, the sum of its
+	// steps, not the run's.
+	for i, want := range []string{"| **total** | **450ms** |", "| **total** | **22ms** |", "| **total** | **7ms** |"} {
+		head := fmt.Sprintf("### descriptions[%d]: ", i)
+		part := md[strings.Index(md, head):]
+		if next := strings.Index(part[len(head):], "### descriptions["); next >= 0 {
+			part = part[:len(head)+next]
+		}
+		if !strings.Contains(part, want) {
+			t.Errorf("descriptions[%d]: no %q in:\n%s", i, want, part)
 		}
 	}
 	if strings.Contains(md, "](javascript") || strings.Contains(md, "*warning*") {

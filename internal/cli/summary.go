@@ -71,8 +71,14 @@ func (s *summary) headline() (icon, title, detail string) {
 	case s.res.Held:
 		return "⏸️", "Not sent: another description failed its check", "This description passed its check, but another of the run's did not, so nothing was sent for any of them."
 	case s.res.ForkCheck:
+		// Compared only when a comparison ran: not with compare off, nor
+		// for a description new at its base, nor one the comparison skipped.
+		checked := "checked"
+		if c := s.res.Changes; c != nil && c.Report != nil {
+			checked = "checked and compared with its base"
+		}
 		return "🔍", "Checked only: nothing was published",
-			"The token is empty on a " + s.cfg.EventName + " event, as for a pull request from a fork, which gets no secrets. The description was checked (and compared with its base); set fail-on-missing-token: true to make this an error."
+			"The token is empty on a " + s.cfg.EventName + " event, as for a pull request from a fork, which gets no secrets. The description was " + checked + "; set fail-on-missing-token: true to make this an error."
 	case s.res.DryRun:
 		return "🔍", "Dry run: nothing was sent", ""
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
 )
@@ -43,5 +44,36 @@ func TestFindingLinks(t *testing.T) {
 		if got := s.place(openapi.Finding{File: "api/openapi.yaml", Pos: tc.pos}); got != tc.want {
 			t.Errorf("server %s, at %+v: %q, want %q", tc.server, tc.pos, got, tc.want)
 		}
+	}
+}
+
+// TestForkCheckSaysWhatRan: a fork's pull request without a token says its
+// description was compared with its base only when a comparison ran, not
+// when compare is off, the description is new at the base, or the
+// comparison was skipped.
+func TestForkCheckSaysWhatRan(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		changes  *publish.Comparison
+		compared bool
+	}{
+		{"compare off", nil, false},
+		{"new at the base", &publish.Comparison{Base: "the pull request's base commit 1111111", New: true}, false},
+		{"skipped", &publish.Comparison{Base: "the pull request's base commit 1111111", Skipped: "GitHub's API did not answer"}, false},
+		{"compared", &publish.Comparison{Base: "the pull request's base commit 1111111", Report: &apidiff.Report{}}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := &publish.Result{DryRun: true, ForkCheck: true, Changes: tc.changes}
+			_, title, detail := newSummary(publish.Config{EventName: "pull_request"}, res, nil, 0).headline()
+			if title != "Checked only: nothing was published" || !strings.Contains(detail, "The description was checked") {
+				t.Fatalf("headline %q, %q", title, detail)
+			}
+			if got := strings.Contains(detail, "compared with its base"); got != tc.compared {
+				t.Errorf("says compared: %v, want %v: %q", got, tc.compared, detail)
+			}
+		})
 	}
 }

@@ -54,7 +54,7 @@ func TestSummaryGolden(t *testing.T) {
 		{"breaking", &publish.Result{FailedStep: publish.StepCompare, Steps: steps, Changes: &publish.Comparison{Base: "base-file api/v1.yaml", Report: &apidiff.Report{Changes: []apidiff.Change{
 			{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "DELETE", Path: "/books/{bookId}", Text: "api removed without deprecation"},
 		}}}}, &publish.BreakingError{Count: 1}},
-		{"fork-check", &publish.Result{DryRun: true, ForkCheck: true, FileName: "openapi.yml", Steps: steps}, nil},
+		{"fork-check", &publish.Result{DryRun: true, ForkCheck: true, FileName: "openapi.yml", Steps: steps, Changes: published.Changes}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestSummaryLeadsWithTheOutcome(t *testing.T) {
 			[]string{"check inputs\n", "<b>", "](javascript", "failed at"}},
 		{"failed-step", "### ❌ Publishing failed at: update file", []string{"service answered 404 Not Found"}, nil},
 		{"breaking", "### ❌ Breaking API changes: nothing was published", []string{"| ❌ | DELETE /books/{bookId} | api removed without deprecation |"}, nil},
-		{"fork-check", "### 🔍 Checked only: nothing was published", []string{"pull request from a fork"}, nil},
+		{"fork-check", "### 🔍 Checked only: nothing was published", []string{"pull request from a fork", "The description was checked and compared with its base;"}, nil},
 	}
 	for _, c := range checks {
 		s := read(c.name)

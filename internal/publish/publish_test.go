@@ -219,7 +219,7 @@ func TestValueKinds(t *testing.T) {
 		want string
 	}{
 		{"bool", func() decoder { return new(Bool) }, map[string]string{"true": "true", "FALSE": "false", " true ": "true"}, []string{"", "yes", "1", "maybe", "on"}, "true or false"},
-		{"duration", func() decoder { return new(Duration) }, map[string]string{"10m": "10m0s", "90s": "1m30s", "0": "0s", "1h30m": "1h30m0s"}, []string{"", "10", "soon", "-1m"}, "a duration such as 90s"},
+		{"duration", func() decoder { return new(Duration) }, map[string]string{"10m": "10m0s", "90s": "1m30s", "1ms": "1ms", "1h30m": "1h30m0s"}, []string{"", "10", "soon", "-1m", "-5m", "0", "0s", " 0m "}, "a duration of more than 0, such as 90s"},
 		{"size", func() decoder { return new(ByteSize) }, map[string]string{"1GiB": "1GiB", "500MiB": "500MiB", "10MB": "10000000 bytes", "2048": "2048 bytes", "1 gib": "1GiB"}, []string{"", "-1", "lots", "1TB", "0"}, "a size such as 1GiB"},
 	}
 	for _, tc := range cases {

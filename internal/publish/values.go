@@ -35,14 +35,17 @@ func (b *Bool) EnvDecode(v string) error {
 	return nil
 }
 
-// Duration is an input that is a Go duration: 90s, 10m, 1h30m.
+// Duration is an input that is a Go duration of more than 0: 90s, 10m,
+// 1h30m.
 type Duration time.Duration
 
-// EnvDecode reads a duration that is not negative.
+// EnvDecode reads a duration of more than 0. Every Duration input is a
+// limit, and 0 is refused rather than read as none: a run without a limit
+// waits for as long as GitHub lets a job run.
 func (d *Duration) EnvDecode(v string) error {
 	parsed, err := time.ParseDuration(strings.TrimSpace(v))
-	if err != nil || parsed < 0 {
-		return &ValueError{Value: v, Want: "a duration such as 90s, 10m or 1h"}
+	if err != nil || parsed <= 0 {
+		return &ValueError{Value: v, Want: "a duration of more than 0, such as 90s, 10m or 1h"}
 	}
 	*d = Duration(parsed)
 	return nil
