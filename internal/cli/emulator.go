@@ -176,6 +176,11 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 		fmt.Fprintf(w, "\nproject-id %s (%s)\n", p.ID, branches)
 		for _, d := range p.Docs {
 			fmt.Fprintf(w, "  doc-id %s renders %s on branch %s; its live build: %s\n", d.ID, d.File, d.Branch, emu.SiteURL(d.ID))
+			if d.Domain != "" {
+				fmt.Fprintf(w, "    domain: %s\n", d.Domain)
+			} else {
+				fmt.Fprintf(w, "    no domain, so the docs-url output is empty: give the doc a domain in the seed file\n")
+			}
 			if d.Fail != "" {
 				fmt.Fprintf(w, "    every build fails: %s\n", d.Fail)
 			}

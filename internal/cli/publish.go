@@ -318,10 +318,29 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		rep.PrintOutputs()
 	}
 	if err != nil {
-		rep.Annotate(report.Error, err.Error(), whereOf(err))
+		if !annotatedAtItsPlaces(err) {
+			rep.Annotate(report.Error, err.Error(), whereOf(err))
+		}
 		return &reported{err}
 	}
 	return nil
+}
+
+// annotatedAtItsPlaces says whether err is a description that cannot be
+// loaded, whose faults the run annotated each at its place already, as
+// findings: annotating err too would say each again at the same place.
+// The job summary and the results output give err whole. A run stopped by
+// several faults, or by findings, and one of several descriptions, still
+// ends with an annotation that sums them up; so does a base description
+// that cannot be loaded, whose faults are not findings.
+func annotatedAtItsPlaces(err error) bool {
+	var ie *publish.InputError
+	var re *publish.RunsError
+	var les openapi.LoadErrors
+	if errors.As(err, &re) || !errors.As(err, &ie) || ie.Input != "file" {
+		return false
+	}
+	return errors.As(ie.Err, &les) && !errors.Is(ie.Err, publish.ErrInvalidDescription)
 }
 
 // whereOf points an error at the place in the description it is about. A
