@@ -176,10 +176,13 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 		fmt.Fprintf(w, "\nproject-id %s (%s)\n", p.ID, branches)
 		for _, d := range p.Docs {
 			fmt.Fprintf(w, "  doc-id %s renders %s on branch %s; its live build: %s\n", d.ID, d.File, d.Branch, emu.SiteURL(d.ID))
-			if d.Domain != "" {
-				fmt.Fprintf(w, "    domain: %s\n", d.Domain)
-			} else {
+			switch {
+			case d.Domain == "":
 				fmt.Fprintf(w, "    no domain, so the docs-url output is empty: give the doc a domain in the seed file\n")
+			case cfg.Variant.Fields == emulator.FieldsAbsent:
+				fmt.Fprintf(w, "    domain: %s, which variant %s leaves out of docs.list: the docs-url output is empty\n", d.Domain, f.variant)
+			default:
+				fmt.Fprintf(w, "    domain: %s\n", d.Domain)
 			}
 			if d.Fail != "" {
 				fmt.Fprintf(w, "    every build fails: %s\n", d.Fail)

@@ -29,4 +29,10 @@ func TestEmulatorPrintsEachDocsDomain(t *testing.T) {
 	if err := emu.stop(); err != nil {
 		t.Errorf("the emulator ended with %v", err)
 	}
+	// A variant that sends only the ids sends no domain either.
+	bare := serve(t, nil, "emulator", "--addr", "127.0.0.1:0", "--doc", "4712/21", "--variant", "fields-absent")
+	waitFor(t, &bare.stdout, regexp.MustCompile(`doc-id 21 renders .*\n    domain: doc-21\.project-4712\.docs\.example, which variant fields-absent leaves out of docs\.list: the docs-url output is empty\n`))
+	if err := bare.stop(); err != nil {
+		t.Errorf("the emulator ended with %v", err)
+	}
 }

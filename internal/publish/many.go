@@ -261,8 +261,13 @@ func conflicts(units []*unit) error {
 		}
 		report := claim{nil, "report", u.plan.ReportPath, leadsTo(u.ws, u.plan.ReportPath), true}
 		if rel, err := u.ws.Path(u.cfg.ConfigFile); u.cfg.ConfigFile != "" && err == nil && nested(report.real, leadsTo(u.ws, rel)) {
-			hold(units)
-			return reportInTheWay(report.path, "the config file's")
+			// Every description's: none can be published as it asks.
+			for _, u := range units {
+				if u.err == nil {
+					u.err = reportInTheWay(report.path, "the config file's")
+				}
+			}
+			return outcome(units, false)
 		}
 		claims = append(claims, report)
 		break

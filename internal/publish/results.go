@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/workspace"
@@ -192,7 +193,10 @@ func ResultsJSON(results []*Result) string {
 
 // WriteReport writes data, the report file's text, to the report input's
 // path in the workspace, whole or not at all. The caller scrubs data: the
-// report file is a sink.
+// report file is a sink. A file at the path that is not a report of
+// docs-publish, which the run may have read (a file a description refers
+// to, one a description that failed its check names), is not written
+// over: its error is report's, caused by ErrReportInTheWay.
 func WriteReport(cfg Config, data []byte) error {
 	ws, err := workspace.Open(cfg.Workspace)
 	if err != nil {
@@ -200,6 +204,9 @@ func WriteReport(cfg Config, data []byte) error {
 	}
 	defer ws.Close()
 	rel, err := ws.Path(cfg.Report)
+	if err == nil {
+		err = checkOverReport(ws, rel)
+	}
 	if err == nil {
 		err = ws.WriteFile(rel, data)
 	}
@@ -211,4 +218,71 @@ func WriteReport(cfg Config, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// checkOverReport refuses to write the report over the file at rel unless
+// it is empty or a report (a JSON object of version, counts and
+// descriptions): what a run wrote there before. It reads the file as a
+// stream of tokens, in memory that does not grow with it.
+func checkOverReport(ws *workspace.Workspace, rel string) error {
+	f, err := ws.Open(rel)
+	if err != nil {
+		return nil // nothing there to keep, or what is there is not a file: writing says
+	}
+	defer f.Close()
+	if isReport(json.NewDecoder(f)) {
+		return nil
+	}
+	return &InputError{Input: "report", Msg: fmt.Sprintf("%s is a file that is not a report of docs-publish, and is not written over: give the report a path of its own, or remove the file in an earlier step", rel), Err: ErrReportInTheWay}
+}
+
+// isReport says whether dec reads nothing, or one JSON object whose
+// members are the report's and among them its version.
+func isReport(dec *json.Decoder) bool {
+	t, err := dec.Token()
+	if err == io.EOF {
+		return true // empty
+	}
+	if err != nil || t != json.Delim('{') {
+		return false
+	}
+	versioned := false
+	for dec.More() {
+		key, err := dec.Token()
+		switch key {
+		case "version":
+			versioned = true
+		case "counts", "descriptions":
+		default:
+			return false
+		}
+		if err != nil || !skipValue(dec) {
+			return false
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return false
+	}
+	_, err = dec.Token()
+	return versioned && err == io.EOF
+}
+
+// skipValue reads one JSON value from dec, token by token.
+func skipValue(dec *json.Decoder) bool {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return true
+		}
+	}
 }
