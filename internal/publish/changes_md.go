@@ -109,8 +109,8 @@ func changeRows(b *strings.Builder, cs []apidiff.Change, all int, icon bool, max
 // and all: the enum value `tick` (backticks its own) is quoted with two
 // backticks on either side, a parameter named with three backticks with
 // five in a row. A value with a backtick before a space inside (a` b) is
-// cut there: the text alone cannot tell. A backtick that opens a value no backtick ends is
-// shown as itself.
+// cut there: the text alone cannot tell. A backtick that opens a value no
+// backtick ends is shown as itself.
 //
 // A value is shown in <code>, not in a Markdown code span: a code span
 // shows its content as it is, so the entities, <br> and zero-width spaces
