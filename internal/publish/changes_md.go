@@ -101,21 +101,56 @@ func changeRows(b *strings.Builder, cs []apidiff.Change, all int, icon bool, max
 // backticks (names and values from the description) as code, everything
 // escaped, since the values are the description's, untrusted, and each
 // long name shortened.
+//
+// The comparison library quotes a value in one backtick on either side,
+// whatever the value holds, after a space or at the start and before a
+// space, punctuation or the end. So a value runs from a backtick that
+// opens a word to the first backtick that ends one, backticks inside it
+// and all: the enum value `tick` (backticks its own) is quoted with two
+// backticks on either side, a parameter named with three backticks with
+// five in a row. A value with a backtick before a space inside (a` b) is
+// cut there: the text alone cannot tell. A backtick that opens a value no
+// backtick ends is shown as itself.
+//
+// A value is shown in <code>, not in a Markdown code span: a code span
+// shows its content as it is, so the entities, <br> and zero-width spaces
+// that keep a name from breaking the table row, mentioning anyone or
+// linking would show as text, and a code span in a table cell still ends
+// at a pipe. Markdown is read inside <code> too, so the one escaping of
+// EscapeMarkdown serves, a backtick in the value escaped (\`) like the
+// rest, and every guarantee it gives holds inside the value.
 func withCode(text string) string {
-	parts := strings.Split(text, "`")
 	var b strings.Builder
-	for i, p := range parts {
-		switch {
-		case i%2 == 0:
-			b.WriteString(cell(p))
-		case i == len(parts)-1: // a backtick without its pair
-			b.WriteString(cell("`" + p))
-		default:
-			// Markdown is read inside <code> too: the one escaping serves.
-			b.WriteString("<code>" + cell(p) + "</code>")
+	last := 0 // where the text not yet written starts
+	for i := 0; i < len(text); i++ {
+		if text[i] != '`' || i > 0 && !opensValue(text[i-1]) {
+			continue
+		}
+		end := valueEnd(text, i+1)
+		if end < 0 { // no backtick ends a value after this one, nor after any later one
+			break
+		}
+		b.WriteString(cell(text[last:i]))
+		b.WriteString("<code>" + cell(text[i+1:end]) + "</code>")
+		last, i = end+1, end
+	}
+	b.WriteString(cell(text[last:]))
+	return b.String()
+}
+
+// opensValue reports whether a backtick after c can open a quoted value.
+func opensValue(c byte) bool { return strings.IndexByte(" \t\n(\"'", c) >= 0 }
+
+// valueEnd is the index of the first backtick from text[from:] on that can
+// end a quoted value (one before a space, punctuation or the end), -1 for
+// none.
+func valueEnd(text string, from int) int {
+	for j := from; j < len(text); j++ {
+		if text[j] == '`' && (j+1 == len(text) || strings.IndexByte(" \t\n,.:;)\"'!?", text[j+1]) >= 0) {
+			return j
 		}
 	}
-	return b.String()
+	return -1
 }
 
 // maxReason bounds why nothing was compared (an error, with GitHub's

@@ -78,12 +78,7 @@ func TestChangesMarkdownRendersNamesAsText(t *testing.T) {
 			apidiff.Change{ID: "new-optional-request-parameter", Level: apidiff.Info, Operation: "GET", Path: "/b", Text: "added the new optional `query` request parameter `" + n + "`"})
 	}
 	md := ChangesMarkdown(&Comparison{Base: "base-file x", Report: r}, "api/openapi.yaml")
-	var out bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &out); err != nil {
-		t.Fatal(err)
-	}
-	rendered := out.String()
+	rendered := renderGFM(t, md)
 	allowed := map[string]bool{"p": true, "strong": true, "table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true,
 		"code": true, "details": true, "summary": true}
 	z := xhtml.NewTokenizer(strings.NewReader(rendered))
@@ -105,4 +100,107 @@ func TestChangesMarkdownRendersNamesAsText(t *testing.T) {
 	if !strings.Contains(md, `n… \(59800 more characters\)`) || len(md) > 40_000 {
 		t.Errorf("a long name is not shortened: the report is %d bytes", len(md))
 	}
+}
+
+// renderGFM is what GitHub would show for md: CommonMark with GitHub's
+// extensions, raw HTML let through as GitHub lets some through.
+func renderGFM(t *testing.T, md string) string {
+	t.Helper()
+	var out bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe()))
+	if err := gm.Convert([]byte(md), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestWithCodeNamesWithBackticks: the comparison library quotes each name
+// in one backtick on either side, whatever the name holds; the name is
+// what lies between the backtick that opens a word and the first one that
+// ends one, backticks inside it and all, and it is shown whole as code.
+func TestWithCodeNamesWithBackticks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, text, want string }{
+		{"enum value in backticks", "removed the enum value ``tick`` from the `query` request parameter `p`",
+			"removed the enum value <code>\\`tick\\`</code> from the <code>query</code> request parameter <code>p</code>"},
+		{"one backtick", "deleted the `query` request parameter ```",
+			"deleted the <code>query</code> request parameter <code>\\`</code>"},
+		{"only backticks", "deleted the `query` request parameter `````",
+			"deleted the <code>query</code> request parameter <code>\\`\\`\\`</code>"},
+		{"backtick at the start", "removed the enum value ```a` from the `query` request parameter `p`",
+			"removed the enum value <code>\\`\\`a</code> from the <code>query</code> request parameter <code>p</code>"},
+		{"backtick at the end", "removed the enum value `a``, then `b`",
+			"removed the enum value <code>a\\`</code>, then <code>b</code>"},
+		{"backtick inside", "renamed `a`b` to `c`",
+			"renamed <code>a\\`b</code> to <code>c</code>"},
+		{"empty", "removed the enum value `` from `p`",
+			"removed the enum value <code></code> from <code>p</code>"},
+		{"next to pipes", "deleted the `query` request parameter `|`|` and more",
+			"deleted the <code>query</code> request parameter <code>\\|\\`\\|</code> and more"},
+		{"next to HTML", "removed `</code>`<b>`` here",
+			"removed <code>&lt;/code&gt;\\`&lt;b&gt;\\`</code> here"},
+		{"a command", "removed the enum value `::error::`x` from `p`",
+			"removed the enum value <code>::error::\\`x</code> from <code>p</code>"},
+		{"a backtick inside a word opens nothing", "the default don`t of `x`",
+			"the default don\\`t of <code>x</code>"},
+		{"a command alone", "`::error::`",
+			"<code>::error::</code>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := withCode(tc.text); got != tc.want {
+				t.Errorf("withCode(%q)\n got %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCommentShowsNamesWithBackticks renders a pull request comment, as
+// GitHub would, of changes to names with backticks, pipes, HTML and a
+// runner command in them: each code element shows the name as written
+// (the zero-width spaces that keep a mention or a link from acting are
+// not seen), and no line starts a command.
+func TestCommentShowsNamesWithBackticks(t *testing.T) {
+	t.Parallel()
+	names := []string{"`tick`", "```", "`", "`a", "a`", "a`b", "|`|", "</code>`<b>`", "::error::x", "::error::`", "`x|y`", "@team`#12"}
+	r := &apidiff.Report{}
+	var want []string
+	for _, n := range names {
+		r.Changes = append(r.Changes, apidiff.Change{ID: "request-parameter-enum-value-removed", Level: apidiff.Breaking,
+			Operation: "GET", Path: "/b", Text: "removed the enum value `" + n + "` from the `query` request parameter `p`"})
+		want = append(want, n, "query", "p")
+	}
+	body := commentBody(&Comparison{Base: "main", Report: r}, "api.yaml", "")
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(strings.TrimLeftFunc(l, isRunnerSpace), "::") {
+			t.Errorf("a line the runner reads as a command: %q", l)
+		}
+	}
+	var got []string
+	z := xhtml.NewTokenizer(strings.NewReader(renderGFM(t, body)))
+	depth := 0
+	var code strings.Builder
+	for tt := z.Next(); tt != xhtml.ErrorToken; tt = z.Next() {
+		name, _ := z.TagName()
+		switch {
+		case tt == xhtml.StartTagToken && string(name) == "code":
+			depth++
+			code.Reset()
+		case tt == xhtml.EndTagToken && string(name) == "code":
+			depth--
+			got = append(got, strings.ReplaceAll(code.String(), "\u200b", ""))
+		case tt == xhtml.TextToken && depth > 0:
+			code.WriteString(string(z.Text()))
+		case (tt == xhtml.StartTagToken || tt == xhtml.SelfClosingTagToken) && depth > 0:
+			t.Errorf("a <%s> inside a code element", name)
+		}
+	}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("the code elements show\n%q\nwant\n%q\nfrom\n%s", got, want, body)
+	}
+}
+
+// isRunnerSpace is what the runner trims before it looks for a command.
+func isRunnerSpace(r rune) bool {
+	return strings.ContainsRune("\t\n\v\f\r \u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000", r) || '\u2000' <= r && r <= '\u200a'
 }
