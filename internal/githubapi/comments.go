@@ -37,29 +37,83 @@ type comment struct {
 	HTMLURL string `json:"html_url"`
 	User    struct {
 		Login string `json:"login"`
+		Type  string `json:"type"` // "User", "Bot" or "Organization"
 	} `json:"user"`
 }
 
-// actionsBot is who the workflow's GITHUB_TOKEN writes as. That token may
-// not ask who it is (GET /user answers 403 to it).
-const actionsBot = "github-actions[bot]"
+// botSuffix ends the login of every GitHub App's bot account
+// ("github-actions[bot]", "my-app[bot]"), and no user's: a user's login is
+// letters, digits and hyphens.
+const botSuffix = "[bot]"
 
-// login is who the token writes comments as.
-func (c *Client) login(ctx context.Context) (string, error) {
+// author is who the token writes comments as.
+type author struct {
+	// login is the token's login; "" when it could not be learned.
+	login string
+	// bot: the token is an installation token (the workflow's GITHUB_TOKEN
+	// or a GitHub App's), whose comments are by a Bot account.
+	bot bool
+}
+
+// wrote says whether a wrote cm. A user's token (a personal access token)
+// knows its login from GET /user. An installation token writes as a Bot
+// account, "<app>[bot]": its comments are ours only when that account is
+// the one learned, or, when none could be learned, any Bot account, never
+// a user (who cannot have such a login, nor post as a Bot).
+func (a author) wrote(cm *comment) bool {
+	isBot := cm.User.Type == "Bot" && strings.HasSuffix(cm.User.Login, botSuffix)
+	switch {
+	case !a.bot:
+		return strings.EqualFold(cm.User.Login, a.login)
+	case a.login == "":
+		return isBot
+	}
+	return isBot && strings.EqualFold(cm.User.Login, a.login)
+}
+
+// whoAmI is who the token writes comments as. GET /user answers 403 to an
+// installation token (the workflow's GITHUB_TOKEN, a GitHub App's), which
+// GraphQL's viewer names all the same ("github-actions[bot]",
+// "my-app[bot]"); when it cannot, the login stays unknown.
+func (c *Client) whoAmI(ctx context.Context) (author, error) {
 	var user struct {
 		Login string `json:"login"`
 	}
 	_, err := c.getJSON(ctx, request{method: http.MethodGet, path: "user"}, &user)
-	var ae *APIError
 	switch {
-	case errors.As(err, &ae) && ae.Status == http.StatusForbidden:
-		return actionsBot, nil
-	case err != nil:
-		return "", err
-	case user.Login == "":
-		return actionsBot, nil
+	case err == nil && user.Login != "":
+		return author{login: user.Login}, nil
+	case err != nil && !IsForbidden(err):
+		return author{}, err
 	}
-	return user.Login, nil
+	return author{login: c.viewer(ctx), bot: true}, nil
+}
+
+// viewer is the login GraphQL's viewer query gives, when it is a bot's,
+// else "": an error, or an answer that is not a bot's, teaches nothing.
+func (c *Client) viewer(ctx context.Context) string {
+	var answer struct {
+		Data struct {
+			Viewer struct {
+				Login string `json:"login"`
+			} `json:"viewer"`
+		} `json:"data"`
+	}
+	r := request{method: http.MethodPost, path: c.graphQLPath(), body: map[string]string{"query": "query { viewer { login } }"}, max: 64 << 10}
+	if _, err := c.getJSON(ctx, r, &answer); err != nil || !strings.HasSuffix(answer.Data.Viewer.Login, botSuffix) {
+		return ""
+	}
+	return answer.Data.Viewer.Login
+}
+
+// graphQLPath is GraphQL's endpoint relative to the REST API's address:
+// https://api.github.com/graphql, or a GitHub Enterprise Server's
+// /api/graphql beside its /api/v3.
+func (c *Client) graphQLPath() string {
+	if strings.HasSuffix(c.base.Path, "/api/v3/") {
+		return "../graphql"
+	}
+	return "graphql"
 }
 
 // StickyComment keeps one comment on pull request number, found by marker
@@ -79,7 +133,7 @@ func (c *Client) login(ctx context.Context) (string, error) {
 // so that a retry never leaves two comments.
 func (c *Client) StickyComment(ctx context.Context, number int, marker, body string, create bool) (CommentAction, string, error) {
 	body = marker + "\n" + c.secrets.Redact(body)
-	me, err := c.login(ctx)
+	me, err := c.whoAmI(ctx)
 	if err != nil {
 		return CommentNone, "", err
 	}
@@ -139,7 +193,7 @@ func mayHaveTakenEffect(err error) bool {
 
 // findComment is the oldest comment that starts with marker and that me
 // wrote: a comment someone else wrote, marker or not, is never taken over.
-func (c *Client) findComment(ctx context.Context, number int, marker, me string) (*comment, error) {
+func (c *Client) findComment(ctx context.Context, number int, marker string, me author) (*comment, error) {
 	page := "1"
 	for range maxCommentPages {
 		var list []comment
@@ -149,7 +203,7 @@ func (c *Client) findComment(ctx context.Context, number int, marker, me string)
 			return nil, err
 		}
 		for i := range list {
-			if cm := &list[i]; strings.HasPrefix(cm.Body, marker+"\n") && strings.EqualFold(cm.User.Login, me) {
+			if cm := &list[i]; strings.HasPrefix(cm.Body, marker+"\n") && me.wrote(cm) {
 				return cm, nil
 			}
 		}

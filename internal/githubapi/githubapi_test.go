@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -182,7 +183,7 @@ func TestRetriesServerErrorsOnly(t *testing.T) {
 				}
 			}))
 			defer srv.Close()
-			_, err := client(t, srv.URL).findComment(context.Background(), 1, "<!-- m -->", "me")
+			_, err := client(t, srv.URL).findComment(context.Background(), 1, "<!-- m -->", author{login: "me"})
 			if (err == nil) != tc.ok || n.Load() != tc.attempts {
 				t.Errorf("err %v after %d attempts; want ok %v after %d", err, n.Load(), tc.ok, tc.attempts)
 			}
@@ -362,7 +363,7 @@ func TestNoTokenOverPlainHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.findComment(context.Background(), 1, "<!-- m -->", "me")
+	_, err = c.findComment(context.Background(), 1, "<!-- m -->", author{login: "me"})
 	if !errors.Is(err, ErrRedirect) || !strings.Contains(err.Error(), "not https") {
 		t.Errorf("error %v, want a refused redirect", err)
 	}
@@ -383,7 +384,7 @@ func TestCommentPostedOnce(t *testing.T) {
 			gh := githubapi(t)
 			var posts atomic.Int32
 			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method != http.MethodPost {
+				if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/comments") {
 					gh.Config.Handler.ServeHTTP(w, r)
 					return
 				}
@@ -449,5 +450,80 @@ func TestShortSecretKeepsTheMarker(t *testing.T) {
 	}
 	if cms := gh.Comments(); len(cms) != 1 || cms[0].Body != marker+"\n1: see the ***" {
 		t.Errorf("comments: %+v", cms)
+	}
+}
+
+// TestStickyCommentAsAnApp: with a GitHub App's installation token, which
+// GET /user answers 403 and whose comments are by "<slug>[bot]", three runs
+// keep one comment, rewritten; a marked comment a person or another bot
+// wrote is never rewritten. Without GraphQL's viewer (nothing learned), a
+// marked comment by a Bot account is taken, never one by a user.
+func TestStickyCommentAsAnApp(t *testing.T) {
+	t.Parallel()
+	const marker = "<!-- docs-publish api-changes: api/openapi.yaml -->"
+	person := githubapitest.Comment{Number: 5, Body: marker + "\nplanted by a person", Login: "octocat"}
+	// No user can have such a login; should one, its type still tells.
+	posing := githubapitest.Comment{Number: 5, Body: marker + "\nplanted by a user posing", Login: "my-app[bot]", Type: "User"}
+	otherApp := githubapitest.Comment{Number: 5, Body: marker + "\nplanted by another app", Login: "other-app[bot]"}
+	actions := githubapitest.Comment{Number: 5, Body: marker + "\nleft with GITHUB_TOKEN", Login: "github-actions[bot]"}
+	for _, tc := range []struct {
+		name     string
+		app      string
+		noViewer bool
+		planted  []githubapitest.Comment
+	}{
+		{name: "app token", app: "my-app[bot]", planted: []githubapitest.Comment{person, posing, otherApp, actions}},
+		{name: "app token, viewer unknown", app: "my-app[bot]", noViewer: true, planted: []githubapitest.Comment{person, posing}},
+		{name: "GITHUB_TOKEN", planted: []githubapitest.Comment{person, otherApp}},
+		{name: "GITHUB_TOKEN, viewer unknown", noViewer: true, planted: []githubapitest.Comment{person}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			gh := githubapi(t)
+			gh.AppLogin, gh.NoViewer = tc.app, tc.noViewer
+			planted := map[int64]string{}
+			for _, cm := range tc.planted {
+				planted[gh.AddComment(cm)] = cm.Body
+			}
+			for i, want := range []CommentAction{CommentCreated, CommentUpdated, CommentUpdated} {
+				c := client(t, gh.APIURL()) // a client per run, as the action makes
+				if act, _, err := c.StickyComment(context.Background(), 5, marker, fmt.Sprintf("run %d", i+1), true); err != nil || act != want {
+					t.Fatalf("run %d: %v, %v; want %v", i+1, act, err, want)
+				}
+			}
+			var ours []githubapitest.Comment
+			for _, cm := range gh.Comments() {
+				if body, ok := planted[cm.ID]; ok && cm.Body != body {
+					t.Errorf("%s's comment was rewritten: %q", cm.Login, cm.Body)
+				} else if !ok {
+					ours = append(ours, cm)
+				}
+			}
+			if len(ours) != 1 || ours[0].Login != gh.Me() || ours[0].Body != marker+"\nrun 3" {
+				t.Errorf("our comments: %+v; want one by %s saying run 3", ours, gh.Me())
+			}
+		})
+	}
+}
+
+// TestGraphQLAddress: GraphQL is beside the REST API, which a GitHub
+// Enterprise Server serves at /api/v3 and GraphQL at /api/graphql.
+func TestGraphQLAddress(t *testing.T) {
+	t.Parallel()
+	for api, want := range map[string]string{
+		"https://api.github.com":       "https://api.github.com/graphql",
+		"https://ghe.example/api/v3":   "https://ghe.example/api/graphql",
+		"https://ghe.example/api/v3/":  "https://ghe.example/api/graphql",
+		"http://127.0.0.1:8080":        "http://127.0.0.1:8080/graphql",
+		"https://proxy.example/github": "https://proxy.example/github/graphql",
+	} {
+		c := client(t, api)
+		rel, err := url.Parse(c.graphQLPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.base.ResolveReference(rel).String(); got != want {
+			t.Errorf("GraphQL for %s at %s, want %s", api, got, want)
+		}
 	}
 }

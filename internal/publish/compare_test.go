@@ -67,9 +67,11 @@ func ours(gh *githubapitest.Server) []githubapitest.Comment {
 	return out
 }
 
+// commentWrites counts the comments created and rewritten (a POST to
+// GraphQL asks who the token is, and writes nothing).
 func commentWrites(gh *githubapitest.Server) (n int) {
 	for _, r := range gh.Requests() {
-		if r.Method == "POST" || r.Method == "PATCH" {
+		if (r.Method == "POST" || r.Method == "PATCH") && strings.Contains(r.Path, "/comments") {
 			n++
 		}
 	}
@@ -78,65 +80,72 @@ func commentWrites(gh *githubapitest.Server) (n int) {
 
 // TestStickyCommentFollowsThePullRequest runs the action three times on one
 // pull request, as three pushes would: a breaking change, a second change,
-// then both undone.
+// then both undone. It does with the workflow's GITHUB_TOKEN and with a
+// GitHub App's installation token, which may not ask GET /user who it is.
 func TestStickyCommentFollowsThePullRequest(t *testing.T) {
 	t.Parallel()
-	emu := startEmulator(t, nil)
-	gh := fakeGitHub(t)
-	base := fixture(t, "removed-operation/base/openapi.yaml")
-	gh.AddFile(baseSHA, "api/openapi.yaml", base)
-	head := fixture(t, "removed-operation/head/openapi.yaml")
+	for name, app := range map[string]string{"GITHUB_TOKEN": "", "app token": "my-app[bot]"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			gh := fakeGitHub(t)
+			gh.AppLogin = app
+			base := fixture(t, "removed-operation/base/openapi.yaml")
+			gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			head := fixture(t, "removed-operation/head/openapi.yaml")
 
-	cfg := compareConfig(t, emu.URL(), gh, head)
-	res, rep, err := runFlow(t, cfg, Options{})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, rep.log())
-	}
-	if res.Changes == nil || res.Changes.Breaking() != 1 || rep.outputs["breaking-changes"] != "1" {
-		t.Fatalf("first push: %+v, outputs %v\n%s", res.Changes, rep.outputs, rep.log())
-	}
-	// The removed operation is annotated at its path, which the head still has.
-	if !strings.Contains(rep.log(), "warning: api/openapi.yaml:24:3: breaking change: DELETE /books/{bookId}: api removed without deprecation") {
-		t.Errorf("no annotation at the removed operation:\n%s", rep.log())
-	}
-	cs := ours(gh)
-	if len(cs) != 1 || !strings.Contains(cs[0].Body, "1 breaking change") || !strings.Contains(cs[0].Body, "DELETE /books/{bookId}") {
-		t.Fatalf("after the first push, comments: %+v", gh.Comments())
-	}
-	if len(emu.Builds()) != 1 {
-		t.Errorf("%d builds: a breaking change without fail-on-breaking still publishes", len(emu.Builds()))
-	}
+			cfg := compareConfig(t, emu.URL(), gh, head)
+			res, rep, err := runFlow(t, cfg, Options{})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, rep.log())
+			}
+			if res.Changes == nil || res.Changes.Breaking() != 1 || rep.outputs["breaking-changes"] != "1" {
+				t.Fatalf("first push: %+v, outputs %v\n%s", res.Changes, rep.outputs, rep.log())
+			}
+			// The removed operation is annotated at its path, which the head still has.
+			if !strings.Contains(rep.log(), "warning: api/openapi.yaml:24:3: breaking change: DELETE /books/{bookId}: api removed without deprecation") {
+				t.Errorf("no annotation at the removed operation:\n%s", rep.log())
+			}
+			cs := ours(gh)
+			if len(cs) != 1 || cs[0].Login != gh.Me() || !strings.Contains(cs[0].Body, "1 breaking change") || !strings.Contains(cs[0].Body, "DELETE /books/{bookId}") {
+				t.Fatalf("after the first push, comments: %+v", gh.Comments())
+			}
+			if len(emu.Builds()) != 1 {
+				t.Errorf("%d builds: a breaking change without fail-on-breaking still publishes", len(emu.Builds()))
+			}
 
-	// A second push adds an optional parameter: the same comment, rewritten.
-	writeHead(t, cfg, strings.Replace(head, "      parameters:\n        - name: genre", "      parameters:\n        - name: limit\n          in: query\n          schema:\n            type: integer\n        - name: genre", 1))
-	if _, _, err = runFlow(t, cfg, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "new optional") {
-		t.Fatalf("after the second push, comments: %+v", got)
-	}
+			// A second push adds an optional parameter: the same comment, rewritten.
+			writeHead(t, cfg, strings.Replace(head, "      parameters:\n        - name: genre", "      parameters:\n        - name: limit\n          in: query\n          schema:\n            type: integer\n        - name: genre", 1))
+			if _, _, err = runFlow(t, cfg, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "new optional") {
+				t.Fatalf("after the second push, comments: %+v", got)
+			}
 
-	// A third push undoes both: the comment says so rather than going stale.
-	writeHead(t, cfg, base)
-	if res, _, err = runFlow(t, cfg, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "No API changes") {
-		t.Fatalf("after the third push, comments: %+v", got)
-	}
-	if res.Changes.Report == nil || len(res.Changes.Report.Changes) != 0 || res.Changes.Base != "the pull request's base commit 1111111" {
-		t.Errorf("third push: %+v", res.Changes)
-	}
-	for _, r := range gh.Requests() {
-		if !r.Authorized {
-			t.Errorf("%s %s without the token", r.Method, r.Path)
-		}
-		if strings.Contains(r.Path, "/contents/") && r.RawQuery != "ref="+baseSHA {
-			t.Errorf("contents read at %q, not at the base", r.RawQuery)
-		}
-	}
-	if len(gh.Comments()) != 1 {
-		t.Errorf("%d comments on the pull request", len(gh.Comments()))
+			// A third push undoes both: the comment says so rather than going stale.
+			writeHead(t, cfg, base)
+			if res, _, err = runFlow(t, cfg, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := ours(gh); len(got) != 1 || got[0].ID != cs[0].ID || !strings.Contains(got[0].Body, "No API changes") {
+				t.Fatalf("after the third push, comments: %+v", got)
+			}
+			if res.Changes.Report == nil || len(res.Changes.Report.Changes) != 0 || res.Changes.Base != "the pull request's base commit 1111111" {
+				t.Errorf("third push: %+v", res.Changes)
+			}
+			for _, r := range gh.Requests() {
+				if !r.Authorized {
+					t.Errorf("%s %s without the token", r.Method, r.Path)
+				}
+				if strings.Contains(r.Path, "/contents/") && r.RawQuery != "ref="+baseSHA {
+					t.Errorf("contents read at %q, not at the base", r.RawQuery)
+				}
+			}
+			if len(gh.Comments()) != 1 {
+				t.Errorf("%d comments on the pull request", len(gh.Comments()))
+			}
+		})
 	}
 }
 

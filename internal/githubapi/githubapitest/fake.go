@@ -4,6 +4,7 @@
 package githubapitest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -22,6 +23,10 @@ type Comment struct {
 	Number int // the pull request's
 	Body   string
 	Login  string // who wrote it; the fake's own writes are Me's
+	// Type is the author's account type, "User" or "Bot"; "" means "Bot"
+	// for a login that ends in "[bot]" and "User" for any other, as on
+	// GitHub.
+	Type string
 }
 
 // Request is what the fake saw of one request.
@@ -45,6 +50,13 @@ type Server struct {
 	// GitHub does to the workflow's GITHUB_TOKEN, which writes as
 	// github-actions[bot].
 	UserLogin string
+	// AppLogin, when UserLogin is "", makes the token a GitHub App's
+	// installation token that writes as AppLogin ("my-app[bot]"): GET /user
+	// answers it 403 too.
+	AppLogin string
+	// NoViewer answers GraphQL's viewer query with an error, so that the
+	// token's login cannot be learned at all.
+	NoViewer bool
 
 	mu       sync.Mutex
 	files    map[string]map[string]string // sha → path → content
@@ -63,6 +75,7 @@ func New(repository, token string) *Server {
 	mux.HandleFunc("GET "+prefix+"/contents/{path...}", s.contents)
 	mux.HandleFunc("GET "+prefix+"/git/commits/{sha}", s.commit)
 	mux.HandleFunc("GET /user", s.user)
+	mux.HandleFunc("POST /graphql", s.graphql)
 	mux.HandleFunc("GET "+prefix+"/issues/{number}/comments", s.listComments)
 	mux.HandleFunc("POST "+prefix+"/issues/{number}/comments", s.createComment)
 	mux.HandleFunc("PATCH "+prefix+"/issues/comments/{id}", s.updateComment)
@@ -179,10 +192,29 @@ func (s *Server) contents(w http.ResponseWriter, r *http.Request) {
 
 // Me is who the fake's comment writes are by.
 func (s *Server) Me() string {
-	if s.UserLogin != "" {
+	switch {
+	case s.UserLogin != "":
 		return s.UserLogin
+	case s.AppLogin != "":
+		return s.AppLogin
 	}
 	return "github-actions[bot]"
+}
+
+// graphql answers the viewer query, as GitHub does to any token (an
+// installation token too), with Me; NoViewer answers it an error.
+func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Query string }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || !strings.Contains(req.Query, "viewer") {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if s.NoViewer {
+		writeJSON(w, http.StatusOK, map[string]any{"data": nil,
+			"errors": []map[string]string{{"type": "FORBIDDEN", "message": "Resource not accessible by integration"}}})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"viewer": map[string]string{"login": s.Me()}}})
 }
 
 func (s *Server) user(w http.ResponseWriter, r *http.Request) {
@@ -239,7 +271,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 }
 
 func commentJSON(c Comment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login, "type": userType(c.Login)},
+	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login, "type": cmp.Or(c.Type, userType(c.Login))},
 		"html_url": fmt.Sprintf("https://github.example/pull/%d#issuecomment-%d", c.Number, c.ID)}
 }
 
