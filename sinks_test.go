@@ -74,7 +74,7 @@ func (g *hostileGitHub) start(t *testing.T) string {
 			io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
 		case strings.HasSuffix(r.URL.Path, "/issues/12/comments") && r.Method == http.MethodGet:
 			json.NewEncoder(w).Encode([]map[string]any{{"id": 5, "body": "<!-- docs-publish api-changes api%2Fopenapi.yaml -->\nold report",
-				"html_url": "https://github.com/octo/bookstore/pull/12#issuecomment-5", "user": map[string]string{"login": "github-actions[bot]"}}})
+				"html_url": "https://github.com/octo/bookstore/pull/12#issuecomment-5", "user": map[string]string{"login": "github-actions[bot]", "type": "Bot"}}})
 		case strings.Contains(r.URL.Path, "/issues/"):
 			io.WriteString(w, `{"id":5,"html_url":"https://github.com/octo/bookstore/pull/12#issuecomment-5"}`)
 		default:
