@@ -83,9 +83,10 @@ type base struct {
 	fsys  fs.FS
 	name  string // the description, in fsys
 	label string
-	// dir is where fsys's root is in the workspace, so that a place in a
-	// base file can be shown as a workspace path.
-	dir string
+	// ownFile: the base is a workspace file of its own (base-file), where
+	// a change can be annotated; a commit's files are not, and their lines
+	// are not the head's.
+	ownFile bool
 	// lastKeys reads the base's JSON with the last copy of a key written
 	// twice winning, as its first load found it must be read.
 	lastKeys bool
@@ -337,7 +338,7 @@ func (f *flow) hasBase() bool {
 // commit, else through GitHub's API.
 func (f *flow) base(ctx context.Context) (*base, error) {
 	if f.plan.BaseFile != "" {
-		return &base{fsys: f.ws.FS(), name: f.plan.BaseFile, label: "base-file " + f.plan.BaseFile}, nil
+		return &base{fsys: f.ws.FS(), name: f.plan.BaseFile, label: "base-file " + f.plan.BaseFile, ownFile: true}, nil
 	}
 	sha := f.cfg.BaseSHA
 	what := "the commit before the push"
@@ -349,7 +350,7 @@ func (f *flow) base(ctx context.Context) (*base, error) {
 	files, err := gitclone.Commit(f.ws.Dir(), filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
 	if err == nil {
 		f.rep.Debugf("reading %s from the local clone", label)
-		return &base{fsys: files, name: name, label: label, dir: repoDir}, nil
+		return &base{fsys: files, name: name, label: label}, nil
 	}
 	switch {
 	case errors.Is(err, gitclone.ErrRefused):
@@ -369,7 +370,7 @@ func (f *flow) base(ctx context.Context) (*base, error) {
 		return nil, err
 	}
 	f.rep.Debugf("reading %s through GitHub's API", label)
-	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label, dir: repoDir}, nil
+	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label}, nil
 }
 
 // inRepository finds the clone a workspace file is in (the workspace
@@ -540,7 +541,7 @@ func (f *flow) reportChanges(c *Comparison, b *base, baseDoc func() *openapi.Nod
 		level = report.Error
 	}
 	p := &placer{f: f, b: b, baseDoc: baseDoc}
-	as := p.annotations(r.Changes, func(ch apidiff.Change) report.Where { return f.whereChanged(ch, b, baseDoc) })
+	as := p.annotations(r.Changes)
 	var rest []string
 	for _, a := range as {
 		if !f.annotations.annotate(f.rep, level, a.message(), a.where) {
@@ -566,27 +567,6 @@ func changeLine(ch apidiff.Change) string {
 		s = ch.Operation + " " + ch.Path + ": " + s
 	}
 	return s
-}
-
-// whereChanged, for a change the comparison gives no place for, is where
-// its operation is written: in the head, or
-// for an operation the change removed, in the base (a workspace path, when
-// the base is a commit's files, of the file as it was). A change to no one
-// operation is about the description's main file.
-func (f *flow) whereChanged(ch apidiff.Change, b *base, baseDoc func() *openapi.Node) report.Where {
-	if ch.Path == "" {
-		return report.Where{File: f.plan.File}
-	}
-	if op := openapi.Operation(f.head.doc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
-		return report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
-	}
-	// The base's tree is nil when it could not be read again.
-	if base := treeOf(baseDoc); base != nil {
-		if op := openapi.Operation(base, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
-			return report.Where{File: path.Join(b.dir, op.Value.Src.Name), Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}
-		}
-	}
-	return report.Where{File: f.plan.File}
 }
 
 // comment keeps the pull request's comment for this description up to

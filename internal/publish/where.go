@@ -2,7 +2,7 @@ package publish
 
 import (
 	"bytes"
-	"path"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -17,10 +17,14 @@ import (
 // the line of the pull request that made it: at its new form in the head,
 // in whichever file of the description holds it; for a removal, at the
 // nearest place above it that the head still has (a removed enum value at
-// its enum, a removed operation at its path), or, when the head has nothing
-// left of it, where it was in the base. The comparison says where by JSON
-// pointers into the bundled documents, and the bundled trees keep the file,
-// line and column each value was written at.
+// its enum, a removed operation at its path). When the head has nothing
+// left of it, a removal is annotated where the base wrote it if the base is
+// a workspace file of its own (base-file); a base commit's lines are not
+// the head's, so the removal is annotated at the head's `paths:` (or
+// `components:`), or on the main file, saying where the base had it. The
+// comparison says where by JSON pointers into the bundled documents, and
+// the bundled trees keep the file, line and column each value was written
+// at.
 
 // placer finds where changes are written.
 type placer struct {
@@ -47,31 +51,76 @@ func unitDepth(toks []string) int {
 	return 2
 }
 
-// where is where ch is written, and whether the comparison said.
-func (p *placer) where(ch apidiff.Change) (report.Where, bool) {
+// where is where ch is written, what the annotation adds to say so (where
+// the base had a removal annotated elsewhere), and whether the comparison
+// said.
+func (p *placer) where(ch apidiff.Change) (report.Where, string, bool) {
 	if !p.f.head.bundled {
 		// The upload keeps its $refs (bundle: false): the comparison's
 		// places are the bundle's, not the upload's.
-		return report.Where{}, false
+		return report.Where{}, "", false
 	}
 	if ch.HeadPointer != "" {
 		toks := tokens(ch.HeadPointer)
 		if w, n := p.inHead(toks); n == len(toks) {
-			return w, true
+			return w, "", true
 		}
 	}
 	if ch.BasePointer == "" {
-		return report.Where{}, false
+		return report.Where{}, "", false
 	}
 	toks := tokens(ch.BasePointer)
-	if w, n := p.inHead(toks); n >= unitDepth(toks) && n > 0 {
-		return w, true
+	w, n := p.inHead(toks)
+	if n >= unitDepth(toks) && n > 0 {
+		return w, "", true
 	}
-	if w, n, _ := locate(treeOf(p.baseDoc), toks); n == len(toks) && w.File != "" {
-		w.File = path.Join(p.b.dir, w.File)
-		return w, true
+	was, found, _ := locate(treeOf(p.baseDoc), toks)
+	if found != len(toks) || was.File == "" {
+		return report.Where{}, "", false
 	}
-	return report.Where{}, false
+	if n < 1 {
+		w = report.Where{File: p.f.plan.File}
+	}
+	at, note := p.removed(w, was)
+	return at, note, true
+}
+
+// removed is where a removal that the base wrote at was is annotated: there
+// when the base is a workspace file of its own; else at inHead, the head's
+// nearest place above it, with a note that says where the base had it.
+func (p *placer) removed(inHead, was report.Where) (report.Where, string) {
+	if p.b.ownFile {
+		return was, ""
+	}
+	return inHead, fmt.Sprintf("removed: the base has it at line %d of %s", was.Line, was.File)
+}
+
+// atOperation, for a change the comparison gives no place for, is where
+// its operation is written in the head, or for an operation the change
+// removed, where removed places it in the base; a change to no one
+// operation is about the description's main file.
+func (p *placer) atOperation(ch apidiff.Change) (report.Where, string) {
+	main := report.Where{File: p.f.plan.File}
+	if ch.Path == "" {
+		return main, ""
+	}
+	if op := openapi.Operation(p.f.head.doc, ch.Path, ch.Operation); op != nil && op.Value.Src != nil {
+		return report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)}, ""
+	}
+	// The base's tree is nil when it could not be read again.
+	base := treeOf(p.baseDoc)
+	if base == nil {
+		return main, ""
+	}
+	op := openapi.Operation(base, ch.Path, ch.Operation)
+	if op == nil || op.Value.Src == nil {
+		return main, ""
+	}
+	inHead := main
+	if w, n, _ := locate(p.f.head.doc, []string{"paths"}); n == 1 && w.File != "" {
+		inHead = w
+	}
+	return p.removed(inHead, report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)})
 }
 
 // inHead is the deepest place of toks that the head holds, and how many
@@ -202,25 +251,28 @@ func locate(root *openapi.Node, toks []string) (report.Where, int, bool) {
 type annotation struct {
 	change apidiff.Change
 	where  report.Where
+	note   string   // where the base had a removal annotated elsewhere
 	also   []string // "GET /books/{bookId}"
 }
 
-// annotations groups the breaking changes by where they are written: a
-// change to a shared component reaches every operation that uses it, and is
-// annotated once, at the component.
-func (p *placer) annotations(changes []apidiff.Change, operation func(apidiff.Change) report.Where) []annotation {
+// annotations groups the breaking changes by what they are and where they
+// are written: a change to a shared component reaches every operation that
+// uses it, and is annotated once, at the component; different changes at
+// one place (the values removed from one enum) are one annotation each.
+func (p *placer) annotations(changes []apidiff.Change) []annotation {
 	var out []annotation
 	at := map[string]int{}
 	for _, ch := range changes {
 		if ch.Level != apidiff.Breaking {
 			continue
 		}
-		w, placed := p.where(ch)
+		w, note, placed := p.where(ch)
 		if !placed {
-			out = append(out, annotation{change: ch, where: operation(ch)})
+			w, note = p.atOperation(ch)
+			out = append(out, annotation{change: ch, where: w, note: note})
 			continue
 		}
-		key := ch.ID + "\x00" + w.File + "\x00" + strconv.Itoa(w.Line) + ":" + strconv.Itoa(w.Col)
+		key := strings.Join([]string{ch.ID, ch.Text, note, w.File, strconv.Itoa(w.Line), strconv.Itoa(w.Col)}, "\x00")
 		if i, ok := at[key]; ok {
 			if op := strings.TrimSpace(ch.Operation + " " + ch.Path); op != "" {
 				out[i].also = append(out[i].also, op)
@@ -228,14 +280,18 @@ func (p *placer) annotations(changes []apidiff.Change, operation func(apidiff.Ch
 			continue
 		}
 		at[key] = len(out)
-		out = append(out, annotation{change: ch, where: w})
+		out = append(out, annotation{change: ch, where: w, note: note})
 	}
 	return out
 }
 
-// message is the annotation's text: the change, and where else it reaches.
+// message is the annotation's text: the change, where the base had it
+// when it is annotated elsewhere, and where else it reaches.
 func (a annotation) message() string {
 	s := "breaking change: " + changeLine(a.change)
+	if a.note != "" {
+		s += "; " + a.note
+	}
 	if len(a.also) > 0 {
 		s += "; also at " + strings.Join(a.also, ", ")
 	}

@@ -12,35 +12,44 @@ import (
 )
 
 // TestWhereChangedWithoutAPlace: a change the comparison gives no place
-// for is annotated where its operation is written, in the head, or in the
-// base for one the change removed (a workspace path); else on the
-// description's main file.
+// for is annotated where its operation is written, in the head; one the
+// change removed, in base-file, or, for a base commit's, whose lines are
+// not the head's, at the head's `paths:` saying where the base had it (on
+// the main file when the head has no `paths:`); else on the description's
+// main file.
 func TestWhereChangedWithoutAPlace(t *testing.T) {
 	t.Parallel()
-	load := func(doc string) *openapi.Node {
+	load := func(name, doc string) *openapi.Node {
 		t.Helper()
-		root, err := openapi.Load(context.Background(), fstest.MapFS{"api/openapi.yaml": {Data: []byte(doc)}}, "api/openapi.yaml", openapi.DefaultLimits)
+		root, err := openapi.Load(context.Background(), fstest.MapFS{name: {Data: []byte(doc)}}, name, openapi.DefaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return root
 	}
-	head := load("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n")
-	baseDoc := load("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n\n    delete:\n      responses: {'204': {description: gone}}\n")
-	f := &flow{plan: &Plan{File: "api/openapi.yaml"}, head: &described{doc: head}}
-	b := &base{dir: "checkout-base"}
+	head := load("api/openapi.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n")
+	noPaths := load("api/openapi.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n")
+	baseDoc := load("base/openapi.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n\n    delete:\n      responses: {'204': {description: gone}}\n")
+	removed := apidiff.Change{Operation: "DELETE", Path: "/books"}
+	const note = "removed: the base has it at line 8 of base/openapi.yaml"
 	for _, tc := range []struct {
-		name string
-		ch   apidiff.Change
-		want report.Where
+		name     string
+		ch       apidiff.Change
+		head     *openapi.Node
+		baseFile bool
+		want     report.Where
+		note     string
 	}{
-		{"an operation in the head", apidiff.Change{Operation: "GET", Path: "/books"}, report.Where{File: "api/openapi.yaml", Line: 5, Col: 5}},
-		{"an operation the change removed", apidiff.Change{Operation: "DELETE", Path: "/books"}, report.Where{File: "checkout-base/api/openapi.yaml", Line: 8, Col: 5}},
-		{"an operation in neither", apidiff.Change{Operation: "PUT", Path: "/books"}, report.Where{File: "api/openapi.yaml"}},
-		{"a change to no one operation", apidiff.Change{}, report.Where{File: "api/openapi.yaml"}},
+		{"an operation in the head", apidiff.Change{Operation: "GET", Path: "/books"}, head, false, report.Where{File: "api/openapi.yaml", Line: 5, Col: 5}, ""},
+		{"an operation removed, base-file", removed, head, true, report.Where{File: "base/openapi.yaml", Line: 8, Col: 5}, ""},
+		{"an operation removed, a base commit", removed, head, false, report.Where{File: "api/openapi.yaml", Line: 3, Col: 1}, note},
+		{"an operation removed, a base commit, a head with no paths", removed, noPaths, false, report.Where{File: "api/openapi.yaml"}, note},
+		{"an operation in neither", apidiff.Change{Operation: "PUT", Path: "/books"}, head, false, report.Where{File: "api/openapi.yaml"}, ""},
+		{"a change to no one operation", apidiff.Change{}, head, false, report.Where{File: "api/openapi.yaml"}, ""},
 	} {
-		if got := f.whereChanged(tc.ch, b, func() *openapi.Node { return baseDoc }); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		p := &placer{f: &flow{plan: &Plan{File: "api/openapi.yaml"}, head: &described{doc: tc.head}}, b: &base{ownFile: tc.baseFile}, baseDoc: func() *openapi.Node { return baseDoc }}
+		if got, note := p.atOperation(tc.ch); got != tc.want || note != tc.note {
+			t.Errorf("%s: %+v %q, want %+v %q", tc.name, got, note, tc.want, tc.note)
 		}
 	}
 }
@@ -70,13 +79,14 @@ func TestBaseNotReadAgain(t *testing.T) {
 			t.Parallel()
 			rep := &recorder{}
 			f := &flow{plan: &Plan{File: "api/openapi.yaml"}, head: &described{doc: head}, rep: rep}
-			b := &base{fsys: fsys, name: "base/openapi.yaml", label: "base-file base/openapi.yaml"}
+			b := &base{fsys: fsys, name: "base/openapi.yaml", label: "base-file base/openapi.yaml", ownFile: true}
 			if tc.gone {
 				b.fsys = fstest.MapFS{}
 			}
 			again := f.letBaseGo(context.Background(), b, nil)
 			defer again.drop()
-			if got := f.whereChanged(removed, b, again.doc); got != tc.want {
+			p := &placer{f: f, b: b, baseDoc: again.doc}
+			if got, _ := p.atOperation(removed); got != tc.want {
 				t.Errorf("%+v, want %+v", got, tc.want)
 			}
 			if said := strings.Contains(rep.log(), "base-file base/openapi.yaml cannot be read again"); said != tc.gone {

@@ -15,9 +15,9 @@ import (
 // it was written in, once for the operations it reaches; an added
 // parameter and a changed property in the main file at their own lines; a
 // removed enum value at its enum; a removed path, which the head has
-// nothing left of, where the base wrote it (in a clone in a folder, as a
-// workspace path). A JSON description read in a single pass is placed
-// alike.
+// nothing left of, where base-file wrote it, or, for a base commit in a
+// clone in a folder, at the head's paths, saying where the base had it. A
+// JSON description read in a single pass is placed alike.
 func TestAnnotationsAtTheChange(t *testing.T) {
 	t.Parallel()
 	multiFile := func(dir string) []string {
@@ -36,8 +36,9 @@ func TestAnnotationsAtTheChange(t *testing.T) {
 		{"multi-file, base-file", "annotated-multi-file", "openapi.yaml", false, append(multiFile(""),
 			"error: base/openapi.yaml:32:5: breaking change: GET /shelves: api path removed without deprecation (api-path-removed-without-deprecation)")},
 		{"multi-file, a clone in a folder", "annotated-multi-file", "openapi.yaml", true, append(multiFile("checkout/"),
-			// Where the base commit wrote it, as a workspace path.
-			"error: checkout/api/openapi.yaml:32:5: breaking change: GET /shelves: api path removed without deprecation (api-path-removed-without-deprecation)")},
+			// The base commit's lines are not the head's: at the head's
+			// paths, saying where the base had it.
+			"error: checkout/api/openapi.yaml:5:1: breaking change: GET /shelves: api path removed without deprecation (api-path-removed-without-deprecation); removed: the base has it at line 32 of api/openapi.yaml")},
 		{"JSON in a single pass", "annotated-json", "openapi.json", false, []string{
 			"error: api/openapi.json:22:13: breaking change: GET /books: the `pages` response's property `type` changed from `integer` to `string` for status `200` (response-property-type-changed)",
 		}},
