@@ -347,7 +347,7 @@ func TestActRunsTheAction(t *testing.T) {
 		// GitHub does not link text as a reference: read it as shown.
 		shown := strings.ReplaceAll(run.out, "&#8203;", "")
 		for _, want := range []string{
-			"::warning col=5,file=api/openapi.yaml,line=74::breaking change: DELETE /books/{bookId}: api removed without deprecation",
+			"::warning col=3,file=api/openapi.yaml,line=57::breaking change: DELETE /books/{bookId}: api removed without deprecation",
 			"| ❌ | DELETE /books/{bookId} | api removed without deprecation |",
 			"1 breaking change** in api/openapi.yaml against the pull request's base commit " + short,
 		} {

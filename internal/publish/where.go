@@ -97,7 +97,8 @@ func (p *placer) removed(inHead, was report.Where) (report.Where, string) {
 
 // atOperation, for a change the comparison gives no place for, is where
 // its operation is written in the head, or for an operation the change
-// removed, where removed places it in the base; a change to no one
+// removed, where removed places it: in the base, or at its path in the
+// head (the head's paths when the path went too); a change to no one
 // operation is about the description's main file.
 func (p *placer) atOperation(ch apidiff.Change) (report.Where, string) {
 	main := report.Where{File: p.f.plan.File}
@@ -116,8 +117,10 @@ func (p *placer) atOperation(ch apidiff.Change) (report.Where, string) {
 	if op == nil || op.Value.Src == nil {
 		return main, ""
 	}
+	// The nearest place the head still has: the operation's path, else
+	// the paths.
 	inHead := main
-	if w, n, _ := locate(p.f.head.doc, []string{"paths"}); n == 1 && w.File != "" {
+	if w, n, _ := locate(p.f.head.doc, []string{"paths", ch.Path}); n >= 1 && w.File != "" {
 		inHead = w
 	}
 	return p.removed(inHead, report.Where{File: op.Value.Src.Name, Line: int(op.KeyPos.Line), Col: int(op.KeyPos.Col)})

@@ -14,9 +14,9 @@ import (
 // TestWhereChangedWithoutAPlace: a change the comparison gives no place
 // for is annotated where its operation is written, in the head; one the
 // change removed, in base-file, or, for a base commit's, whose lines are
-// not the head's, at the head's `paths:` saying where the base had it (on
-// the main file when the head has no `paths:`); else on the description's
-// main file.
+// not the head's, at its path in the head saying where the base had it
+// (at the head's `paths:` when the path went too, on the main file when
+// the head has no `paths:`); else on the description's main file.
 func TestWhereChangedWithoutAPlace(t *testing.T) {
 	t.Parallel()
 	load := func(name, doc string) *openapi.Node {
@@ -29,7 +29,7 @@ func TestWhereChangedWithoutAPlace(t *testing.T) {
 	}
 	head := load("api/openapi.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n")
 	noPaths := load("api/openapi.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n")
-	baseDoc := load("base/openapi.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n\n    delete:\n      responses: {'204': {description: gone}}\n")
+	baseDoc := load("base/openapi.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /books:\n    get:\n      responses: {'200': {description: ok}}\n\n    delete:\n      responses: {'204': {description: gone}}\n  /authors:\n    delete:\n      responses: {'204': {description: gone}}\n")
 	removed := apidiff.Change{Operation: "DELETE", Path: "/books"}
 	const note = "removed: the base has it at line 8 of base/openapi.yaml"
 	for _, tc := range []struct {
@@ -42,7 +42,8 @@ func TestWhereChangedWithoutAPlace(t *testing.T) {
 	}{
 		{"an operation in the head", apidiff.Change{Operation: "GET", Path: "/books"}, head, false, report.Where{File: "api/openapi.yaml", Line: 5, Col: 5}, ""},
 		{"an operation removed, base-file", removed, head, true, report.Where{File: "base/openapi.yaml", Line: 8, Col: 5}, ""},
-		{"an operation removed, a base commit", removed, head, false, report.Where{File: "api/openapi.yaml", Line: 3, Col: 1}, note},
+		{"an operation removed, a base commit", removed, head, false, report.Where{File: "api/openapi.yaml", Line: 4, Col: 3}, note},
+		{"an operation and its path removed, a base commit", apidiff.Change{Operation: "DELETE", Path: "/authors"}, head, false, report.Where{File: "api/openapi.yaml", Line: 3, Col: 1}, "removed: the base has it at line 11 of base/openapi.yaml"},
 		{"an operation removed, a base commit, a head with no paths", removed, noPaths, false, report.Where{File: "api/openapi.yaml"}, note},
 		{"an operation in neither", apidiff.Change{Operation: "PUT", Path: "/books"}, head, false, report.Where{File: "api/openapi.yaml"}, ""},
 		{"a change to no one operation", apidiff.Change{}, head, false, report.Where{File: "api/openapi.yaml"}, ""},
