@@ -5,13 +5,18 @@
 // escaped again (%252B, &amp;#43;, \\u002B); base64-encoded at any
 // alignment (a Basic authorization header, a JSON blob echoed back); in
 // another letter case; split by line breaks, blanks, invisible characters
-// or escaping backslashes; and cut short.
+// (every format character and default ignorable code point: bidirectional
+// marks and overrides, zero-width spaces, tags, variation selectors…) or
+// escaping backslashes; cut short; and in part, a run of half of it or
+// more (partial.go).
 //
 // Rather than list every mixed form, which cannot be done, a Redactor
 // decodes the text as it matches: at each position it reads the next
 // character in each encoding, and compares it with the secret's next one,
 // remembering the span of the original text to replace. The cost is linear
-// in the text's length, times the secrets' length at worst.
+// in the text's length, times the secrets' length at worst. Parts of a
+// secret are looked up instead, by their first MinDistinct characters, in
+// the text decoded once: one more pass over the text.
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
@@ -22,6 +27,7 @@
 package redact
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"html"
@@ -51,6 +57,8 @@ type Redactor struct {
 	starts [256]bool
 	// shortest is the length of the shortest secret added.
 	shortest int
+	// partial finds runs of a secret echoed without the rest.
+	partial partialIndex
 }
 
 // pattern is what the text is matched against: a secret, or a run of
@@ -88,7 +96,9 @@ func (r *Redactor) Add(secret string) {
 	defer r.mu.Unlock()
 	long := len(secret) >= minSplit
 	add := []pattern{{text: secret, fold: long, split: long}}
-	for _, f := range base64Forms(secret) {
+	forms := base64Forms(secret)
+	r.partial.add(secret, forms)
+	for _, f := range forms {
 		add = append(add, pattern{text: f, split: true})
 	}
 	for _, p := range add {
@@ -128,8 +138,8 @@ func (r *Redactor) Shortest() int {
 
 // Redact replaces every form of every secret in s with Mask: written
 // whole, in any encoding and mix of encodings, split by separators (as
-// text folded, or made one line, shows it), and the start of one cut
-// short just before CutMark.
+// text folded, or made one line, shows it), the start of one cut short
+// just before CutMark, and a run of half of one or more.
 func (r *Redactor) Redact(s string) string {
 	if r == nil {
 		return s
@@ -174,6 +184,10 @@ func (r *Redactor) Has(s string) bool {
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
 	spans := r.find(view)
+	if more := r.partial.partialSpans(view); len(more) > 0 {
+		spans = append(spans, more...)
+		slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.from-b.from, b.to-a.to) })
+	}
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
