@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -86,7 +87,7 @@ func TestFormatCharactersInsideASecret(t *testing.T) {
 func jsonEscaped(s string) string {
 	var b strings.Builder
 	for _, c := range s {
-		fmt.Fprintf(&b, `\u%04x`, c)
+		b.WriteString(jsonRune(c))
 	}
 	return b.String()
 }
@@ -107,6 +108,27 @@ func TestInvisibleIsARule(t *testing.T) {
 	for _, c := range []rune{'a', ' ', '\t', '\n', '\u00a0', '\u0301', '\u2028', '\u3000', 'é', '😀', utf8.RuneError, '\u0000'} {
 		if invisible(c) {
 			t.Errorf("%U is counted invisible", c)
+		}
+	}
+}
+
+// TestSecretWithAFormatCharacter: a secret pasted with a character that
+// shows as nothing is found as written, and as a reader sees it.
+func TestSecretWithAFormatCharacter(t *testing.T) {
+	t.Parallel()
+	for _, c := range []rune{'\u200e', '\ufeff', '\u00ad', '\U000e0041'} {
+		for _, sec := range []string{string(c) + emu, emu[:9] + string(c) + emu[9:], emu + string(c), "ab" + string(c) + "cd"} {
+			shown := strings.ReplaceAll(sec, string(c), "")
+			for _, text := range []string{sec, shown, jsonEscaped(sec)} {
+				// The character may stay beside the mask.
+				got := New(sec).Redact("x " + text + " y")
+				if strings.NewReplacer(string(c), "", jsonRune(c), "").Replace(got) != "x "+Mask+" y" {
+					t.Errorf("secret %q in %q: got %q", sec, text, got)
+				}
+			}
+			if !slices.Contains(Forms(sec), shown) {
+				t.Errorf("Forms(%q) lacks %q", sec, shown)
+			}
 		}
 	}
 }

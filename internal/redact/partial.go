@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,9 +17,11 @@ import (
 //
 // Runs are looked for in the text as a reader decoding every escape would
 // read it (see plainText), so that every encoding the whole-secret match
-// reads holds for parts too; and among the runs of MinDistinct bytes of
-// each secret (grams), indexed by their bytes, so that the search costs a
-// lookup per byte of text, whatever the number and length of the secrets.
+// reads holds for parts too, and in the text as written. The runs of MinDistinct bytes of each secret
+// (grams) are indexed by their bytes: a byte of text costs a lookup in a
+// bit set, and only where a gram shows does a suffix automaton of the
+// secret read on, for as long as the text goes on as the secret does. The
+// cost is linear in the text's length, for any secret, however repetitive.
 
 // minPartial is the length of the shortest secret looked for in part: a
 // shorter one has too few characters for half of it to be told from
@@ -30,34 +33,40 @@ const minPartial = 12
 // refresh tokens).
 var knownPrefixes = []string{"github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"}
 
+// knownPrefix is the well-known prefix secret starts with, "" for none.
+func knownPrefix(secret string) string {
+	for _, p := range knownPrefixes {
+		if strings.HasPrefix(secret, p) {
+			return p
+		}
+	}
+	return ""
+}
+
 // gramLen is the length of the runs indexed: the shortest run masked.
 const gramLen = MinDistinct
 
 // partialPattern is a text whose runs are masked: a secret, or one of its
 // base64 forms.
 type partialPattern struct {
-	text string
-	fold bool // ASCII letter case is ignored
-	// from is the length of the well-known prefix, which does not count.
-	from int
-	// need is the shortest run masked, counted from from.
+	text string // as the automaton reads it: in lower case where fold
+	fold bool   // ASCII letter case is ignored
+	// prefix is the well-known prefix, which does not count: text is the
+	// rest.
+	prefix string
+	// need is the shortest run masked.
 	need int
+	runs *automaton
 }
-
-// gram is where a run of gramLen bytes stands: in which pattern, and at.
-type gram struct{ pat, at int }
 
 // partialIndex finds the runs of its patterns in a text.
 type partialIndex struct {
-	pats  []partialPattern
-	grams map[uint64][]gram
+	pats []partialPattern
+	// grams are, for each gram in lower case, the patterns that hold it.
+	grams map[uint64][]int
 	// filter has a bit for each gram's hash: most bytes of a text need no
 	// lookup in grams.
 	filter [1 << 16 / 64]uint64
-	// raw: a secret holds a byte that reading escapes changes (a
-	// backslash, %, &, <, a blank), so the text is looked in as written
-	// too.
-	raw bool
 }
 
 // add indexes the runs of secret and of its base64 forms.
@@ -65,32 +74,27 @@ func (x *partialIndex) add(secret string, forms []string) {
 	if len(secret) < minPartial {
 		return
 	}
-	from := 0
-	for _, p := range knownPrefixes {
-		if strings.HasPrefix(secret, p) {
-			from = len(p)
-			break
-		}
-	}
-	if len(secret)-from < MinDistinct {
+	prefix := knownPrefix(secret)
+	rest := secret[len(prefix):]
+	if len(rest) < MinDistinct {
 		return
 	}
-	x.addPattern(partialPattern{text: secret, fold: true, from: from, need: max(MinDistinct, (len(secret)-from+1)/2)})
+	x.addPattern(partialPattern{text: lowerASCII(rest), fold: true, prefix: prefix, need: max(MinDistinct, (len(rest)+1)/2)})
 	for _, f := range forms {
 		x.addPattern(partialPattern{text: f, need: max(MinDistinct, (len(f)+1)/2)})
 	}
-	x.raw = x.raw || strings.ContainsAny(secret, "\\%&< \t\r\n")
 }
 
 func (x *partialIndex) addPattern(p partialPattern) {
-	for _, q := range x.pats {
-		if q == p {
-			return
-		}
+	if slices.ContainsFunc(x.pats, func(q partialPattern) bool {
+		return q.text == p.text && q.fold == p.fold && q.prefix == p.prefix
+	}) {
+		return
 	}
 	if x.grams == nil {
-		x.grams = map[uint64][]gram{}
+		x.grams = map[uint64][]int{}
 	}
+	p.runs = newAutomaton(p.text)
 	pi := len(x.pats)
 	x.pats = append(x.pats, p)
 	for at := 0; at+gramLen <= len(p.text); at++ {
@@ -98,13 +102,26 @@ func (x *partialIndex) addPattern(p partialPattern) {
 		for j := range gramLen {
 			key = key<<8 | uint64(lower(p.text[at+j]))
 		}
-		x.grams[key] = append(x.grams[key], gram{pi, at})
+		if !slices.Contains(x.grams[key], pi) {
+			x.grams[key] = append(x.grams[key], pi)
+		}
 		h := filterHash(key)
 		x.filter[h/64] |= 1 << (h % 64)
 	}
 }
 
 func filterHash(key uint64) uint64 { return key * 0x9e3779b97f4a7c15 >> 48 }
+
+// lowerASCII is s with its ASCII letters in lower case and every other
+// byte as it is (strings.ToLower would make bytes that are not UTF-8 into
+// U+FFFD).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lower(c)
+	}
+	return string(b)
+}
 
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
@@ -116,40 +133,90 @@ func lower(c byte) byte {
 // find lists the runs of d that are masked, as spans of d, in no order.
 func (x *partialIndex) find(d string) []span {
 	var spans []span
+	// For each pattern: its walk, and the span of the run it is in, to 0
+	// while it reads nothing, from -1 while its run is too short.
+	walks := make([]walk, len(x.pats))
+	runs := make([]span, len(x.pats))
 	var key uint64
 	for j := 0; j < len(d); j++ {
 		key = key<<8 | uint64(lower(d[j]))
-		st := j + 1 - gramLen
-		if st < 0 {
+		for pi := range x.pats {
+			if runs[pi].to > 0 {
+				spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans)
+			}
+		}
+		if j+1 < gramLen {
 			continue
 		}
 		if h := filterHash(key); x.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, g := range x.grams[key] {
-			p := &x.pats[g.pat]
-			if !p.fold && d[st:st+gramLen] != p.text[g.at:g.at+gramLen] {
+		for _, pi := range x.grams[key] {
+			if runs[pi].to > 0 {
 				continue
 			}
-			// A run is read once, from where it starts: a gram that
-			// continues the one before it was read with it.
-			if st > 0 && g.at > 0 && p.same(d[st-1], p.text[g.at-1]) {
-				continue
+			// A run as long as a gram or longer starts with one: reading
+			// from there, none is missed.
+			p := &x.pats[pi]
+			walks[pi], runs[pi] = walk{}, span{-1, 1}
+			for k := j + 1 - gramLen; k < j; k++ {
+				p.runs.step(&walks[pi], p.byteOf(d[k]))
 			}
-			n := gramLen
-			for st+n < len(d) && g.at+n < len(p.text) && p.same(d[st+n], p.text[g.at+n]) {
-				n++
-			}
-			if min(g.at+n, len(p.text))-max(g.at, p.from) >= p.need {
-				spans = append(spans, span{st, st + n})
-			}
+			spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans)
+		}
+	}
+	for pi, run := range runs {
+		if run.to > 0 && run.from >= 0 {
+			spans = append(spans, x.withPrefix(d, pi, run))
 		}
 	}
 	return spans
 }
 
-func (p *partialPattern) same(c, t byte) bool {
-	return c == t || p.fold && lower(c) == lower(t)
+// read reads d[j] with pattern pi's walk. A run long enough extends the
+// span run, or starts another past its end. A walk whose run is shorter
+// than a gram stops: a longer run would start with a gram of its own.
+func (x *partialIndex) read(d string, pi int, w *walk, run *span, j int, spans []span) []span {
+	p := &x.pats[pi]
+	p.runs.step(w, p.byteOf(d[j]))
+	if w.n >= p.need {
+		// The runs' starts never go back: a run ending at j+1 is at most
+		// one longer than the one ending at j.
+		if from := j + 1 - w.n; run.from < 0 || from > run.to {
+			if run.from >= 0 {
+				spans = append(spans, x.withPrefix(d, pi, *run))
+			}
+			run.from = from
+		}
+		run.to = j + 1
+	}
+	if w.n < gramLen {
+		if run.from >= 0 {
+			spans = append(spans, x.withPrefix(d, pi, *run))
+		}
+		*run = span{}
+	}
+	return spans
+}
+
+// byteOf is c as the automaton reads it.
+func (p *partialPattern) byteOf(c byte) byte {
+	if p.fold {
+		return lower(c)
+	}
+	return c
+}
+
+// withPrefix is run with the well-known prefix before it, where the run
+// starts as the rest of the secret does.
+func (x *partialIndex) withPrefix(d string, pi int, run span) span {
+	p := &x.pats[pi]
+	n := len(p.prefix)
+	if n > 0 && run.from >= n && strings.EqualFold(d[run.from-n:run.from], p.prefix) &&
+		strings.EqualFold(d[run.from:min(len(d), run.from+p.need)], p.text[:p.need]) {
+		run.from -= n
+	}
+	return run
 }
 
 // partialSpans lists the spans of s that hold a run of a secret, in no
@@ -167,10 +234,11 @@ func (x *partialIndex) partialSpans(s string) []span {
 			spans[i] = span{from[sp.from], from[sp.to-1] + n}
 		}
 	}
-	if x.raw {
-		spans = append(spans, x.find(s)...)
-	}
-	return spans
+	// As written too: the one reading of the text decoded may take for an
+	// escape what a reader sees as characters of a secret (the %00 of
+	// %000000000), or leave out what a secret holds (a blank, a
+	// backslash).
+	return append(spans, x.find(s)...)
 }
 
 // seen reports whether s, read as plainText reads it, holds a gram of a

@@ -36,6 +36,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -59,6 +60,9 @@ type Redactor struct {
 	shortest int
 	// partial finds runs of a secret echoed without the rest.
 	partial partialIndex
+	// notUTF8: a secret is not UTF-8 (no token is, but a secret is
+	// bytes).
+	notUTF8 bool
 }
 
 // pattern is what the text is matched against: a secret, or a run of
@@ -92,8 +96,14 @@ func (r *Redactor) Add(secret string) {
 	if secret == "" {
 		return
 	}
+	// The text is matched without the characters that show as nothing:
+	// so is a secret pasted with one (a U+200E or U+FEFF copied with it).
+	if shown, at := visible(secret); at != nil {
+		r.Add(shown)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.notUTF8 = r.notUTF8 || !utf8.ValidString(secret)
 	long := len(secret) >= minSplit
 	add := []pattern{{text: secret, fold: long, split: long}}
 	forms := base64Forms(secret)
@@ -183,16 +193,19 @@ func (r *Redactor) Has(s string) bool {
 // matched as if the characters that show as nothing were not there.
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
-	spans := r.find(view)
-	if more := r.partial.partialSpans(view); len(more) > 0 {
-		spans = append(spans, more...)
-		slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.from-b.from, b.to-a.to) })
-	}
+	spans := append(r.find(view), r.partial.partialSpans(view)...)
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
 		}
+		if r.notUTF8 {
+			// Its first bytes may end a character of the text before it
+			// that shows as nothing, which the view leaves out.
+			spans = append(spans, r.find(s)...)
+			spans = append(spans, r.partial.find(s)...)
+		}
 	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.from-b.from, b.to-a.to) })
 	return spans
 }
 
@@ -407,6 +420,9 @@ func Forms(secret string) []string {
 	// Markdown (the job summary, a pull request comment).
 	for _, f := range slices.Clone(forms) {
 		forms = append(forms, commandData.Replace(f), commandProperty.Replace(f), report.EscapeMarkdown(f))
+	}
+	if shown, at := visible(secret); at != nil && shown != "" {
+		forms = append(forms, Forms(shown)...)
 	}
 	var out []string
 	for _, f := range forms {
