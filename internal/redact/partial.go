@@ -134,17 +134,21 @@ func lower(c byte) byte {
 func (x *partialIndex) find(d string) []span {
 	var spans []span
 	// For each pattern: its walk, and the span of the run it is in, to 0
-	// while it reads nothing, from -1 while its run is too short.
-	walks := make([]walk, len(x.pats))
-	runs := make([]span, len(x.pats))
+	// while it reads nothing, from -1 while its run is too short. Made
+	// when a gram first shows.
+	var walks []walk
+	var runs []span
+	var active []int // the patterns reading on, most often none
 	var key uint64
 	for j := 0; j < len(d); j++ {
 		key = key<<8 | uint64(lower(d[j]))
-		for pi := range x.pats {
-			if runs[pi].to > 0 {
-				spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans)
+		still := active[:0]
+		for _, pi := range active {
+			if spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans); runs[pi].to > 0 {
+				still = append(still, pi)
 			}
 		}
+		active = still
 		if j+1 < gramLen {
 			continue
 		}
@@ -152,6 +156,9 @@ func (x *partialIndex) find(d string) []span {
 			continue
 		}
 		for _, pi := range x.grams[key] {
+			if runs == nil {
+				walks, runs = make([]walk, len(x.pats)), make([]span, len(x.pats))
+			}
 			if runs[pi].to > 0 {
 				continue
 			}
@@ -162,11 +169,13 @@ func (x *partialIndex) find(d string) []span {
 			for k := j + 1 - gramLen; k < j; k++ {
 				p.runs.step(&walks[pi], p.byteOf(d[k]))
 			}
-			spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans)
+			if spans = x.read(d, pi, &walks[pi], &runs[pi], j, spans); runs[pi].to > 0 {
+				active = append(active, pi)
+			}
 		}
 	}
-	for pi, run := range runs {
-		if run.to > 0 && run.from >= 0 {
+	for _, pi := range active {
+		if run := runs[pi]; run.from >= 0 {
 			spans = append(spans, x.withPrefix(d, pi, run))
 		}
 	}
@@ -248,7 +257,10 @@ func (x *partialIndex) seen(s string) bool {
 	var key uint64
 	read := 0
 	for i := 0; i < len(s); {
-		b, n := plainAt(s, i)
+		b, n := s[i:i+1], 1
+		if c := s[i]; c >= utf8.RuneSelf || notPlain[c] {
+			b, n = plainAt(s, i)
+		}
 		for j := 0; j < len(b); j++ {
 			key = key<<8 | uint64(lower(b[j]))
 			if read++; read < gramLen {
@@ -262,6 +274,9 @@ func (x *partialIndex) seen(s string) bool {
 	}
 	return false
 }
+
+// notPlain are the ASCII bytes that plainAt reads as something else.
+var notPlain = [utf8.RuneSelf]bool{'\\': true, '&': true, '<': true, '%': true, ' ': true, '\t': true, '\r': true, '\n': true}
 
 // plainText is s as a reader decoding every escape reads it, one reading
 // for each position (see plainAt), the separators left out; and for each
@@ -296,7 +311,7 @@ func plainAt(s string, i int) (string, int) {
 			return "", n
 		}
 		return s[i : i+n], n
-	case strings.IndexByte(`\&<%`, c) < 0:
+	case !notPlain[c]:
 		return s[i : i+1], 1
 	}
 	var buf [8]unit
