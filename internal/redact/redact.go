@@ -15,8 +15,9 @@
 // character in each encoding, and compares it with the secret's next one,
 // remembering the span of the original text to replace. The cost is linear
 // in the text's length, times the secrets' length at worst. Parts of a
-// secret are looked up instead, by their first MinDistinct characters, in
-// the text decoded once: one more pass over the text.
+// secret are looked up instead, by the runs of MinDistinct bytes they
+// start with, in the text decoded once and as written: a few more passes,
+// linear in the text whatever the secret.
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
