@@ -299,6 +299,16 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{list: errorBody(401, "text/html", `<html><body><p>bad token `+escapeEach(docsToken, "&#%d;", 1)+` and `+bareRefs(docsToken)+`!</p></body></html>`)}},
 		{name: "a token with HTML named references and percent-encoding mixed",
 			h: &hostile{list: errorBody(403, "text/plain", "token "+strings.NewReplacer("_", "&lowbar;", "-", "%2d", "5", `\u0035`).Replace(docsToken)+" refused")}},
+		// A character that shows as nothing inside the token, and a part
+		// of it without a cut mark: each once went through every sink.
+		{name: "a token with a left-to-right mark inside",
+			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:12]+"\u200e"+docsToken[12:]+" end")}},
+		{name: "a token with a right-to-left override inside",
+			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:12]+"\u202e"+docsToken[12:]+" end")}},
+		{name: "the token's first 19 of 28 characters",
+			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:19]+" end")}},
+		{name: "the token's last 19 of 28 characters",
+			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[9:]+" end")}},
 		{name: "a success answer that echoes the token escaped, printed by the debug log", ok: true,
 			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
 				io.WriteString(w, `{"docs":[{"id":17}],"echo":"`+escapeEach(docsToken, `\u%04X`, 1)+`"}`)

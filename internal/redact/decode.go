@@ -3,6 +3,7 @@ package redact
 import (
 	"html"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -115,14 +116,20 @@ func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 // or made one line, splits a secret with them.
 func isBlankByte(c byte) bool { return c == '\r' || c == '\n' || c == ' ' || c == '\t' }
 
-// invisible reports whether r shows as nothing: a reader copying the text
-// leaves it out (Markdown escaping puts U+200B after @ and before //).
+// invisible reports whether r shows as nothing, by Unicode's rule rather
+// than a list: every format character (category Cf: bidirectional marks,
+// embeddings, overrides and isolates, zero-width spaces and joiners, the
+// soft hyphen, tags…) and every other default ignorable code point
+// (variation selectors, Hangul fillers, the combining grapheme joiner…).
+// A reader copying the text leaves them out, and a hostile server puts
+// them inside a secret to hide it; Markdown escaping puts U+200B after @
+// and before //. None is a blank: blanks are separators of their own.
 func invisible(r rune) bool {
-	switch r {
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
-		return true
+	if r < 0xad {
+		return false // ASCII, its controls included, and Latin-1 up to the soft hyphen
 	}
-	return false
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r)
 }
 
 // jsonEscape reads the escape at s[i] (a backslash) as JSON and
@@ -145,9 +152,18 @@ func jsonEscape(s string, i int, out []unit) []unit {
 		if !ok || i+6 > len(s) {
 			return out
 		}
-		if 0xd800 <= r && r < 0xdc00 && strings.HasPrefix(s[i+6:], `\u`) {
-			if lo, ok := hexValue(s[i+8 : min(len(s), i+12)]); ok && i+12 <= len(s) && 0xdc00 <= lo && lo < 0xe000 {
-				return appendRune(out, (r-0xd800)<<10+(lo-0xdc00)+0x10000, 12)
+		if 0xd800 <= r && r < 0xdc00 {
+			// The low half is escaped as many times as the text around
+			// it: inside an escape decoded once more (\\ud83d\\ude00),
+			// only the high half has lost a backslash.
+			j := i + 6
+			for j < len(s) && j-i < 6+2*maxNesting && s[j] == '\\' {
+				j++
+			}
+			if j > i+6 && j < len(s) && s[j] == 'u' {
+				if lo, ok := hexValue(s[j+1 : min(len(s), j+5)]); ok && j+5 <= len(s) && 0xdc00 <= lo && lo < 0xe000 {
+					return appendRune(out, (r-0xd800)<<10+(lo-0xdc00)+0x10000, j+5-i)
+				}
 			}
 		}
 		return appendRune(out, r, 6)
@@ -231,12 +247,35 @@ func htmlEntity(s string, i int, out []unit) []unit {
 // writes it.
 func percentEscape(s string, i int, out []unit) []unit {
 	if v, ok := hexValue(s[i+1 : min(len(s), i+3)]); ok && i+3 <= len(s) {
-		return append(out, unit{n: 3, b: string([]byte{byte(v)})})
+		out = append(out, unit{n: 3, b: string([]byte{byte(v)})})
+		if v >= utf8.RuneSelf {
+			out = percentRune(s, i, byte(v), out)
+		}
+		return out
 	}
 	if i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') {
 		if r, ok := hexValue(s[i+2 : min(len(s), i+6)]); ok && i+6 <= len(s) {
 			return appendRune(out, r, 6)
 		}
+	}
+	return out
+}
+
+// percentRune reads the bytes of one character escaped one by one
+// (%E2%80%8E), whose first byte, lead, is escaped at s[i]: the bytes
+// match a secret one at a time, but only the whole character can be told
+// invisible.
+func percentRune(s string, i int, lead byte, out []unit) []unit {
+	b := []byte{lead}
+	for j := i + 3; len(b) < utf8.UTFMax && !utf8.FullRune(b); j += 3 {
+		v, ok := hexValue(s[min(len(s), j+1):min(len(s), j+3)])
+		if !ok || j+3 > len(s) || s[j] != '%' {
+			return out
+		}
+		b = append(b, byte(v))
+	}
+	if r, n := utf8.DecodeRune(b); r != utf8.RuneError && n == len(b) && n > 1 {
+		out = append(out, unit{n: 3 * n, b: string(b)})
 	}
 	return out
 }

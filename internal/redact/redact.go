@@ -5,13 +5,19 @@
 // escaped again (%252B, &amp;#43;, \\u002B); base64-encoded at any
 // alignment (a Basic authorization header, a JSON blob echoed back); in
 // another letter case; split by line breaks, blanks, invisible characters
-// or escaping backslashes; and cut short.
+// (every format character and default ignorable code point: bidirectional
+// marks and overrides, zero-width spaces, tags, variation selectors…) or
+// escaping backslashes; cut short; and in part, a run of half of it or
+// more (partial.go).
 //
 // Rather than list every mixed form, which cannot be done, a Redactor
 // decodes the text as it matches: at each position it reads the next
 // character in each encoding, and compares it with the secret's next one,
 // remembering the span of the original text to replace. The cost is linear
-// in the text's length, times the secrets' length at worst.
+// in the text's length, times the secrets' length at worst. Parts of a
+// secret are looked up instead, by the runs of MinDistinct bytes they
+// start with, in the text decoded once and as written: a few more passes,
+// linear in the text whatever the secret.
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
@@ -22,6 +28,7 @@
 package redact
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"html"
@@ -30,6 +37,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -51,6 +59,11 @@ type Redactor struct {
 	starts [256]bool
 	// shortest is the length of the shortest secret added.
 	shortest int
+	// partial finds runs of a secret echoed without the rest.
+	partial partialIndex
+	// notUTF8: a secret is not UTF-8 (no token is, but a secret is
+	// bytes).
+	notUTF8 bool
 }
 
 // pattern is what the text is matched against: a secret, or a run of
@@ -84,11 +97,19 @@ func (r *Redactor) Add(secret string) {
 	if secret == "" {
 		return
 	}
+	// The text is matched without the characters that show as nothing:
+	// so is a secret pasted with one (a U+200E or U+FEFF copied with it).
+	if shown, at := visible(secret); at != nil {
+		r.Add(shown)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.notUTF8 = r.notUTF8 || !utf8.ValidString(secret)
 	long := len(secret) >= minSplit
 	add := []pattern{{text: secret, fold: long, split: long}}
-	for _, f := range base64Forms(secret) {
+	forms := base64Forms(secret)
+	r.partial.add(secret, forms)
+	for _, f := range forms {
 		add = append(add, pattern{text: f, split: true})
 	}
 	for _, p := range add {
@@ -128,8 +149,8 @@ func (r *Redactor) Shortest() int {
 
 // Redact replaces every form of every secret in s with Mask: written
 // whole, in any encoding and mix of encodings, split by separators (as
-// text folded, or made one line, shows it), and the start of one cut
-// short just before CutMark.
+// text folded, or made one line, shows it), the start of one cut short
+// just before CutMark, and a run of half of one or more.
 func (r *Redactor) Redact(s string) string {
 	if r == nil {
 		return s
@@ -173,12 +194,19 @@ func (r *Redactor) Has(s string) bool {
 // matched as if the characters that show as nothing were not there.
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
-	spans := r.find(view)
+	spans := append(r.find(view), r.partial.partialSpans(view)...)
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
 		}
+		if r.notUTF8 {
+			// Its first bytes may end a character of the text before it
+			// that shows as nothing, which the view leaves out.
+			spans = append(spans, r.find(s)...)
+			spans = append(spans, r.partial.find(s)...)
+		}
 	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.from-b.from, b.to-a.to) })
 	return spans
 }
 
@@ -393,6 +421,9 @@ func Forms(secret string) []string {
 	// Markdown (the job summary, a pull request comment).
 	for _, f := range slices.Clone(forms) {
 		forms = append(forms, commandData.Replace(f), commandProperty.Replace(f), report.EscapeMarkdown(f))
+	}
+	if shown, at := visible(secret); at != nil && shown != "" {
+		forms = append(forms, Forms(shown)...)
 	}
 	var out []string
 	for _, f := range forms {
