@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -389,10 +390,20 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 			cands = append(cands, i)
 		}
 	}
+	// The search parses text up to line at some bits.Len(k)+1 times: not
+	// begun where that passes the budget.
+	if (bits.Len(uint(len(cands)))+1)*to > budget {
+		return Pos{}, "", false
+	}
 	// same says whether data up to and with candidate k fails as data does.
+	seen := map[int]bool{}
 	same := func(k int) (bool, bool) {
+		if f, ok := seen[k]; ok {
+			return f, true
+		}
 		l, m, failed, ok := parse(cands[k] + 1)
-		return failed && l == line && m == msg, ok
+		seen[k] = failed && l == line && m == msg
+		return seen[k], ok
 	}
 	lo, hi := 0, len(cands)
 	for lo < hi {
