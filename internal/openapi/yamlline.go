@@ -291,7 +291,8 @@ var parserProblems = map[string]bool{
 // errorAt is the 1-based line of the library's error msg at its line (0
 // where it gave none) in data: a parser error's line is
 // 0-based, but never past the text's last line (the end of a text that
-// ends with a line break is on the line after it).
+// ends with a line break is on the line after it, where a scanner error
+// at the end names it).
 func errorAt(data []byte, line int, msg string) int {
 	n := bytes.Count(data, []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -300,7 +301,7 @@ func errorAt(data []byte, line int, msg string) int {
 	if parserProblems[msg] && line+1 <= n {
 		return line + 1
 	}
-	return max(line, 1)
+	return max(min(line, n), 1)
 }
 
 // errorLine is the line and problem of the library's error err; line is 0

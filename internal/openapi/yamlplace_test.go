@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -57,6 +58,7 @@ func TestYAMLSyntaxErrorsPointAtTheCharacter(t *testing.T) {
 		// Not placed: the line the library means, at its first column.
 		{"brackets that balance", "a: 1\nb: [c: d: e]\n", 2, 1, "did not find expected ',' or ']'"},
 		{"an unclosed [ at the end, no line past it", "a: [1, 2", 1, 4, "the [ at 1:4"},
+		{"a quote left open by a \\ at its line's end", "a: \"x\\\n", 1, 4, `the quote " at 1:4`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,4 +73,49 @@ func TestYAMLSyntaxErrorsPointAtTheCharacter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestErrorAt: the 1-based line the library means: a parser error's line
+// is 0-based, a scanner error's 1-based, and neither is past the text.
+func TestErrorAt(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in, msg    string
+		line, want int
+	}{
+		{"a: 1\nb: [c: d: e]\n", "did not find expected ',' or ']'", 1, 2},
+		{"a: [1, 2\n", "did not find expected ',' or ']'", 1, 1},
+		{"a: 1\nb: `x`\n", "found character that cannot start any token", 2, 2},
+		{"a: 'x\n", "found unexpected end of stream", 2, 1},
+		{"a: 'x", "found unexpected end of stream", 0, 1},
+		{"", "found unexpected end of stream", 1, 1},
+	}
+	for _, tc := range cases {
+		if got := errorAt([]byte(tc.in), tc.line, tc.msg); got != tc.want {
+			t.Errorf("errorAt(%q, %d, %q) = %d, want %d", tc.in, tc.line, tc.msg, got, tc.want)
+		}
+	}
+}
+
+// FuzzYAMLErrorPlace: whatever the text, a YAML error is placed within it:
+// on one of its lines, at most one column past that line's end.
+func FuzzYAMLErrorPlace(f *testing.F) {
+	for _, in := range []string{
+		"a: [1, 2\n", "a: 1\nb: {c: [1, 2}\n", "d: | # note\n  'x\n\nb: 'y\n",
+		"a: x\n  'y\nb: 'z\n", "a: 1\nb: c: d\n", "a: 1\nb: `x`\n", "a: 1\nb: [1, ,]\n",
+		"a: \"x\\\n", "a: 1\nb\n",
+	} {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := Parse("f.yaml", data)
+		var le *LoadError
+		if !errors.As(err, &le) || le.Pos.Line == 0 || !strings.HasPrefix(le.Msg, "invalid YAML") {
+			return
+		}
+		lines := bytes.Split(data, []byte{'\n'})
+		if int(le.Pos.Line) > len(lines) || int(le.Pos.Col) > len(lines[le.Pos.Line-1])+1 || le.Pos.Col < 1 {
+			t.Fatalf("%v: past the text %q", err, data)
+		}
+	})
 }
