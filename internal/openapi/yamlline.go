@@ -294,14 +294,20 @@ var parserProblems = map[string]bool{
 // ends with a line break is on the line after it, where a scanner error
 // at the end names it).
 func errorAt(data []byte, line int, msg string) int {
-	n := bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		n++
-	}
+	n := lineCount(data)
 	if parserProblems[msg] && line+1 <= n {
 		return line + 1
 	}
 	return max(min(line, n), 1)
+}
+
+// lineCount is the number of lines of data.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // errorLine is the line and problem of the library's error err; line is 0
@@ -337,13 +343,13 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 		return ok && !failed
 	}
 	lines := lineEnds(data)
-	if flowProblems[msg] {
+	// unclosed is the flow collection left open, where the library's
+	// error is about it: at says so of the bracket's place.
+	unclosed := func(at func(Pos) bool) (Pos, string, bool) {
 		flows, open, _ := openAtEnd(data)
 		for _, off := range flows[open:] {
 			p := posOf(data, int64(off))
-			// A parser error names the context's line, 0-based; on the
-			// first line it names the problem's instead.
-			if p.Line != 1 && int(p.Line) != line+1 {
+			if !at(p) {
 				continue
 			}
 			if !parses(flows[0]) {
@@ -353,6 +359,18 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 			return p, fmt.Sprintf("the %s at %s is not closed: close it with %s, or quote a value that holds brackets", open, p, closing(open)), true
 		}
 		return Pos{}, "", false
+	}
+	if flowProblems[msg] {
+		// A parser error names the context's line, 0-based; on the
+		// first line it names the problem's instead.
+		return unclosed(func(p Pos) bool { return p.Line == 1 || int(p.Line) == line+1 })
+	}
+	if msg == "did not find expected node content" && line == lineCount(data) {
+		// At the end of the text, which the library puts on a line of
+		// its own, inside a flow collection: "a: [" and no more.
+		if p, advice, ok := unclosed(func(Pos) bool { return true }); ok {
+			return p, advice, ok
+		}
 	}
 	if msg == "found unexpected end of stream" {
 		if _, _, q := openAtEnd(data); q >= 0 {
