@@ -266,7 +266,7 @@ var charProblems = map[string]struct{ chars, advice string }{
 	"found character that cannot start any token": {"`@%",
 		"quote the value: a plain value cannot start with this character"},
 	"block sequence entries are not allowed in this context": {"-",
-		"put the - item on a line of its own below its key, indented, or quote a value that starts with - "},
+		`put the - item on a line of its own below its key, indented, or quote a value that starts with "- "`},
 	"could not find expected ':'": {"",
 		"write a key as key: value, or indent this line as part of the value above it"},
 	"did not find expected node content": {",]}",
