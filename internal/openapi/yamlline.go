@@ -234,10 +234,8 @@ func lineAdvice(data []byte, n int) string {
 // problem is the library's words for what is wrong, without its line: the
 // line is left out where it is the first.
 func problem(err error) string {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		return m[2]
-	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	_, msg := errorLine(err)
+	return msg
 }
 
 // Where the library's other syntax errors are. Its errors carry a line
@@ -251,7 +249,7 @@ func problem(err error) string {
 // search over the line's candidate characters, a few parses at most.
 
 // flowProblems are the library's errors for a flow collection that is not
-// closed, with the bracket it waited for.
+// closed (or holds what it cannot: then the place stays the library's).
 var flowProblems = map[string]bool{
 	"did not find expected ',' or ']'": true,
 	"did not find expected ',' or '}'": true,
@@ -289,10 +287,9 @@ var parserProblems = map[string]bool{
 }
 
 // errorAt is the 1-based line of the library's error msg at its line (0
-// where it gave none) in data: a parser error's line is
-// 0-based, but never past the text's last line (the end of a text that
-// ends with a line break is on the line after it, where a scanner error
-// at the end names it).
+// where it gave none) in data: a parser error's line is 0-based; and never
+// past the text's last line (the library puts the end of the text on a
+// line of its own, which a scanner error at the end names).
 func errorAt(data []byte, line int, msg string) int {
 	n := lineCount(data)
 	if parserProblems[msg] && line+1 <= n {
@@ -342,7 +339,6 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 		_, _, failed, ok := parse(n)
 		return ok && !failed
 	}
-	lines := lineEnds(data)
 	// unclosed is the flow collection left open, where the library's
 	// error is about it: at says so of the bracket's place.
 	unclosed := func(at func(Pos) bool) (Pos, string, bool) {
@@ -392,6 +388,7 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 		return Pos{}, "", false
 	}
 	at := errorAt(data, line, msg)
+	lines := lineEnds(data)
 	if at > len(lines) {
 		return Pos{}, "", false
 	}
