@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Where a block collection breaks. For a line indented wrongly inside a
@@ -383,6 +384,9 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 		}
 		return Pos{}, "", false
 	}
+	if off, advice := badCharacter(data, msg); off >= 0 {
+		return posOf(data, int64(off)), advice, true
+	}
 	cp, ok := charProblems[msg]
 	if !ok {
 		return Pos{}, "", false
@@ -591,4 +595,45 @@ func quoteEnd(data []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// utf8Problems are the library's errors for text that is not UTF-8.
+var utf8Problems = map[string]bool{
+	"invalid leading UTF-8 octet":        true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid Unicode character":          true,
+}
+
+// badCharacter is the offset of the character that the library's reader
+// stops at with msg, and what to do; -1 when msg is not a reader's error.
+// The reader reads the text in order, so it is the first character that
+// fails its rules, which are these.
+func badCharacter(data []byte, msg string) (int, string) {
+	control := msg == "control characters are not allowed"
+	if !control && !utf8Problems[msg] {
+		return -1, ""
+	}
+	for i := 0; i < len(data); {
+		r, w := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && w <= 1 {
+			if control {
+				return -1, ""
+			}
+			return i, "the file is not UTF-8 here: save it as UTF-8"
+		}
+		switch {
+		case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85,
+			r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000:
+		case i == 0 && r == 0xFEFF: // a byte-order mark
+		default:
+			if !control {
+				return -1, ""
+			}
+			return i, fmt.Sprintf("remove the character U+%04X, or write it as an escape in a double-quoted value (\\u%04X)", r, r)
+		}
+		i += w
+	}
+	return -1, ""
 }

@@ -58,6 +58,9 @@ func TestYAMLSyntaxErrorsPointAtTheCharacter(t *testing.T) {
 		{"a ] with no [", "a: 1\nb: ]\n", 2, 4, "did not find expected node content"},
 		{"an unknown escape", "a: 1\nb: \"x\\q\"\n", 2, 6, `write \\ for a backslash`},
 		{"an alias without a name", "a: 1\nb: *\n", 2, 4, "needs a name"},
+		{"a control character", "a: 1\nb: x\x01y\n", 2, 5, "remove the character U+0001"},
+		{"a DEL", "a: 1\nb: 'x\x7f'\n", 2, 6, "U+007F"},
+		{"a byte that is not UTF-8", "a: 1\nb: \xe9t\xe9\n", 2, 4, "save it as UTF-8"},
 		// Not placed: the line the library means, at its first column.
 		{"brackets that balance", "a: 1\nb: [c: d: e]\n", 2, 1, "did not find expected ',' or ']'"},
 		{"an unclosed [ at the end, no line past it", "a: [1, 2", 1, 4, "the [ at 1:4"},
