@@ -43,7 +43,7 @@ func TestEachProblemAnnotatedOnce(t *testing.T) {
 		want   []string // the ::error lines, each by a part of it that no other has
 	}{
 		{"a YAML syntax error", map[string]string{"file": "syntax.yaml"},
-			[]string{"::error col=1,file=syntax.yaml,line=1::invalid YAML"}},
+			[]string{"::error col=7,file=syntax.yaml,line=2::invalid YAML"}},
 		{"a $ref to a missing file", map[string]string{"file": "ref.yaml"},
 			[]string{"::error col=11,file=ref.yaml,line=5::$ref missing.yml: missing.yml does not exist"}},
 		{"an empty file", map[string]string{"file": "empty.yaml"},
@@ -54,7 +54,7 @@ func TestEachProblemAnnotatedOnce(t *testing.T) {
 		{"two $refs to missing files", map[string]string{"file": "twofold.yaml"},
 			[]string{"file=twofold.yaml,line=5::$ref gone.yml", "file=twofold.yaml,line=7::$ref missing.yml", "::error title=docs-publish::input file: twofold.yaml has 2 errors in 1 file"}},
 		{"a config file with two descriptions that cannot be loaded", mergeInputs(dryRun, map[string]string{"config": "several.yml"}),
-			[]string{"::error col=11,file=ref.yaml,line=5::", "::error col=1,file=syntax.yaml,line=1::",
+			[]string{"::error col=11,file=ref.yaml,line=5::", "::error col=7,file=syntax.yaml,line=2::",
 				"::error title=docs-publish::3 of 4 descriptions failed the check"}},
 		// The base's faults are not the run's findings: the run's error
 		// is their one annotation.

@@ -95,7 +95,7 @@ func TestNewcomerMistakesFailAtOnce(t *testing.T) {
 		{name: "an empty description, as a broken one", files: map[string]string{"openapi.yaml": ""}, code: ExitInvalid,
 			want: []string{"openapi.yaml:1:1: error: is empty: it holds no YAML or JSON document: point the file input at"}},
 		{name: "a description that cannot be parsed", files: map[string]string{"openapi.yaml": "openapi: [\n"}, code: ExitInvalid,
-			want: []string{"openapi.yaml:1:1: error: invalid YAML"}},
+			want: []string{"openapi.yaml:1:10: error: invalid YAML"}},
 		{name: "bundle false and a $ref to a file that is not there", args: []string{"--bundle=false"},
 			files: map[string]string{"openapi.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: 'gone.yaml#/OK'}\n"},
 			code:  ExitInvalid, want: []string{"openapi.yaml:7:23: error: $ref gone.yaml#/OK: gone.yaml does not exist: add the file, or fix the $ref"}},

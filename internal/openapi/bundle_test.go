@@ -300,7 +300,7 @@ func TestBundleReportsEveryBrokenRef(t *testing.T) {
 	if !errors.As(err, &les) || len(les) != 3 {
 		t.Fatalf("error %v: want 3 load errors", err)
 	}
-	want := []string{"bad.yaml:1:1: invalid YAML", "openapi.yaml:9:17: $ref nope.yaml#/p: nope.yaml does not exist", `openapi.yaml:10:17: $ref ok.yaml#/none does not resolve`}
+	want := []string{"bad.yaml:1:4: invalid YAML", "openapi.yaml:9:17: $ref nope.yaml#/p: nope.yaml does not exist", `openapi.yaml:10:17: $ref ok.yaml#/none does not resolve`}
 	for i, w := range want {
 		if !strings.HasPrefix(les[i].Error(), w) {
 			t.Errorf("error %d = %q, want it to start %q", i, les[i], w)

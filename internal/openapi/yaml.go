@@ -123,7 +123,13 @@ func yamlError(name string, data []byte, err error) error {
 		if at, col, ok := breakingLine(data, max(1, line-1), m[2]); ok {
 			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": " + lineAdvice(data, at)}
 		}
-		return &LoadError{File: name, Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + m[2]}
+		if p, advice, ok := placeProblem(data, line, m[2]); ok {
+			return &LoadError{File: name, Pos: p, Msg: "invalid YAML: " + m[2] + ": " + advice}
+		}
+		return &LoadError{File: name, Pos: Pos{Line: int32(errorAt(data, line, m[2])), Col: 1}, Msg: "invalid YAML: " + m[2]}
+	}
+	if p, advice, ok := placeProblem(data, 0, strings.TrimPrefix(msg, "yaml: ")); ok {
+		return &LoadError{File: name, Pos: p, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ") + ": " + advice}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
