@@ -647,7 +647,7 @@ func TestBadInputs(t *testing.T) {
 		{name: "several docs without doc-id", docs: []emulator.Doc{{ID: "17", Domain: "a.example", File: "openapi.yml", Branch: "main"}, {ID: "18", File: "openapi.yml", Branch: "main"}},
 			want: []string{"has 2 docs and doc-id is empty", "set doc-id to one of: 17 (a.example), 18"}, requests: 1, noWrites: true},
 		{name: "spec file missing", inputs: map[string]string{"file": "nope/openapi.yaml"}, files: map[string]string{}, want: []string{"input file", "nope/openapi.yaml does not exist"}, requests: 0},
-		{name: "spec neither YAML nor JSON", files: map[string]string{"api/openapi.yaml": "\x00\x01 not a description"}, want: []string{"input file", "api/openapi.yaml"}, requests: 0},
+		{name: "spec neither YAML nor JSON", files: map[string]string{"api/openapi.yaml": "\x00\x01 not a description"}, want: []string{"::error col=1,file=api/openapi.yaml,line=1::", "remove the character U+0000"}, requests: 0},
 		{name: "spec a plain text", files: map[string]string{"api/openapi.yaml": "hello world\n"}, want: []string{"::error col=1,file=api/openapi.yaml,line=1::", "neither a YAML nor a JSON", "point the file input"}, requests: 0},
 		{name: "file-name with ..", inputs: map[string]string{"file-name": "../other/openapi.yml"}, want: []string{"input file-name", `".." segment`}, requests: 0},
 		{name: "bad token", inputs: map[string]string{"token": "wrong-token-value"}, want: []string{"401", "check the token secret"}, requests: 1, noWrites: true},
