@@ -226,6 +226,9 @@ type matcher struct {
 	// and a map once it grows long.
 	seen    []state
 	seenMap map[state]bool
+	// seenPeak is the most states seenMap has held: clearing it costs
+	// that, however few it holds now.
+	seenPeak int
 }
 
 // maxSeenList is how many states are looked up in a list before a map.
@@ -268,8 +271,15 @@ func (m *matcher) match(p *pattern, i int) int {
 		return -1 // the way most positions end: no need to search
 	}
 	m.seen = m.seen[:0]
-	if len(m.seenMap) > 0 {
-		clear(m.seenMap)
+	if n := len(m.seenMap); n > 0 {
+		// A map grown large by one long match (a start followed by a
+		// long run of blanks) is dropped rather than cleared, so that
+		// each match costs what it reads, not what that one did.
+		if m.seenPeak > 4*n+maxSeenList {
+			m.seenMap, m.seenPeak = nil, 0
+		} else {
+			clear(m.seenMap)
+		}
 	}
 	cut := -1
 	m.stack = append(m.stack[:0], state{i, 0})
@@ -337,6 +347,7 @@ func (m *matcher) push(st state) {
 			m.seenMap = map[state]bool{}
 		}
 		m.seenMap[st] = true
+		m.seenPeak = max(m.seenPeak, len(m.seenMap))
 	}
 	m.stack = append(m.stack, st)
 }
