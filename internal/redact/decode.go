@@ -79,7 +79,10 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 			}
 			virtual, at := unescapedMarkdown(u.b, s[i+u.n:min(len(s), i+u.n+maxEscape)])
 			for _, v := range unitsNested(virtual, 0, nil, depth-1)[1:] {
-				if v.n > 1 { // more than the decoded character itself
+				// More than the decoded character itself, or a decoded
+				// backslash read as one that escapes (Markdown's \_
+				// escaped again, as %5C_ or &#92;_): a separator.
+				if v.n > 1 || v.sep {
 					out = append(out, unit{n: u.n + at[v.n-1], b: v.b, sep: v.sep})
 				}
 			}

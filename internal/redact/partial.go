@@ -318,7 +318,9 @@ func plainAt(s string, i int) (string, int) {
 	us := units(s, i, buf[:0])
 	best := us[0]
 	for _, u := range us[1:] {
-		if u.n > best.n || u.n == best.n && u.sep && c == '\\' {
+		// A backslash, written or decoded (%5C, &#92;, \\), is read as
+		// one that escapes: as a separator.
+		if u.n > best.n || u.n == best.n && u.sep && best.b == `\` {
 			best = u
 		}
 	}
