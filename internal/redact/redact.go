@@ -4,11 +4,13 @@
 // HTML (&#43;, &#x2B, &#0043;, &plus;, &amp;) and URLs (%2B, %2b) do, and
 // escaped again (%252B, &amp;#43;, \\u002B); base64-encoded at any
 // alignment (a Basic authorization header, a JSON blob echoed back); in
-// another letter case; split by line breaks, blanks, invisible characters
-// (every format character and default ignorable code point: bidirectional
-// marks and overrides, zero-width spaces, tags, variation selectors…) or
-// escaping backslashes; cut short; and in part, a run of half of it or
-// more (partial.go).
+// another letter case; split by line breaks, blanks (every character
+// Unicode counts as white space: U+00A0, U+2028, U+3000…), invisible
+// characters (every format character and default ignorable code point:
+// bidirectional marks and overrides, zero-width spaces, tags, variation
+// selectors…) or escaping backslashes, written or escaped again (%5C_,
+// &#92;_); cut short; and in part, a run of half of it or more
+// (partial.go).
 //
 // Rather than list every mixed form, which cannot be done, a Redactor
 // decodes the text as it matches: at each position it reads the next
