@@ -80,3 +80,30 @@ func BenchmarkRedactLongSeparatorWalk(b *testing.B) {
 		})
 	}
 }
+
+// TestRedactBeyondTheShortList: a match that reads more states than the
+// short list holds: each blank of the secret read both as its character
+// and as a separator (two states at one position, only the first of which
+// dies), and the same states read again for a shorter secret at the same
+// start after a longer one failed there. The y is an HTML reference, so
+// that only the whole-secret match reads the text.
+func TestRedactBeyondTheShortList(t *testing.T) {
+	t.Parallel()
+	short := "x" + strings.Repeat(" y", 20)
+	long := short + "Q"
+	text := "x" + strings.Repeat(" &#121;", 20) + " end"
+	for _, tc := range []struct {
+		name    string
+		secrets []string
+	}{
+		{"one secret", []string{short}},
+		{"after a longer one failed at the same start", []string{long, short}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := New(tc.secrets...).Redact(text); got != Mask+" end" {
+				t.Errorf("%q scrubbed to %q", text, got)
+			}
+		})
+	}
+}

@@ -225,8 +225,13 @@ type matcher struct {
 	us    []unit
 	stack []state
 	// seen are the states reached from the start position: a short list,
-	// and a map once it grows long.
+	// then, for each position of the text, the match (gen) that last
+	// reached it and the first k it did so with (a long run of blanks
+	// makes a state at each position), then a map for the others.
 	seen    []state
+	seenGen []uint32
+	seenK   []int32
+	gen     uint32
 	seenMap map[state]bool
 	// seenPeak is the most states seenMap has held: clearing it costs
 	// that, however few it holds now.
@@ -273,6 +278,10 @@ func (m *matcher) match(p *pattern, i int) int {
 		return -1 // the way most positions end: no need to search
 	}
 	m.seen = m.seen[:0]
+	if m.gen++; m.gen == 0 { // wrapped: the stamps may hold this number
+		clear(m.seenGen)
+		m.gen = 1
+	}
 	if n := len(m.seenMap); n > 0 {
 		// A map grown large by one long match (a start followed by a
 		// long run of blanks) is dropped rather than cleared, so that
@@ -342,9 +351,19 @@ func (m *matcher) push(st state) {
 			return
 		}
 		m.seen = append(m.seen, st)
-	case m.seenMap[st] || slices.Contains(m.seen, st):
+	case slices.Contains(m.seen, st):
 		return
 	default:
+		if m.seenGen == nil {
+			m.seenGen, m.seenK = make([]uint32, len(m.s)+1), make([]int32, len(m.s)+1)
+		}
+		if m.seenGen[st.p] != m.gen {
+			m.seenGen[st.p], m.seenK[st.p] = m.gen, int32(st.k)
+			break
+		}
+		if int(m.seenK[st.p]) == st.k || m.seenMap[st] {
+			return
+		}
 		if m.seenMap == nil {
 			m.seenMap = map[state]bool{}
 		}
