@@ -305,6 +305,18 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:12]+"\u200e"+docsToken[12:]+" end")}},
 		{name: "a token with a right-to-left override inside",
 			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:12]+"\u202e"+docsToken[12:]+" end")}},
+		// A Markdown escape whose backslash is escaped again, and white
+		// space that is not ASCII between the token's characters (an error
+		// body's white space is made blanks; a debug log keeps it): each
+		// once went through every sink.
+		{name: "a token Markdown-escaped, its backslashes percent-encoded",
+			h: &hostile{list: errorBody(400, "text/plain", "bad: "+strings.NewReplacer("_", `%5C_`, "-", `%5C-`).Replace(docsToken))}},
+		{name: "a token Markdown-escaped, its backslashes HTML references",
+			h: &hostile{list: errorBody(400, "text/html", "<p>bad: "+strings.NewReplacer("_", `&#92;_`, "-", `&bsol;-`).Replace(docsToken)+"</p>")}},
+		{name: "a success answer that echoes the token split by no-break spaces, printed by the debug log", ok: true,
+			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, `{"docs":[{"id":17}],"echo":"`+docsToken[:12]+"\u00a0"+docsToken[12:20]+`\u3000`+docsToken[20:]+`"}`)
+			}}},
 		{name: "the token's first 19 of 28 characters",
 			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:19]+" end")}},
 		{name: "the token's last 19 of 28 characters",

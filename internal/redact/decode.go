@@ -41,7 +41,7 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 	c := s[i]
 	out = append(out, unit{n: 1, b: s[i : i+1], sep: isBlankByte(c)})
 	if c >= utf8.RuneSelf {
-		if r, n := utf8.DecodeRuneInString(s[i:]); invisible(r) {
+		if r, n := utf8.DecodeRuneInString(s[i:]); invisible(r) || unicode.IsSpace(r) {
 			out = append(out, unit{n: n, sep: true})
 		}
 		return out
@@ -79,14 +79,17 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 			}
 			virtual, at := unescapedMarkdown(u.b, s[i+u.n:min(len(s), i+u.n+maxEscape)])
 			for _, v := range unitsNested(virtual, 0, nil, depth-1)[1:] {
-				if v.n > 1 { // more than the decoded character itself
+				// More than the decoded character itself, or a decoded
+				// backslash read as one that escapes (Markdown's \_
+				// escaped again, as %5C_ or &#92;_): a separator.
+				if v.n > 1 || v.sep {
 					out = append(out, unit{n: u.n + at[v.n-1], b: v.b, sep: v.sep})
 				}
 			}
 		}
 	}
 	for j := first; j < len(out); j++ {
-		if r, _ := utf8.DecodeRuneInString(out[j].b); len(out[j].b) > 0 && (invisible(r) || len(out[j].b) == 1 && isBlankByte(out[j].b[0])) {
+		if r, n := utf8.DecodeRuneInString(out[j].b); n > 0 && n == len(out[j].b) && (invisible(r) || unicode.IsSpace(r)) {
 			out[j].sep = true
 		}
 	}
@@ -112,9 +115,10 @@ func unescapedMarkdown(head, text string) (string, []int) {
 
 func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 
-// isBlankByte reports whether c is a line break or a blank: text folded,
-// or made one line, splits a secret with them.
-func isBlankByte(c byte) bool { return c == '\r' || c == '\n' || c == ' ' || c == '\t' }
+// isBlankByte reports whether c is an ASCII line break or blank: text
+// folded, or made one line, splits a secret with them. So do the others
+// Unicode counts as white space (U+00A0, U+2028, U+3000…): unicode.IsSpace.
+func isBlankByte(c byte) bool { return c < utf8.RuneSelf && unicode.IsSpace(rune(c)) }
 
 // invisible reports whether r shows as nothing, by Unicode's rule rather
 // than a list: every format character (category Cf: bidirectional marks,

@@ -219,3 +219,48 @@ func BenchmarkRedactEscapes(b *testing.B) {
 		r.Redact(text)
 	}
 }
+
+// TestMarkdownBackslashEscapedAgain: a Markdown escape (\_ \-) whose
+// backslash is escaped once more, as a URL, HTML, JSON or JavaScript write
+// it, hides no secret, whole or in part: a decoded backslash is read as
+// the escaping one it is, a separator, in the whole-secret match and in
+// the text the parts are looked for in.
+func TestMarkdownBackslashEscapedAgain(t *testing.T) {
+	t.Parallel()
+	const dp = "dp_live_5ecr3t-d0cs-t0ken-7q"
+	const before, after = "bad: ", " end"
+	escaped := func(s, backslash string) string {
+		return strings.NewReplacer("_", backslash+"_", "-", backslash+"-").Replace(s)
+	}
+	for _, tc := range []struct {
+		name, part, backslash string
+	}{
+		{"whole, %5C", dp, `%5C`},
+		{"whole, %5c", dp, `%5c`},
+		{"whole, &#92;", dp, `&#92;`},
+		{"whole, &#x5C;", dp, `&#x5C;`},
+		{"whole, &bsol;", dp, `&bsol;`},
+		{`whole, \u005c`, dp, `\u005c`},
+		{`whole, \x5C`, dp, `\x5C`},
+		{`whole, \\`, dp, `\\`},
+		{"whole, %255C", dp, `%255C`},
+		{"whole, &amp;#92;", dp, `&amp;#92;`},
+		{`27 of 28, \\`, dp[:27], `\\`},
+		{"27 of 28, %5C", dp[:27], `%5C`},
+		{"27 of 28, &#92;", dp[:27], `&#92;`},
+		{`the last 27, \u005c`, dp[1:], `\u005c`},
+		{"half, %5C", dp[:14], `%5C`},
+		{`half, \\`, dp[14:], `\\`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := escaped(tc.part, tc.backslash)
+			got := New(dp).Redact(before + in + after)
+			// The escape of a first character that is punctuation may
+			// stay beside the mask.
+			if got != before+Mask+after && got != before+tc.backslash+Mask+after {
+				t.Errorf("%q scrubbed to %q", in, got)
+			}
+		})
+	}
+}

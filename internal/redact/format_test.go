@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -130,5 +131,52 @@ func TestSecretWithAFormatCharacter(t *testing.T) {
 				t.Errorf("Forms(%q) lacks %q", sec, shown)
 			}
 		}
+	}
+}
+
+// TestWhiteSpaceInsideASecret: every character Unicode counts as white
+// space (U+00A0, U+2028, U+3000…), not only ASCII blanks, splits a secret
+// as text folded or made one line does, in any encoding the package reads:
+// it is a separator, so runs each shorter than half of a secret hide
+// nothing, whole or in part.
+func TestWhiteSpaceInsideASecret(t *testing.T) {
+	t.Parallel()
+	const before, after = "bad: ", " end"
+	var spaces []rune
+	for _, rg := range unicode.White_Space.R16 {
+		for c := rg.Lo; c <= rg.Hi; c += rg.Stride {
+			spaces = append(spaces, rune(c))
+		}
+	}
+	if len(spaces) < 25 {
+		t.Fatalf("%d white space characters, want Unicode's 25", len(spaces))
+	}
+	r := gh[4:] // 36 characters: 18 in a row are masked
+	for form, write := range formatForms {
+		t.Run(form, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range spaces {
+				if c == '\u0085' && strings.HasPrefix(form, "HTML") {
+					continue // a browser reads &#133; as U+2026, as Windows-1252 has it
+				}
+				sp := write(c)
+				cases := map[string]struct{ tok, in string }{
+					"twice, runs of 12": {gh, gh[:16] + sp + r[12:24] + sp + r[24:]},
+					"between every two": {gh, strings.Join(strings.Split(gh, ""), sp)},
+					// Under 12 characters, found only whole.
+					"a short secret": {"abcd12345x", "abcd1" + sp + "2345x"},
+				}
+				// Parts are looked for in one reading of the text, where
+				// + is itself: a secret may hold one.
+				if sp != "+" {
+					cases["in a part, 11 of 22"] = struct{ tok, in string }{emu, emu[:6] + sp + emu[6:11]}
+				}
+				for where, tc := range cases {
+					if got := New(tc.tok).Redact(before + tc.in + after); got != before+Mask+after {
+						t.Errorf("%U %s: %q scrubbed to %q", c, where, before+tc.in+after, got)
+					}
+				}
+			}
+		})
 	}
 }

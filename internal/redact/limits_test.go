@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/base64"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -55,5 +57,53 @@ func TestHas(t *testing.T) {
 		if got := r.Has(in); got != want {
 			t.Errorf("Has(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// BenchmarkRedactLongSeparatorWalk: one start of a secret followed by a
+// long run of blanks (a match that reads on through every one of them),
+// then starts of the secret spaced out, each a match that reads more
+// states than a short list holds. Every later match must cost what it
+// reads, not what the long one did: the time a byte stays the same at 1
+// and 4 MB.
+func BenchmarkRedactLongSeparatorWalk(b *testing.B) {
+	spaced := strings.Join(strings.Split(gh[:len(gh)-1], ""), " ") + " x "
+	for _, size := range []int{1 << 20, 4 << 20} {
+		text := "g" + strings.Repeat(" ", size/2) + strings.Repeat(spaced, size/2/len(spaced))
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			r := New(gh)
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Redact(text)
+			}
+		})
+	}
+}
+
+// TestRedactBeyondTheShortList: a match that reads more states than the
+// short list holds: each blank of the secret read both as its character
+// and as a separator (two states at one position, only the first of which
+// dies), and the same states read again for a shorter secret at the same
+// start after a longer one failed there. The y is an HTML reference, so
+// that only the whole-secret match reads the text.
+func TestRedactBeyondTheShortList(t *testing.T) {
+	t.Parallel()
+	short := "x" + strings.Repeat(" y", 20)
+	long := short + "Q"
+	text := "x" + strings.Repeat(" &#121;", 20) + " end"
+	for _, tc := range []struct {
+		name    string
+		secrets []string
+	}{
+		{"one secret", []string{short}},
+		{"after a longer one failed at the same start", []string{long, short}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := New(tc.secrets...).Redact(text); got != Mask+" end" {
+				t.Errorf("%q scrubbed to %q", text, got)
+			}
+		})
 	}
 }

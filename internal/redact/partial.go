@@ -3,6 +3,7 @@ package redact
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -276,7 +277,7 @@ func (x *partialIndex) seen(s string) bool {
 }
 
 // notPlain are the ASCII bytes that plainAt reads as something else.
-var notPlain = [utf8.RuneSelf]bool{'\\': true, '&': true, '<': true, '%': true, ' ': true, '\t': true, '\r': true, '\n': true}
+var notPlain = [utf8.RuneSelf]bool{'\\': true, '&': true, '<': true, '%': true, ' ': true, '\t': true, '\r': true, '\n': true, '\v': true, '\f': true}
 
 // plainText is s as a reader decoding every escape reads it, one reading
 // for each position (see plainAt), the separators left out; and for each
@@ -307,7 +308,7 @@ func plainAt(s string, i int) (string, int) {
 		return "", 1
 	case c >= utf8.RuneSelf:
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if invisible(r) {
+		if invisible(r) || unicode.IsSpace(r) {
 			return "", n
 		}
 		return s[i : i+n], n
@@ -318,7 +319,9 @@ func plainAt(s string, i int) (string, int) {
 	us := units(s, i, buf[:0])
 	best := us[0]
 	for _, u := range us[1:] {
-		if u.n > best.n || u.n == best.n && u.sep && c == '\\' {
+		// A backslash, written or decoded (%5C, &#92;, \\), is read as
+		// one that escapes: as a separator.
+		if u.n > best.n || u.n == best.n && u.sep && best.b == `\` {
 			best = u
 		}
 	}

@@ -4,11 +4,13 @@
 // HTML (&#43;, &#x2B, &#0043;, &plus;, &amp;) and URLs (%2B, %2b) do, and
 // escaped again (%252B, &amp;#43;, \\u002B); base64-encoded at any
 // alignment (a Basic authorization header, a JSON blob echoed back); in
-// another letter case; split by line breaks, blanks, invisible characters
-// (every format character and default ignorable code point: bidirectional
-// marks and overrides, zero-width spaces, tags, variation selectors…) or
-// escaping backslashes; cut short; and in part, a run of half of it or
-// more (partial.go).
+// another letter case; split by line breaks, blanks (every character
+// Unicode counts as white space: U+00A0, U+2028, U+3000…), invisible
+// characters (every format character and default ignorable code point:
+// bidirectional marks and overrides, zero-width spaces, tags, variation
+// selectors…) or escaping backslashes, written or escaped again (%5C_,
+// &#92;_); cut short; and in part, a run of half of it or more
+// (partial.go).
 //
 // Rather than list every mixed form, which cannot be done, a Redactor
 // decodes the text as it matches: at each position it reads the next
@@ -223,9 +225,17 @@ type matcher struct {
 	us    []unit
 	stack []state
 	// seen are the states reached from the start position: a short list,
-	// and a map once it grows long.
+	// then, for each position of the text, the match (gen) that last
+	// reached it and the first k it did so with (a long run of blanks
+	// makes a state at each position), then a map for the others.
 	seen    []state
+	seenGen []uint32
+	seenK   []int32
+	gen     uint32
 	seenMap map[state]bool
+	// seenPeak is the most states seenMap has held: clearing it costs
+	// that, however few it holds now.
+	seenPeak int
 }
 
 // maxSeenList is how many states are looked up in a list before a map.
@@ -268,8 +278,19 @@ func (m *matcher) match(p *pattern, i int) int {
 		return -1 // the way most positions end: no need to search
 	}
 	m.seen = m.seen[:0]
-	if len(m.seenMap) > 0 {
-		clear(m.seenMap)
+	if m.gen++; m.gen == 0 { // wrapped: the stamps may hold this number
+		clear(m.seenGen)
+		m.gen = 1
+	}
+	if n := len(m.seenMap); n > 0 {
+		// A map grown large by one long match (a start followed by a
+		// long run of blanks) is dropped rather than cleared, so that
+		// each match costs what it reads, not what that one did.
+		if m.seenPeak > 4*n+maxSeenList {
+			m.seenMap, m.seenPeak = nil, 0
+		} else {
+			clear(m.seenMap)
+		}
 	}
 	cut := -1
 	m.stack = append(m.stack[:0], state{i, 0})
@@ -330,13 +351,24 @@ func (m *matcher) push(st state) {
 			return
 		}
 		m.seen = append(m.seen, st)
-	case m.seenMap[st] || slices.Contains(m.seen, st):
+	case slices.Contains(m.seen, st):
 		return
 	default:
+		if m.seenGen == nil {
+			m.seenGen, m.seenK = make([]uint32, len(m.s)+1), make([]int32, len(m.s)+1)
+		}
+		if m.seenGen[st.p] != m.gen {
+			m.seenGen[st.p], m.seenK[st.p] = m.gen, int32(st.k)
+			break
+		}
+		if int(m.seenK[st.p]) == st.k || m.seenMap[st] {
+			return
+		}
 		if m.seenMap == nil {
 			m.seenMap = map[state]bool{}
 		}
 		m.seenMap[st] = true
+		m.seenPeak = max(m.seenPeak, len(m.seenMap))
 	}
 	m.stack = append(m.stack, st)
 }
