@@ -73,12 +73,32 @@ type Report struct {
 	omitted         [Breaking + 1]int // changes not kept, by level
 	omittedAccepted int               // agreed changes not kept
 
+	// unusedIgnore are the ignore lines about a path of either description
+	// that agreed to no change of the comparison.
+	unusedIgnore []IgnoreLine
+
 	// scopes are, for Accept, what kind of change each of Changes is, as
 	// the library matches ignore lines: "" for a change to an operation,
 	// else the word a line about it holds ("components", "info",
 	// "security"). The library's own changes are not kept: they hold its
 	// whole diff, 30 bytes a byte of the descriptions.
 	scopes []string
+}
+
+// IgnoreLine is a line of an ignore file.
+type IgnoreLine struct {
+	Number int    // counted from 1
+	Text   string // as written
+}
+
+// UnusedIgnore are the lines of the ignore file a comparison was given
+// (CompareAccepting) that agreed to no change of it although they are about
+// a path of the base or the head: mistyped, or stale. Lines about paths
+// neither description has (the file may serve other APIs), lines without a
+// path, and every line of a comparison of descriptions that say the same,
+// are not among them.
+func (r *Report) UnusedIgnore() []IgnoreLine {
+	return r.unusedIgnore
 }
 
 // MaxKept is the most changes, and the most agreed changes, a comparison
@@ -167,16 +187,16 @@ func partText(base, head []byte) int {
 // ignore file, as Accept reads it) lists moved aside as it goes, so that
 // the changes the report keeps are those not agreed.
 func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
-	lines, err := ignoreLines(ignore)
+	ig, err := ignoreLines(ignore)
 	if err != nil {
 		return nil, err
 	}
-	return compareIn(base, head, lines, partText(base, head))
+	return compareIn(base, head, ig, partText(base, head))
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
 // and the library given parts of at most about most bytes.
-func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
+func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 	if bytes.Equal(base, head) {
 		return &Report{}, nil
 	}
@@ -218,6 +238,13 @@ func compareIn(base, head []byte, ignore []string, most int) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep.unusedIgnore = ignore.unused(func(add func(string)) {
+		for _, d := range []*doc{b, h} {
+			for _, m := range d.sections["paths"] {
+				add(m.key)
+			}
+		}
+	})
 	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
 }
@@ -250,7 +277,7 @@ func compact(data []byte) []byte {
 // compareWhole is Compare over the whole documents, as the library reads
 // JSON: without positions, with the changes the ignore lines list moved
 // aside.
-func compareWhole(base, head []byte, ignore []string) (*Report, error) {
+func compareWhole(base, head []byte, ignore *ignores) (*Report, error) {
 	if n := int64(len(base) + len(head)); n > maxWholeText {
 		return nil, fmt.Errorf("%w: the change (a new version of OpenAPI, or a $ref to the whole document) reaches all of both, %.1f MB, more than the %.1f MB the comparison reads whole", ErrTooLarge, float64(n)/(1<<20), float64(maxWholeText)/(1<<20))
 	}
@@ -268,6 +295,13 @@ func compareWhole(base, head []byte, ignore []string) (*Report, error) {
 	}
 	rep.accept(ignore)
 	rep.keep(MaxKept)
+	rep.unusedIgnore = ignore.unused(func(add func(string)) {
+		for _, s := range []*openapi3.T{s1, s2} {
+			for p := range s.Paths.Map() {
+				add(p)
+			}
+		}
+	})
 	return rep, nil
 }
 
@@ -498,39 +532,83 @@ func byOrder(a, b Change) int {
 // deprecation"); for a change to components, security or info, that word
 // and its text. Matching is the library's own.
 func (r *Report) Accept(ignore io.Reader) error {
-	lines, err := ignoreLines(ignore)
+	ig, err := ignoreLines(ignore)
 	if err != nil {
 		return err
 	}
-	r.accept(lines)
+	r.accept(ig)
 	return nil
 }
 
-// ignoreLines are the lines of an ignore file, in lower case; none when
-// ignore is nil.
-func ignoreLines(ignore io.Reader) ([]string, error) {
+// ignores are the lines of an ignore file, and which of them agreed to a
+// change so far: a comparison in parts gives each part the same.
+type ignores struct {
+	text  []string // as written
+	lines []string // in lower case
+	paths []string // the path each line is about (ignoredPath), "" for none
+	used  []bool
+}
+
+// newIgnores is the ignore lines text, none used yet.
+func newIgnores(text []string) *ignores {
+	ig := &ignores{text: text, lines: make([]string, len(text)), paths: make([]string, len(text)), used: make([]bool, len(text))}
+	for i, t := range text {
+		ig.lines[i] = strings.ToLower(t)
+		ig.paths[i] = ignoredPath(ig.lines[i])
+	}
+	return ig
+}
+
+// ignoreLines are the lines of an ignore file; nil when ignore is nil.
+func ignoreLines(ignore io.Reader) (*ignores, error) {
 	if ignore == nil {
 		return nil, nil
 	}
-	var lines []string
+	var text []string
 	sc := bufio.NewScanner(ignore)
 	for sc.Scan() {
-		lines = append(lines, strings.ToLower(sc.Text()))
+		text = append(text, sc.Text())
 	}
-	return lines, sc.Err()
+	return newIgnores(text), sc.Err()
 }
 
-// accept is Accept with the ignore file's lines.
-func (r *Report) accept(lines []string) {
-	if len(lines) == 0 {
+// unused are the lines that agreed to no change and are about a path that
+// paths gives (each path once a side, in any case); none for nil.
+func (ig *ignores) unused(paths func(add func(string))) []IgnoreLine {
+	if ig == nil || !slices.ContainsFunc(ig.paths, func(p string) bool { return p != "" }) {
+		return nil
+	}
+	have := map[string]bool{}
+	paths(func(p string) { have[strings.ToLower(p)] = true })
+	var out []IgnoreLine
+	for i, p := range ig.paths {
+		if p != "" && !ig.used[i] && have[p] {
+			out = append(out, IgnoreLine{Number: i + 1, Text: ig.text[i]})
+		}
+	}
+	return out
+}
+
+// accept is Accept with the ignore file's lines, marking those that agree
+// to a change.
+func (r *Report) accept(ig *ignores) {
+	if ig == nil || len(ig.lines) == 0 {
 		return
 	}
 	var changes []Change
 	var scopes []string
 	for i, c := range r.Changes {
-		if c.Level > Info && slices.ContainsFunc(lines, func(line string) bool {
-			return matchIgnore(c, r.scopes[i], ignoredPath(line), line)
-		}) {
+		agreed := false
+		if c.Level > Info {
+			// Every line is read, as for a change no line agrees to: a
+			// second line that agrees to the change is not unused.
+			for j, line := range ig.lines {
+				if matchIgnore(c, r.scopes[i], ig.paths[j], line) {
+					agreed, ig.used[j] = true, true
+				}
+			}
+		}
+		if agreed {
 			r.Accepted = append(r.Accepted, c)
 			continue
 		}

@@ -297,3 +297,54 @@ func TestTooLargeWhole(t *testing.T) {
 		t.Errorf("one byte over the bound: %v, want ErrTooLarge saying why", err)
 	}
 }
+
+// TestUnusedIgnoreLines: the lines of an ignore file that agree to no
+// change of a comparison, and are about a path of the base or the head,
+// are named with their number and as written; compared a path at a time or
+// whole, a line that agreed in one part agreed.
+func TestUnusedIgnoreLines(t *testing.T) {
+	t.Parallel()
+	// The head removes /p3, and changes /p0 to /p2 in a breaking way.
+	base, head := operations(4, false), operations(3, true)
+	const (
+		required = "GET /p0 the `query` request parameter `q` became required"
+		removed  = "GET /p3 api path removed without deprecation"
+	)
+	cases := []struct {
+		name   string
+		ignore string
+		want   []IgnoreLine
+	}{
+		{"matched in one part only", required + "\n" + strings.ToUpper(removed) + "\n", nil},
+		{"never matched", "# agreed\n" + required + "\nGET /p1 the `query` request parameter `q` became requird\n", []IgnoreLine{{3, "GET /p1 the `query` request parameter `q` became requird"}}},
+		{"never matched, a path of the base only", "GET /p3 api path removed\n", []IgnoreLine{{1, "GET /p3 api path removed"}}},
+		{"a line agreeing to a change another line agrees to", required + "\n" + required + " (again)\n", nil},
+		{"a path neither description has", "GET /p9 the `query` request parameter `q` became required\nGET /P1x changed\n", nil},
+		{"lines without a path", "\napi path removed without deprecation\n" + required + "\ncomponents removed the schema Old\n", nil},
+		{"in any case", "get /P2 the `query` request parameter became required\n", []IgnoreLine{{1, "get /P2 the `query` request parameter became required"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for _, how := range []struct {
+				name    string
+				compare func(ig *ignores) (*Report, error)
+			}{
+				{"a path a part", func(ig *ignores) (*Report, error) { return compareIn(base, head, ig, 1) }},
+				{"whole", func(ig *ignores) (*Report, error) { return compareWhole(base, head, ig) }},
+			} {
+				ig, err := ignoreLines(strings.NewReader(tc.ignore))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := how.compare(ig)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(tc.want, rep.UnusedIgnore()); d != "" {
+					t.Errorf("%s: unused lines (-want +got):\n%s", how.name, d)
+				}
+			}
+		})
+	}
+}

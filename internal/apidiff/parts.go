@@ -170,7 +170,7 @@ const maxTextRead = 4
 // descriptions' size, not the number of changes; unless parts that small
 // would hold more than maxTextRead times the two descriptions' text all
 // together, when they are cut as large as that text allows.
-func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore []string, cut cutting) (*Report, int, error) {
+func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore *ignores, cut cutting) (*Report, int, error) {
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
 	done := map[unitKey]bool{}

@@ -332,11 +332,11 @@ func TestPartsAcceptAsTheWhole(t *testing.T) {
 	if len(levels) < 2 {
 		t.Fatalf("agreed changes of %d levels: the test wants more than one, so that the parts' order differs", len(levels))
 	}
-	whole, err := compareWhole(base, head, ignore)
+	whole, err := compareWhole(base, head, newIgnores(ignore))
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := compareIn(base, head, ignore, 1)
+	parts, err := compareIn(base, head, newIgnores(ignore), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

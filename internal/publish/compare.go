@@ -10,6 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -166,6 +168,9 @@ func (f *flow) compare(ctx context.Context) error {
 	if n := rep.TotalAccepted(); n > 0 {
 		f.rep.Infof("%s listed in %s", report.Plural(n, "agreed change"), f.plan.IgnoreFile)
 	}
+	if unused := rep.UnusedIgnore(); len(unused) > 0 {
+		f.rep.Annotate(report.Notice, unusedIgnoreNotice(f.plan.IgnoreFile, unused), report.Where{})
+	}
 	c.Report = rep
 	if err := f.reportChanges(c, b, again.doc); err != nil {
 		return err
@@ -177,6 +182,33 @@ func (f *flow) compare(ctx context.Context) error {
 		return &BreakingError{Count: n, DryRun: f.plan.DryRun}
 	}
 	return nil
+}
+
+// Bounds on the notice naming breaking-ignore lines that agree to no
+// change: the lines it quotes, and the bytes of each.
+const (
+	maxUnusedNamed = 3
+	maxUnusedQuote = 200
+)
+
+// unusedIgnoreNotice says which lines of the breaking-ignore file named
+// file agree to no change of the comparison, as mistyped or stale lines
+// do, quoting the first few.
+func unusedIgnoreNotice(file string, unused []apidiff.IgnoreLine) string {
+	named := unused[:min(len(unused), maxUnusedNamed)]
+	nums, quotes := make([]string, len(named)), make([]string, len(named))
+	for i, l := range named {
+		nums[i] = strconv.Itoa(l.Number)
+		quotes[i] = strconv.Quote(report.Shorten(l.Text, maxUnusedQuote))
+	}
+	which := "line " + nums[0] + " agrees"
+	if more := len(unused) - len(named); more > 0 {
+		which = fmt.Sprintf("lines %s and %d more agree", strings.Join(nums, ", "), more)
+	} else if len(nums) > 1 {
+		which = fmt.Sprintf("lines %s and %s agree", strings.Join(nums[:len(nums)-1], ", "), nums[len(nums)-1])
+	}
+	return fmt.Sprintf("breaking-ignore %s: %s to no change of this comparison (%s): a line agrees to a breaking change when it holds its method, path and text as the job summary gives them; fix it, or remove it once the change is undone",
+		file, which, strings.Join(quotes, ", "))
 }
 
 // compareJSON compares the two descriptions' JSON: apidiff's, which a test

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docs-publish/docs-publish/internal/apidiff"
 	"github.com/docs-publish/docs-publish/internal/githubapi/githubapitest"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 )
@@ -185,6 +186,24 @@ func TestComparisonRules(t *testing.T) {
 				if res.Changes.Breaking() != 1 || rep.count("agreed change") != 0 {
 					t.Errorf("%d breaking; the log counts agreed changes\n%s", res.Changes.Breaking(), rep.log())
 				}
+				// A path the description does not have: another API's line.
+				if rep.count("agree to no change") != 0 {
+					t.Errorf("a line about another API's path is named\n%s", rep.log())
+				}
+			},
+		},
+		{
+			name: "a breaking-ignore line about the description's paths that agrees to no change is named in a notice",
+			head: breaking,
+			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
+				writeIgnore(t, cfg, "# agreed in #42\nDELETE /books/{bookId} api removed without deprecatoin\nGET /nowhere api removed without deprecation\n")
+				gh.AddFile(baseSHA, "api/openapi.yaml", base)
+			},
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				const want = `notice: :0:0: breaking-ignore api/breaking-ignore.txt: line 2 agrees to no change of this comparison ("DELETE /books/{bookId} api removed without deprecatoin"): a line agrees to a breaking change when it holds its method, path and text as the job summary gives them; fix it, or remove it once the change is undone`
+				if res.Changes.Breaking() != 1 || rep.count(want) != 1 || rep.count("agree") != 1 {
+					t.Errorf("%d breaking; want 1 and one notice naming line 2\n%s", res.Changes.Breaking(), rep.log())
+				}
 			},
 		},
 		{
@@ -252,6 +271,40 @@ func TestComparisonRules(t *testing.T) {
 				t.Errorf("%d builds, want the description published", n)
 			}
 			tc.check(t, res, rep, gh)
+		})
+	}
+}
+
+// TestUnusedIgnoreNotice: the notice names at most maxUnusedNamed lines,
+// counts the others, and quotes each line cut to maxUnusedQuote bytes.
+func TestUnusedIgnoreNotice(t *testing.T) {
+	t.Parallel()
+	lines := func(nums ...int) []apidiff.IgnoreLine {
+		var out []apidiff.IgnoreLine
+		for _, n := range nums {
+			out = append(out, apidiff.IgnoreLine{Number: n, Text: fmt.Sprintf("GET /p%d x", n)})
+		}
+		return out
+	}
+	long := []apidiff.IgnoreLine{{Number: 1, Text: "GET /p " + strings.Repeat("x", 10*maxUnusedQuote)}}
+	cases := []struct {
+		name   string
+		unused []apidiff.IgnoreLine
+		want   string // what the notice says before its advice
+	}{
+		{"one", lines(3), `breaking-ignore a.txt: line 3 agrees to no change of this comparison ("GET /p3 x"): `},
+		{"two", lines(3, 5), `breaking-ignore a.txt: lines 3 and 5 agree to no change of this comparison ("GET /p3 x", "GET /p5 x"): `},
+		{"three", lines(3, 5, 9), `breaking-ignore a.txt: lines 3, 5 and 9 agree to no change of this comparison ("GET /p3 x", "GET /p5 x", "GET /p9 x"): `},
+		{"five", lines(3, 5, 9, 10, 11), `breaking-ignore a.txt: lines 3, 5, 9 and 2 more agree to no change of this comparison ("GET /p3 x", "GET /p5 x", "GET /p9 x"): `},
+		{"a long line", long, `breaking-ignore a.txt: line 1 agrees to no change of this comparison ("GET /p ` + strings.Repeat("x", maxUnusedQuote-len("GET /p ")) + `… (1807 more characters)"): `},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := unusedIgnoreNotice("a.txt", tc.unused)
+			if !strings.HasPrefix(got, tc.want) || !strings.HasSuffix(got, "fix it, or remove it once the change is undone") {
+				t.Errorf("notice\n%s\nwant it to start\n%s", got, tc.want)
+			}
 		})
 	}
 }
