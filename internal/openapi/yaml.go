@@ -33,7 +33,7 @@ func parseYAML(src *Source, data []byte) (*Node, error) {
 		return nil, &LoadError{File: name, Msg: "is empty: it holds no YAML or JSON document", Err: errEmpty}
 	}
 	if err != nil {
-		return nil, yamlError(name, data, err)
+		return nil, yamlError(name, data, shifts, err)
 	}
 	if extra != nil {
 		return nil, &LoadError{File: name, Pos: pos(extra), Msg: "holds more than one YAML document: keep one description per file"}
@@ -102,7 +102,21 @@ var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
 )
 
-func yamlError(name string, data []byte, err error) error {
+// yamlError is the library's error err about data (as unescapeSlashes
+// rewrote it: shifts say where), at its place as written.
+func yamlError(name string, data []byte, shifts map[int][]int, err error) error {
+	var idx lineIndex // built once a position is asked for
+	posAt := func(off int) Pos {
+		if idx == nil {
+			idx = newLineIndex(data)
+		}
+		p := idx.pos(int64(max(0, min(off, len(data)))))
+		p.Col = int32(writtenCol(shifts, int(p.Line), int(p.Col)))
+		return p
+	}
+	written := func(line, col int) Pos {
+		return Pos{Line: int32(line), Col: int32(writtenCol(shifts, line, col))}
+	}
 	msg := err.Error()
 	if p := strings.TrimPrefix(msg, "yaml: "); blockProblems[p] {
 		// The library leaves the line out where the problem and the
@@ -118,23 +132,23 @@ func yamlError(name string, data []byte, err error) error {
 			tab = tabLine(data, line)
 		}
 		if col, ok := tabIndented(data, tab); ok {
-			return &LoadError{File: name, Pos: Pos{Line: int32(tab), Col: int32(col)}, Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
+			return &LoadError{File: name, Pos: written(tab, col), Msg: "invalid YAML: the line is indented with a tab: YAML indents with spaces only, so replace the tab with spaces"}
 		}
 		if at, col, ok := breakingLine(data, max(1, line-1), m[2]); ok {
-			return &LoadError{File: name, Pos: Pos{Line: int32(at), Col: int32(col)}, Msg: "invalid YAML: " + m[2] + ": " + lineAdvice(data, at)}
+			return &LoadError{File: name, Pos: written(at, col), Msg: "invalid YAML: " + m[2] + ": " + lineAdvice(data, at)}
 		}
-		if p, advice, ok := placeProblem(data, line, m[2]); ok {
+		if p, advice, ok := placeProblem(data, line, m[2], posAt); ok {
 			return &LoadError{File: name, Pos: p, Msg: "invalid YAML: " + m[2] + ": " + advice}
 		}
 		return &LoadError{File: name, Pos: Pos{Line: int32(errorAt(data, line, m[2])), Col: 1}, Msg: "invalid YAML: " + m[2]}
 	}
-	if p, advice, ok := placeProblem(data, 0, strings.TrimPrefix(msg, "yaml: ")); ok {
+	if p, advice, ok := placeProblem(data, 0, strings.TrimPrefix(msg, "yaml: "), posAt); ok {
 		return &LoadError{File: name, Pos: p, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ") + ": " + advice}
 	}
 	// The parser gives no line for an alias without an anchor: find it.
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
 		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
-			return &LoadError{File: name, Pos: newLineIndex(data).pos(int64(i)), Msg: fmt.Sprintf("alias *%s refers to no anchor: define &%s before it, or remove the alias", m[1], m[1])}
+			return &LoadError{File: name, Pos: posAt(i), Msg: fmt.Sprintf("alias *%s refers to no anchor: define &%s before it, or remove the alias", m[1], m[1])}
 		}
 	}
 	return &LoadError{File: name, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}

@@ -320,8 +320,9 @@ func errorLine(err error) (line int, msg string) {
 
 // placeProblem finds where data fails with the library's error msg at its
 // line (0 where it gave none), and says what to do. It returns false where
-// it is not certain of the place: then the library's line stays.
-func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
+// it is not certain of the place: then the library's line stays. posAt is
+// the position, as written, of an offset of data.
+func placeProblem(data []byte, line int, msg string, posAt func(off int) Pos) (Pos, string, bool) {
 	budget := maxLineSearchBytes
 	// parse parses data[:n]; ok is false past the budget.
 	parse := func(n int) (line int, msg string, failed, ok bool) {
@@ -345,7 +346,7 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 	unclosed := func(at func(Pos) bool) (Pos, string, bool) {
 		flows, open, _ := openAtEnd(data)
 		for _, off := range flows[open:] {
-			p := posOf(data, int64(off))
+			p := posAt(off)
 			if !at(p) {
 				continue
 			}
@@ -371,7 +372,7 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 	}
 	if msg == "found unexpected end of stream" {
 		if _, _, q := openAtEnd(data); q >= 0 {
-			p := posOf(data, int64(q))
+			p := posAt(q)
 			// A scanner error names the context's line, 1-based; on the
 			// first line it names the problem's, one past it.
 			if (p.Line == 1 || int(p.Line) == line) && parses(q) {
@@ -385,7 +386,7 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 		return Pos{}, "", false
 	}
 	if off, advice := badCharacter(data, msg); off >= 0 {
-		return posOf(data, int64(off)), advice, true
+		return posAt(off), advice, true
 	}
 	cp, ok := charProblems[msg]
 	if !ok {
@@ -406,7 +407,7 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 	var cands []int
 	for i := from; i < to; i++ {
 		c := data[i]
-		if cp.chars == "" && c != ' ' && c != '\n' && c != '\r' || cp.chars != "" && strings.IndexByte(cp.chars, c) >= 0 {
+		if cp.chars == "" && c != ' ' && c != '\n' && c != '\r' || cp.chars != "" && strings.IndexByte(cp.chars, c) >= 0 && indicates(data, i) {
 			cands = append(cands, i)
 		}
 	}
@@ -449,7 +450,18 @@ func placeProblem(data []byte, line int, msg string) (Pos, string, bool) {
 	if !ok || failed && l == line && m == msg {
 		return Pos{}, "", false
 	}
-	return posOf(data, int64(cands[lo])), cp.advice, true
+	return posAt(cands[lo]), cp.advice, true
+}
+
+// indicates says whether the character at i can be the one a problem is
+// about: a ':' or a '-' only as an indicator, before a blank or the end
+// of a line. The text cut just after a ':' inside a word (https:,
+// 10:30) reads as a key's ':' at its end and fails the same way.
+func indicates(data []byte, i int) bool {
+	if c := data[i]; c != ':' && c != '-' {
+		return true
+	}
+	return i+1 == len(data) || strings.IndexByte(" \t\r\n", data[i+1]) >= 0
 }
 
 // closing is the bracket that closes open.

@@ -61,6 +61,11 @@ func TestYAMLSyntaxErrorsPointAtTheCharacter(t *testing.T) {
 		{"a control character", "a: 1\nb: x\x01y\n", 2, 5, "remove the character U+0001"},
 		{"a DEL", "a: 1\nb: 'x\x7f'\n", 2, 6, "U+007F"},
 		{"a byte that is not UTF-8", "a: 1\nb: \xe9t\xe9\n", 2, 4, "save it as UTF-8"},
+		{"a ': ' after a colon in a word", "openapi: 3.0.0\ninfo:\n  title: x\n  description: see https://example.com: more\n", 4, 39, `quote a value that holds ": "`},
+		{"a ': ' after a time", "info:\n  title: time 10:30: x\n", 2, 20, `quote a value that holds ": "`},
+		{"a character after \\/ escapes, as written", "openapi: 3.0.0\ninfo:\n  title: \"a\\/b \\/c\" @x\n", 3, 21, "cannot start"},
+		{"an unknown escape after \\/ escapes, as written", "openapi: 3.0.0\ninfo:\n  title: \"a\\/b \\/c \\q\"\n", 3, 20, "found unknown escape character"},
+		{"an unclosed [ after \\/ escapes, as written", "a: 1\n\"\\/\\/\": [1\n", 2, 9, "the [ at 2:9"},
 		// Not placed: the line the library means, at its first column.
 		{"brackets that balance", "a: 1\nb: [c: d: e]\n", 2, 1, "did not find expected ',' or ']'"},
 		{"an unclosed [ at the end, no line past it", "a: [1, 2", 1, 4, "the [ at 1:4"},
