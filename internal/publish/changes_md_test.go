@@ -1,14 +1,12 @@
 package publish
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/renderer/html"
+	"github.com/docs-publish/docs-publish/internal/report/reporttest"
+
 	xhtml "golang.org/x/net/html"
 )
 
@@ -78,7 +76,7 @@ func TestChangesMarkdownRendersNamesAsText(t *testing.T) {
 			apidiff.Change{ID: "new-optional-request-parameter", Level: apidiff.Info, Operation: "GET", Path: "/b", Text: "added the new optional `query` request parameter `" + n + "`"})
 	}
 	md := ChangesMarkdown(&Comparison{Base: "base-file x", Report: r}, "api/openapi.yaml")
-	rendered := renderGFM(t, md)
+	rendered := reporttest.RenderGFM(t, md)
 	allowed := map[string]bool{"p": true, "strong": true, "table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true,
 		"code": true, "details": true, "summary": true}
 	z := xhtml.NewTokenizer(strings.NewReader(rendered))
@@ -100,18 +98,6 @@ func TestChangesMarkdownRendersNamesAsText(t *testing.T) {
 	if !strings.Contains(md, `n… \(59800 more characters\)`) || len(md) > 40_000 {
 		t.Errorf("a long name is not shortened: the report is %d bytes", len(md))
 	}
-}
-
-// renderGFM is what GitHub would show for md: CommonMark with GitHub's
-// extensions, raw HTML let through as GitHub lets some through.
-func renderGFM(t *testing.T, md string) string {
-	t.Helper()
-	var out bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
 }
 
 // TestWithCodeNamesWithBackticks: the comparison library quotes each name
@@ -177,7 +163,7 @@ func TestCommentShowsNamesWithBackticks(t *testing.T) {
 		}
 	}
 	var got []string
-	z := xhtml.NewTokenizer(strings.NewReader(renderGFM(t, body)))
+	z := xhtml.NewTokenizer(strings.NewReader(reporttest.RenderGFM(t, body)))
 	depth := 0
 	var code strings.Builder
 	for tt := z.Next(); tt != xhtml.ErrorToken; tt = z.Next() {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -11,10 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/namerule"
+	"github.com/docs-publish/docs-publish/internal/report/reporttest"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/renderer/html"
 	xhtml "golang.org/x/net/html"
 )
 
@@ -43,18 +40,6 @@ var hostileNames = []string{
 	"$x^2$ and $$y$$",
 	"javascript:alert(1)",
 	"`[x](https://evil.example)`",
-}
-
-// render is what GitHub would show for md: CommonMark with GitHub's
-// extensions, raw HTML let through as GitHub lets some through.
-func render(t *testing.T, md string) string {
-	t.Helper()
-	var out bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
 }
 
 // inspect lists the tags of rendered HTML, and its text.
@@ -95,7 +80,7 @@ func TestEscapedNamesRenderAsText(t *testing.T) {
 	}
 	for _, name := range hostileNames {
 		for place, p := range places {
-			rendered := render(t, p.md(EscapeMarkdown(name)))
+			rendered := reporttest.RenderGFM(t, p.md(EscapeMarkdown(name)))
 			tags, text, comments := inspect(t, rendered)
 			for _, tag := range tags {
 				if !p.tags[tag] {
@@ -237,7 +222,7 @@ func TestReferencesDoNotLink(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for place, md := range places {
-			_, text, _ := inspect(t, render(t, md(EscapeMarkdown(tc.text))))
+			_, text, _ := inspect(t, reporttest.RenderGFM(t, md(EscapeMarkdown(tc.text))))
 			want := tc.shown
 			if want == "" {
 				want = tc.text
