@@ -41,7 +41,7 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 	c := s[i]
 	out = append(out, unit{n: 1, b: s[i : i+1], sep: isBlankByte(c)})
 	if c >= utf8.RuneSelf {
-		if r, n := utf8.DecodeRuneInString(s[i:]); invisible(r) || unicode.IsSpace(r) {
+		if r, n := utf8.DecodeRuneInString(s[i:]); separator(r) {
 			out = append(out, unit{n: n, sep: true})
 		}
 		return out
@@ -89,7 +89,7 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 		}
 	}
 	for j := first; j < len(out); j++ {
-		if r, n := utf8.DecodeRuneInString(out[j].b); n > 0 && n == len(out[j].b) && (invisible(r) || unicode.IsSpace(r)) {
+		if r, n := utf8.DecodeRuneInString(out[j].b); n > 0 && n == len(out[j].b) && separator(r) {
 			out[j].sep = true
 		}
 	}
@@ -119,6 +119,10 @@ func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 // folded, or made one line, splits a secret with them. So do the others
 // Unicode counts as white space (U+00A0, U+2028, U+3000…): unicode.IsSpace.
 func isBlankByte(c byte) bool { return c < utf8.RuneSelf && unicode.IsSpace(rune(c)) }
+
+// separator reports whether r splits a secret's text as a blank does: a
+// white space or an invisible character.
+func separator(r rune) bool { return invisible(r) || unicode.IsSpace(r) }
 
 // invisible reports whether r shows as nothing, by Unicode's rule rather
 // than a list: every format character (category Cf: bidirectional marks,

@@ -3,7 +3,6 @@ package redact
 import (
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,11 +17,12 @@ import (
 //
 // Runs are looked for in the text as a reader decoding every escape would
 // read it (see plainText), so that every encoding the whole-secret match
-// reads holds for parts too, and in the text as written. The runs of MinDistinct bytes of each secret
-// (grams) are indexed by their bytes: a byte of text costs a lookup in a
-// bit set, and only where a gram shows does a suffix automaton of the
-// secret read on, for as long as the text goes on as the secret does. The
-// cost is linear in the text's length, for any secret, however repetitive.
+// reads holds for parts too, and in the text as written. The runs of
+// MinDistinct bytes of each secret (grams) are indexed by their bytes: a
+// byte of text costs a lookup in a bit set, and only where a gram shows
+// does a suffix automaton of the secret read on, for as long as the text
+// goes on as the secret does. The cost is linear in the text's length, for
+// any secret, however repetitive.
 
 // minPartial is the length of the shortest secret looked for in part: a
 // shorter one has too few characters for half of it to be told from
@@ -55,7 +55,8 @@ type partialPattern struct {
 	// prefix is the well-known prefix, which does not count: text is the
 	// rest.
 	prefix string
-	// need is the shortest run masked.
+	// need is the shortest run masked: by default half the text, and a
+	// gram at least.
 	need int
 	runs *automaton
 }
@@ -77,12 +78,12 @@ func (x *partialIndex) add(secret string, forms []string) {
 	}
 	prefix := knownPrefix(secret)
 	rest := secret[len(prefix):]
-	if len(rest) < MinDistinct {
+	if len(rest) < gramLen {
 		return
 	}
-	x.addPattern(partialPattern{text: lowerASCII(rest), fold: true, prefix: prefix, need: max(MinDistinct, (len(rest)+1)/2)})
+	x.addPattern(partialPattern{text: lowerASCII(rest), fold: true, prefix: prefix})
 	for _, f := range forms {
-		x.addPattern(partialPattern{text: f, need: max(MinDistinct, (len(f)+1)/2)})
+		x.addPattern(partialPattern{text: f})
 	}
 }
 
@@ -94,6 +95,9 @@ func (x *partialIndex) addPattern(p partialPattern) {
 	}
 	if x.grams == nil {
 		x.grams = map[uint64][]int{}
+	}
+	if p.need == 0 {
+		p.need = max(gramLen, (len(p.text)+1)/2)
 	}
 	p.runs = newAutomaton(p.text)
 	pi := len(x.pats)
@@ -113,6 +117,13 @@ func (x *partialIndex) addPattern(p partialPattern) {
 
 func filterHash(key uint64) uint64 { return key * 0x9e3779b97f4a7c15 >> 48 }
 
+// mayHold says whether the gram key may be a pattern's: false for most
+// grams of a text, found in the filter without a lookup.
+func (x *partialIndex) mayHold(key uint64) bool {
+	h := filterHash(key)
+	return x.filter[h/64]&(1<<(h%64)) != 0
+}
+
 // lowerASCII is s with its ASCII letters in lower case and every other
 // byte as it is (strings.ToLower would make bytes that are not UTF-8 into
 // U+FFFD).
@@ -125,7 +136,7 @@ func lowerASCII(s string) string {
 }
 
 func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
+	if isLetter(c) {
 		return c | 0x20
 	}
 	return c
@@ -153,7 +164,7 @@ func (x *partialIndex) find(d string) []span {
 		if j+1 < gramLen {
 			continue
 		}
-		if h := filterHash(key); x.filter[h/64]&(1<<(h%64)) == 0 {
+		if !x.mayHold(key) {
 			continue
 		}
 		for _, pi := range x.grams[key] {
@@ -176,11 +187,17 @@ func (x *partialIndex) find(d string) []span {
 		}
 	}
 	for _, pi := range active {
-		if run := runs[pi]; run.from >= 0 {
-			spans = append(spans, x.withPrefix(d, pi, run))
-		}
+		spans = x.flush(d, pi, runs[pi], spans)
 	}
 	return spans
+}
+
+// flush adds run, if one was found, to spans.
+func (x *partialIndex) flush(d string, pi int, run span, spans []span) []span {
+	if run.from < 0 {
+		return spans
+	}
+	return append(spans, x.withPrefix(d, pi, run))
 }
 
 // read reads d[j] with pattern pi's walk. A run long enough extends the
@@ -193,17 +210,13 @@ func (x *partialIndex) read(d string, pi int, w *walk, run *span, j int, spans [
 		// The runs' starts never go back: a run ending at j+1 is at most
 		// one longer than the one ending at j.
 		if from := j + 1 - w.n; run.from < 0 || from > run.to {
-			if run.from >= 0 {
-				spans = append(spans, x.withPrefix(d, pi, *run))
-			}
+			spans = x.flush(d, pi, *run, spans)
 			run.from = from
 		}
 		run.to = j + 1
 	}
 	if w.n < gramLen {
-		if run.from >= 0 {
-			spans = append(spans, x.withPrefix(d, pi, *run))
-		}
+		spans = x.flush(d, pi, *run, spans)
 		*run = span{}
 	}
 	return spans
@@ -223,7 +236,7 @@ func (x *partialIndex) withPrefix(d string, pi int, run span) span {
 	p := &x.pats[pi]
 	n := len(p.prefix)
 	if n > 0 && run.from >= n && strings.EqualFold(d[run.from-n:run.from], p.prefix) &&
-		strings.EqualFold(d[run.from:min(len(d), run.from+p.need)], p.text[:p.need]) {
+		hasPrefixFold(d[run.from:], p.text[:p.need]) {
 		run.from -= n
 	}
 	return run
@@ -267,7 +280,7 @@ func (x *partialIndex) seen(s string) bool {
 			if read++; read < gramLen {
 				continue
 			}
-			if h := filterHash(key); x.filter[h/64]&(1<<(h%64)) != 0 && x.grams[key] != nil {
+			if x.mayHold(key) && x.grams[key] != nil {
 				return true
 			}
 		}
@@ -308,7 +321,7 @@ func plainAt(s string, i int) (string, int) {
 		return "", 1
 	case c >= utf8.RuneSelf:
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if invisible(r) || unicode.IsSpace(r) {
+		if separator(r) {
 			return "", n
 		}
 		return s[i : i+n], n

@@ -18,8 +18,9 @@
 // remembering the span of the original text to replace. The cost is linear
 // in the text's length, times the secrets' length at worst. Parts of a
 // secret are looked up instead, by the runs of MinDistinct bytes they
-// start with, in the text decoded once and as written: a few more passes,
-// linear in the text whatever the secret.
+// start with, in the text read once with every escape decoded (plainText)
+// and as written: a few more passes, linear in the text whatever the
+// secret.
 //
 // A Redactor is meant for the program's sinks (the log, the job summary,
 // the outputs, what is sent to GitHub, file names): each scrubs the text it
@@ -382,8 +383,7 @@ func (p *pattern) continues(b string, k int) bool {
 		return p.text[k:k+len(b)] == b
 	}
 	for j := 0; j < len(b); j++ {
-		c, t := b[j], p.text[k+j]
-		if c != t && !(isLetter(c) && c|0x20 == t|0x20) {
+		if lower(b[j]) != lower(p.text[k+j]) {
 			return false
 		}
 	}
