@@ -326,21 +326,15 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 	return nil
 }
 
-// annotatedAtItsPlaces says whether err is a description that cannot be
-// loaded, whose faults the run annotated each at its place already, as
-// findings: annotating err too would say each again at the same place.
-// The job summary and the results output give err whole. A run stopped by
-// several faults, or by findings, and one of several descriptions, still
-// ends with an annotation that sums them up; so does a base description
-// that cannot be loaded, whose faults are not findings.
+// annotatedAtItsPlaces says whether err is about one fault the run
+// annotated at its place already (InputError.Annotated): annotating err
+// too would say it again at the same place. The job summary and the
+// results output give err whole. One of several descriptions still ends
+// with an annotation that sums them up.
 func annotatedAtItsPlaces(err error) bool {
 	var ie *publish.InputError
 	var re *publish.RunsError
-	var les openapi.LoadErrors
-	if errors.As(err, &re) || !errors.As(err, &ie) || ie.Input != "file" {
-		return false
-	}
-	return errors.As(ie.Err, &les) && !errors.Is(ie.Err, publish.ErrInvalidDescription)
+	return !errors.As(err, &re) && errors.As(err, &ie) && ie.Annotated
 }
 
 // whereOf points an error at the place in the description it is about. A

@@ -16,6 +16,9 @@ type InputError struct {
 	Input string // the input's name in action.yml
 	Msg   string // what is wrong and what to do
 	Err   error  // the cause, if any: a *openapi.LoadError, a *workspace.OutsideError, ...
+	// Annotated is that the one fault the error is about was annotated at
+	// its place already, as a finding: the run's end need not say it again.
+	Annotated bool
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input, e.Msg) }

@@ -108,13 +108,9 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 		return results, err
 	}
 	targets(units)
-	if err := outcome(units, false); err != nil {
-		return results, err
-	}
 	annotations := newBudget()
 	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
 	if err := outcome(units, false); err != nil {
-		hold(units)
 		return results, err
 	}
 	gate := docsapi.NewGate()
@@ -175,7 +171,8 @@ func each(units []*unit, parallel int, fn func(*unit) error) {
 }
 
 // outcome is the error of a phase: nil when every unit passed it; the one
-// unit's error as it is with one description; else a *RunsError.
+// unit's error as it is with one description; else a *RunsError. A phase
+// before anything is sent (not sent) that a unit failed holds the others.
 func outcome(units []*unit, sent bool) error {
 	var failed []*UnitError
 	for _, u := range units {
@@ -190,6 +187,10 @@ func outcome(units []*unit, sent bool) error {
 	switch {
 	case len(failed) == 0:
 		return nil
+	case !sent:
+		hold(units)
+	}
+	switch {
 	case len(units) == 1:
 		return units[0].err
 	}
@@ -215,16 +216,13 @@ func conflicts(units []*unit) error {
 	}
 	var claims []claim
 	service := map[string]*unit{}
-	// The input a description's own clash is blamed on: the one that
+	// The input a description's own clash is blamed on: w, the one that
 	// writes, or the config file that set both.
-	own := func(u *unit, c, o claim) string {
-		switch {
-		case u.cfg.ConfigFile != "":
+	own := func(u *unit, w claim) string {
+		if u.cfg.ConfigFile != "" {
 			return "config"
-		case c.write:
-			return c.input
 		}
-		return o.input
+		return w.input
 	}
 	clash := func(c claim) {
 		for _, o := range claims {
@@ -235,13 +233,13 @@ func conflicts(units []*unit) error {
 			case o.u == nil:
 				c.u.err = reportInTheWay(o.path, fmt.Sprintf("where %s %s is %s", c.input, c.path, map[bool]string{true: "written", false: "read"}[c.write]))
 			case o.u == c.u && c.write && o.write:
-				c.u.err = &InputError{Input: own(c.u, c, o), Msg: fmt.Sprintf("%s would write %s %s where it also has %s %s: give each a place of its own", c.u.label(), c.input, c.path, o.input, o.path)}
+				c.u.err = &InputError{Input: own(c.u, c), Msg: fmt.Sprintf("%s would write %s %s where it also has %s %s: give each a place of its own", c.u.label(), c.input, c.path, o.input, o.path)}
 			case o.u == c.u:
 				w, r := c, o
 				if !c.write {
 					w, r = o, c
 				}
-				c.u.err = &InputError{Input: own(c.u, c, o), Msg: fmt.Sprintf("%s would write %s %s over %s %s, which it reads: give %s a path of its own", c.u.label(), w.input, w.path, r.input, r.path, w.input)}
+				c.u.err = &InputError{Input: own(c.u, w), Msg: fmt.Sprintf("%s would write %s %s over %s %s, which it reads: give %s a path of its own", c.u.label(), w.input, w.path, r.input, r.path, w.input)}
 			case c.write && o.write:
 				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s %s, as %s does with %s %s: give each description its own", c.u.label(), c.input, c.path, o.u.label(), o.input, o.path)}
 			case c.write:
@@ -295,13 +293,7 @@ func conflicts(units []*unit) error {
 			}
 		}
 	}
-	for _, u := range units {
-		if u.err != nil {
-			hold(units)
-			return outcome(units, false)
-		}
-	}
-	return nil
+	return outcome(units, false)
 }
 
 // reportInTheWay is the error of a report file at path, which is where

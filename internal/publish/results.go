@@ -249,6 +249,9 @@ func isReport(dec *json.Decoder) bool {
 	versioned := false
 	for dec.More() {
 		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
 		switch key {
 		case "version":
 			versioned = true
@@ -256,7 +259,7 @@ func isReport(dec *json.Decoder) bool {
 		default:
 			return false
 		}
-		if err != nil || !skipValue(dec) {
+		if !skipValue(dec) {
 			return false
 		}
 	}
