@@ -547,14 +547,21 @@ type ignores struct {
 	lines []string // in lower case
 	paths []string // the path each line is about (ignoredPath), "" for none
 	used  []bool
+	// byPath are the lines about each path, and every the lines all: a
+	// change to a path is matched against the lines about it only.
+	byPath map[string][]int
+	every  []int
 }
 
 // newIgnores is the ignore lines text, none used yet.
 func newIgnores(text []string) *ignores {
-	ig := &ignores{text: text, lines: make([]string, len(text)), paths: make([]string, len(text)), used: make([]bool, len(text))}
+	ig := &ignores{text: text, lines: make([]string, len(text)), paths: make([]string, len(text)), used: make([]bool, len(text)),
+		byPath: map[string][]int{}, every: make([]int, len(text))}
 	for i, t := range text {
 		ig.lines[i] = strings.ToLower(t)
 		ig.paths[i] = ignoredPath(ig.lines[i])
+		ig.byPath[ig.paths[i]] = append(ig.byPath[ig.paths[i]], i)
+		ig.every[i] = i
 	}
 	return ig
 }
@@ -600,10 +607,16 @@ func (r *Report) accept(ig *ignores) {
 	for i, c := range r.Changes {
 		agreed := false
 		if c.Level > Info {
-			// Every line is read, as for a change no line agrees to: a
-			// second line that agrees to the change is not unused.
-			for j, line := range ig.lines {
-				if matchIgnore(c, r.scopes[i], ig.paths[j], line) {
+			// A change to a path can agree only with the lines about that
+			// path (matchIgnore), a component's with any. Every such line
+			// is read, as for a change no line agrees to: a second line
+			// that agrees to the change is not unused.
+			js := ig.byPath[strings.ToLower(c.Path)]
+			if r.scopes[i] != "" {
+				js = ig.every
+			}
+			for _, j := range js {
+				if matchIgnore(c, r.scopes[i], ig.paths[j], ig.lines[j]) {
 					agreed, ig.used[j] = true, true
 				}
 			}
