@@ -417,14 +417,9 @@ func placeProblem(data []byte, line int, msg string, posAt func(off int) Pos) (P
 		return Pos{}, "", false
 	}
 	// same says whether data up to and with candidate k fails as data does.
-	seen := map[int]bool{}
 	same := func(k int) (bool, bool) {
-		if f, ok := seen[k]; ok {
-			return f, true
-		}
 		l, m, failed, ok := parse(cands[k] + 1)
-		seen[k] = failed && l == line && m == msg
-		return seen[k], ok
+		return failed && l == line && m == msg, ok
 	}
 	lo, hi := 0, len(cands)
 	for lo < hi {
@@ -442,10 +437,8 @@ func placeProblem(data []byte, line int, msg string, posAt func(off int) Pos) (P
 	if lo == len(cands) {
 		return Pos{}, "", false
 	}
-	// Certain: up to the character the text fails so, and not before it.
-	if f, ok := same(lo); !ok || !f {
-		return Pos{}, "", false
-	}
+	// Certain: up to the character the text fails so (the search found
+	// it so), and not before it.
 	l, m, failed, ok := parse(cands[lo])
 	if !ok || failed && l == line && m == msg {
 		return Pos{}, "", false
