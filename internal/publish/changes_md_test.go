@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/apidiff"
+	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
 	"github.com/docs-publish/docs-publish/internal/report/reporttest"
 
 	xhtml "golang.org/x/net/html"
@@ -157,10 +158,8 @@ func TestCommentShowsNamesWithBackticks(t *testing.T) {
 		want = append(want, n, "query", "p")
 	}
 	body := commentBody(&Comparison{Base: "main", Report: r}, "api.yaml", "")
-	for _, l := range strings.Split(body, "\n") {
-		if strings.HasPrefix(strings.TrimLeftFunc(l, isRunnerSpace), "::") {
-			t.Errorf("a line the runner reads as a command: %q", l)
-		}
+	for _, c := range ghactiontest.Commands(body) {
+		t.Errorf("a line the runner reads as a command: %q", c.Text)
 	}
 	var got []string
 	z := xhtml.NewTokenizer(strings.NewReader(reporttest.RenderGFM(t, body)))
@@ -184,9 +183,4 @@ func TestCommentShowsNamesWithBackticks(t *testing.T) {
 	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 		t.Errorf("the code elements show\n%q\nwant\n%q\nfrom\n%s", got, want, body)
 	}
-}
-
-// isRunnerSpace is what the runner trims before it looks for a command.
-func isRunnerSpace(r rune) bool {
-	return strings.ContainsRune("\t\n\v\f\r \u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000", r) || '\u2000' <= r && r <= '\u200a'
 }
