@@ -1,8 +1,6 @@
 package publish
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,11 +22,7 @@ func TestBaseReferringToAMissingFile(t *testing.T) {
 		label string
 	}{
 		{"base-file", func(t *testing.T, cfg *Config) func(gh *githubapitest.Server) {
-			cfg.BaseFile = "base/openapi.yaml"
-			os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-			if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(base), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeBase(t, cfg, base)
 			return nil
 		}, "base-file base/openapi.yaml"},
 		{"the pull request's base commit", func(t *testing.T, cfg *Config) func(gh *githubapitest.Server) {

@@ -235,11 +235,8 @@ func TestComparisonRules(t *testing.T) {
 			name: "a comment to a GitHub that does not answer is given up with a warning",
 			head: breaking,
 			setup: func(t *testing.T, cfg *Config, gh *githubapitest.Server) {
-				cfg.BaseFile, cfg.GitHubAPIURL = "base/openapi.yaml", silent.URL
-				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-				if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(base), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				cfg.GitHubAPIURL = silent.URL
+				writeBase(t, cfg, base)
 			},
 			// The wait set rather than taken from a short timeout: the run
 			// itself has no time limit a loaded machine could use up.

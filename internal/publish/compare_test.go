@@ -49,6 +49,19 @@ func writeHead(t *testing.T, cfg Config, content string) {
 	}
 }
 
+// writeBase writes content as base/openapi.yaml in the workspace and makes
+// it cfg's base-file.
+func writeBase(t *testing.T, cfg *Config, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.BaseFile = "base/openapi.yaml"
+}
+
 func fakeGitHub(t *testing.T) *githubapitest.Server {
 	t.Helper()
 	gh := githubapitest.New(ghRepo, ghToken)

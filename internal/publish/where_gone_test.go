@@ -2,7 +2,6 @@ package publish
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,11 +47,7 @@ func TestRemovedOperationOnAPullRequest(t *testing.T) {
 			cfg := compareConfig(t, emu.URL(), gh, tc.head)
 			cfg.Comment, cfg.DryRun = false, true
 			if tc.baseFile {
-				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-				if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), sample, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				cfg.BaseFile = "base/openapi.yaml"
+				writeBase(t, &cfg, string(sample))
 			}
 			_, rep, err := runFlow(t, cfg, Options{})
 			if err != nil {

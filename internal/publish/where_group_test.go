@@ -3,8 +3,6 @@ package publish
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,12 +62,8 @@ func TestDifferentChangesAtOneSpot(t *testing.T) {
 			emu := startEmulator(t, nil)
 			cfg := flowConfig(t, emu.URL())
 			cfg.Compare, cfg.FailOnBreaking, cfg.DryRun = true, Bool(tc.failOnBreaking), true
-			cfg.BaseFile = "base/openapi.yaml"
 			writeHead(t, cfg, tc.head)
-			os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
-			if err := os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(tc.base), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeBase(t, &cfg, tc.base)
 			res, rep, err := runFlow(t, cfg, Options{})
 			var be *BreakingError
 			if tc.failOnBreaking != errors.As(err, &be) {
