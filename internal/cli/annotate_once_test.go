@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,12 +98,8 @@ func TestEachProblemAnnotatedOnce(t *testing.T) {
 
 // mergeInputs is a's inputs with b's over them.
 func mergeInputs(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range []map[string]string{a, b} {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
+	out := maps.Clone(a)
+	maps.Copy(out, b)
 	return out
 }
 

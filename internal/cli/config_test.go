@@ -217,20 +217,28 @@ func TestConfigFileRefused(t *testing.T) {
 			if strings.Contains(tc.name, "pull_request_target") {
 				env["GITHUB_EVENT_NAME"] = "pull_request_target"
 			}
-			args := append([]string{"--api-url", emu.URL(), "--branch", "main", "--config", "docs-publish.yml"}, tc.args...)
-			before := len(emu.Requests())
-			_, stderr, err := run(t, actionYAML(t), env, args...)
-			if code := ExitCode(context.Background(), err); code != ExitUsage {
-				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v\nwant it to say %q\n%s", err, tc.want, stderr)
-			}
-			if n := len(emu.Requests()) - before; n != 0 {
-				t.Errorf("%d requests sent", n)
-			}
+			refusedBeforeSending(t, emu, env, append([]string{"--config", "docs-publish.yml"}, tc.args...), tc.want)
 		})
 	}
+}
+
+// refusedBeforeSending runs the program with env and args against emu, on
+// the main branch, and fails t unless it ends in an input error (exit 2)
+// that says want, with no request sent to emu. It returns stdout.
+func refusedBeforeSending(t *testing.T, emu *emulator.Server, env map[string]string, args []string, want string) string {
+	t.Helper()
+	before := len(emu.Requests())
+	stdout, stderr, err := run(t, actionYAML(t), env, append([]string{"--api-url", emu.URL(), "--branch", "main"}, args...)...)
+	if code := ExitCode(context.Background(), err); code != ExitUsage {
+		t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant it to say %q\n%s", err, want, stderr)
+	}
+	if n := len(emu.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	return stdout
 }
 
 // TestSeveralDescriptionsExitWithTheWorstClass: the exit code of a run of

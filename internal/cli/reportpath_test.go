@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,18 +60,9 @@ func TestClashingPathsTouchNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := map[string]string{"GITHUB_WORKSPACE": ws, "DOCS_PUBLISH_TOKEN": emu.Config().Token, "DOCS_PUBLISH_PROJECT_ID": "4711", "DOCS_PUBLISH_DOC_ID": "100"}
-			stdout, stderr, err := run(t, actionYAML(t), env, append([]string{"--api-url", emu.URL(), "--branch", "main"}, tc.args...)...)
-			if code := ExitCode(context.Background(), err); code != ExitUsage {
-				t.Errorf("exit %d (%v), want %d", code, err, ExitUsage)
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v\nwant it to say %q\n%s", err, tc.want, stderr)
-			}
+			stdout := refusedBeforeSending(t, emu, env, tc.args, tc.want)
 			if after, err := os.ReadFile(filepath.Join(ws, tc.untouched)); err != nil || string(after) != string(before) {
 				t.Errorf("%s was written over (%v):\n%.200s", tc.untouched, err, after)
-			}
-			if n := len(emu.Requests()); n != 0 {
-				t.Errorf("%d requests sent", n)
 			}
 			if strings.Contains(stdout, `"outcome":"published"`) {
 				t.Errorf("a description is said published, nothing was sent:\n%s", stdout)
