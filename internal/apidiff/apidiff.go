@@ -547,21 +547,19 @@ type ignores struct {
 	lines []string // in lower case
 	paths []string // the path each line is about (ignoredPath), "" for none
 	used  []bool
-	// byPath are the lines about each path, and every the lines all: a
-	// change to a path is matched against the lines about it only.
+	// byPath are the lines about each path: a change to a path is matched
+	// against the lines about it only.
 	byPath map[string][]int
-	every  []int
 }
 
 // newIgnores is the ignore lines text, none used yet.
 func newIgnores(text []string) *ignores {
 	ig := &ignores{text: text, lines: make([]string, len(text)), paths: make([]string, len(text)), used: make([]bool, len(text)),
-		byPath: map[string][]int{}, every: make([]int, len(text))}
+		byPath: map[string][]int{}}
 	for i, t := range text {
 		ig.lines[i] = strings.ToLower(t)
 		ig.paths[i] = ignoredPath(ig.lines[i])
 		ig.byPath[ig.paths[i]] = append(ig.byPath[ig.paths[i]], i)
-		ig.every[i] = i
 	}
 	return ig
 }
@@ -602,32 +600,80 @@ func (r *Report) accept(ig *ignores) {
 	if ig == nil || len(ig.lines) == 0 {
 		return
 	}
+	// A line agrees to a change when it holds the change's text and what
+	// its kind asks besides (matchGroup), all in lower case, as the
+	// library's MatchIgnore reads it. Every line that agrees to a change
+	// is marked, not only the first: a second such line is not unused.
+	groups := map[matchGroup][]int{}
+	for i, c := range r.Changes {
+		if c.Level > Info {
+			g := matchGroup{scope: r.scopes[i]}
+			if g.scope == "" {
+				g.path, g.opPath = strings.ToLower(c.Path), strings.ToLower(c.Operation+" "+c.Path)
+			}
+			groups[g] = append(groups[g], i)
+		}
+	}
+	agreed := make([]bool, len(r.Changes))
+	for g, cs := range groups {
+		var at []int
+		var lines []string
+		for _, j := range ig.about(g) {
+			if strings.Contains(ig.lines[j], g.opPath) {
+				at, lines = append(at, j), append(lines, ig.lines[j])
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		texts := make([]string, len(cs))
+		for k, i := range cs {
+			texts[k] = strings.ToLower(r.Changes[i].Text)
+		}
+		found, holds := textsIn(texts, lines)
+		for k, i := range cs {
+			agreed[i] = found[k]
+		}
+		for k, j := range at {
+			ig.used[j] = ig.used[j] || holds[k]
+		}
+	}
 	var changes []Change
 	var scopes []string
 	for i, c := range r.Changes {
-		agreed := false
-		if c.Level > Info {
-			// A change to a path can agree only with the lines about that
-			// path (matchIgnore), a component's with any. Every such line
-			// is read, as for a change no line agrees to: a second line
-			// that agrees to the change is not unused.
-			js := ig.byPath[strings.ToLower(c.Path)]
-			if r.scopes[i] != "" {
-				js = ig.every
-			}
-			for _, j := range js {
-				if matchIgnore(c, r.scopes[i], ig.paths[j], ig.lines[j]) {
-					agreed, ig.used[j] = true, true
-				}
-			}
-		}
-		if agreed {
+		if agreed[i] {
 			r.Accepted = append(r.Accepted, c)
 			continue
 		}
 		changes, scopes = append(changes, c), append(scopes, r.scopes[i])
 	}
 	r.Changes, r.scopes = changes, scopes
+}
+
+// matchGroup is what a line must hold, besides a change's text, to agree
+// to it: for a change to components, security or info (scope), that word;
+// for a change to an operation, its path as the line's first word that
+// starts with a slash (path), and its method and path (opPath).
+type matchGroup struct {
+	scope, path, opPath string
+}
+
+// about are the lines that may agree to the changes of g: those about its
+// path, or those that hold its scope's word.
+func (ig *ignores) about(g matchGroup) []int {
+	if g.scope == "" {
+		if g.path == "" {
+			return nil
+		}
+		return ig.byPath[g.path]
+	}
+	var js []int
+	for j, line := range ig.lines {
+		if strings.Contains(line, g.scope) {
+			js = append(js, j)
+		}
+	}
+	return js
 }
 
 // keep sorts the report, its agreed changes too, and keeps its first most
@@ -659,19 +705,6 @@ func scopeOf(c checker.Change) string {
 		return "security"
 	}
 	return ""
-}
-
-// matchIgnore is the library's MatchIgnore for a change of scope: a change
-// to an operation matches a line about its path that holds its method and
-// path and its text; another, a line that holds its text and its scope's
-// word. Everything in lower case.
-func matchIgnore(c Change, scope, ignorePath, line string) bool {
-	if scope != "" {
-		return strings.Contains(line, strings.ToLower(c.Text)) && strings.Contains(line, scope)
-	}
-	return ignorePath != "" && ignorePath == strings.ToLower(c.Path) &&
-		strings.Contains(line, strings.ToLower(c.Operation+" "+c.Path)) &&
-		strings.Contains(line, strings.ToLower(c.Text))
 }
 
 // ignoredPath is the path an ignore line is about: its first word that

@@ -449,7 +449,7 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		}
 		t, err := b.ix.resolve(root, pointer)
 		if err != nil {
-			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s", b.refText(ref), name, err, orRoot(pointer))
+			return "", nil, b.fail(ref, "$ref %s does not resolve: %s has %v at %s: fix the $ref, or add what it names to %[2]s", b.refText(ref), name, err, orRoot(pointer))
 		}
 		// A target that is itself only a reference is followed, so that
 		// the lifted component is the content, not a reference to it.
@@ -524,7 +524,7 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	data, err := readFile(b.fsys, name, b.lim.FileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, b.failWith(err, ref, "$ref %s: %s does not exist", ref.Scalar(), name)
+		return nil, b.failWith(err, ref, "$ref %s: %s does not exist: add the file, or fix the $ref (its path is read from the folder of the file that holds it)", ref.Scalar(), name)
 	case errors.Is(err, ErrLimit):
 		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar(), name, err)
 	case err != nil:
@@ -628,7 +628,7 @@ func (b *bundler) dataRef(n, ref *Node, depth int) error {
 	}
 	if file == "" && (n.Src == nil || n.Src.Name == b.mainPath) {
 		if _, err := b.ix.resolve(b.main, pointer); err != nil {
-			return b.fail(ref, "$ref %s in data does not resolve: %v", ref.Scalar(), err)
+			return b.fail(ref, "$ref %s in data does not resolve: %v: fix the $ref, or add what it names", ref.Scalar(), err)
 		}
 		return nil
 	}

@@ -57,7 +57,7 @@ func TestBundleUnresolvedNamesThePlace(t *testing.T) {
 		"other.yaml":   {Data: []byte("a: {b: 1}\n")},
 	}
 	_, err := loadBundle(t, fsys, "openapi.yaml", DefaultLimits)
-	if want := "openapi.yaml:4:14: $ref other.yaml#/a/none does not resolve: other.yaml has "; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), " at #/a/none") {
-		t.Errorf("%v, want %q ... at #/a/none", err, want)
+	if want := "openapi.yaml:4:14: $ref other.yaml#/a/none does not resolve: other.yaml has "; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), " at #/a/none: fix the $ref, or add what it names to other.yaml") {
+		t.Errorf("%v, want %q ... at #/a/none, and what to do", err, want)
 	}
 }

@@ -165,7 +165,7 @@ func TestBundleBrokenRefsListed(t *testing.T) {
 			if !errors.As(err, &les) || len(les) != tc.listed {
 				t.Fatalf("%T %v: want %d load errors", err, err, tc.listed)
 			}
-			first := "openapi.yaml:4:13: $ref missing0.yaml#/v: missing0.yaml does not exist"
+			first := "openapi.yaml:4:13: $ref missing0.yaml#/v: missing0.yaml does not exist: add the file, or fix the $ref (its path is read from the folder of the file that holds it)"
 			if got := err.Error(); got != first+tc.more {
 				t.Errorf("error %q, want %q", got, first+tc.more)
 			}

@@ -102,19 +102,19 @@ func TestBrokenDataRefsAreReported(t *testing.T) {
 		"          content:\n            application/json:\n              schema: {$ref: 's.yaml#/S'}\n              example: {$ref: '#/components/examples/none'}\n"
 	s := "S:\n  type: string\n  enum:\n    - {$ref: '#/Kinds/none'}\n    - {$ref: 'k.yaml#/cat'}\n  default: {$ref: 'missing.yaml'}\n"
 	_, err := Prepare(t.Context(), mapFS(map[string]string{"openapi.yaml": main, "s.yaml": s, "k.yaml": "dog: dog\n"}), "openapi.yaml", PrepareOptions{Bundle: true}, &discard{})
-	want := []string{ // in the order the bundler meets them
-		"s.yaml:4:14: $ref #/Kinds/none does not resolve",
-		"s.yaml:5:14: $ref k.yaml#/cat does not resolve",
-		"s.yaml:6:19: $ref missing.yaml: missing.yaml does not exist",
-		"openapi.yaml:12:31: $ref #/components/examples/none in data does not resolve",
+	want := []struct{ start, end string }{ // in the order the bundler meets them, each with what to do
+		{"s.yaml:4:14: $ref #/Kinds/none does not resolve", ": fix the $ref, or add what it names to s.yaml"},
+		{"s.yaml:5:14: $ref k.yaml#/cat does not resolve", ": fix the $ref, or add what it names to k.yaml"},
+		{"s.yaml:6:19: $ref missing.yaml: missing.yaml does not exist", ": add the file, or fix the $ref (its path is read from the folder of the file that holds it)"},
+		{"openapi.yaml:12:31: $ref #/components/examples/none in data does not resolve", ": fix the $ref, or add what it names"},
 	}
 	f, ok := err.(*Faults)
 	if !ok || len(f.Load) != len(want) {
 		t.Fatalf("error %v: want %d load errors", err, len(want))
 	}
 	for i, w := range want {
-		if !strings.HasPrefix(f.Load[i].Error(), w) {
-			t.Errorf("error %d = %q, want it to start %q", i, f.Load[i], w)
+		if got := f.Load[i].Error(); !strings.HasPrefix(got, w.start) || !strings.HasSuffix(got, w.end) {
+			t.Errorf("error %d = %q, want it to start %q and end %q", i, got, w.start, w.end)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,11 @@ func TestFaultsInEveryFile(t *testing.T) {
 		}
 		if n != 1 {
 			t.Errorf("%q found %d times, want once, in:\n%s", w, n, joinLines(got))
+		}
+	}
+	for _, g := range got {
+		if strings.Contains(g, "does not resolve") && !strings.Contains(g, ": fix the $ref, or add what it names") {
+			t.Errorf("%q does not say what to do", g)
 		}
 	}
 	if errs, files := faults.Count(); err.Error() != "7 errors in 3 files" || errs != 7 || files != 3 {

@@ -411,7 +411,7 @@ func (v *validator) refProblem(ref, from string) string {
 		}
 	default:
 		if _, err := v.resolve(ptr, false); err != nil && err != errUndecided {
-			return fmt.Sprintf("$ref %s does not resolve: %v", ref, err)
+			return fmt.Sprintf("$ref %s does not resolve: %v: fix the $ref, or add what it names", ref, err)
 		}
 	}
 	return ""
