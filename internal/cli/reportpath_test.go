@@ -17,8 +17,8 @@ import (
 //     said published.
 //   - A report path that is a file, not a report, which the run reads
 //     where the check before it cannot see (a file a description refers
-//     to, one a description that failed its check names) is not written
-//     over.
+//     to, one a description that failed its check names), or no file of
+//     the run's, is not written over.
 //   - A description of a run without a config file whose own paths clash
 //     (a zip or a bundle over the description, a zip inside the site) is
 //     the error of the input that writes, not of config.
@@ -39,6 +39,7 @@ func TestClashingPathsTouchNothing(t *testing.T) {
 		{"report over the config file", threeDescriptions, []string{"--config", "docs-publish.yml", "--report", "docs-publish.yml"}, "docs-publish.yml", "input report: the report file's path, docs-publish.yml, is the config file's", 3},
 		{"report over a description whose check fails", "", []string{"--file", "api/svc0.yaml", "--extract-to", "kept", "--report", "api/svc0.yaml"}, "api/svc0.yaml", "input extract-to: kept exists and is not an empty directory", 1},
 		{"report over a file the description refers to", "", []string{"--file", "api/ref.yaml", "--dry-run", "--report", "api/schemas/pet.yaml"}, "api/schemas/pet.yaml", "input report: api/schemas/pet.yaml is a file that is not a report of docs-publish, and is not written over", 0},
+		{"report over another file", "", []string{"--file", "api/svc0.yaml", "--report", "notes.txt"}, "notes.txt", "input report: notes.txt is a file that is not a report of docs-publish, and is not written over", 0},
 		{"report over a description the config lists", threeDescriptions, []string{"--config", "docs-publish.yml", "--report", "api/svc2.yaml"}, "api/svc2.yaml", "descriptions[2] (api/svc2.yaml): input report: the report file's path, api/svc2.yaml, is where file api/svc2.yaml is read", 0},
 		{"a zip over the description", "", []string{"--file", "api/svc0.yaml", "--download-path", "api/svc0.yaml"}, "api/svc0.yaml", "input download-path: api/svc0.yaml would write download-path api/svc0.yaml over file api/svc0.yaml, which it reads: give download-path a path of its own", 0},
 		{"a bundle over the description", "", []string{"--file", "api/svc0.yaml", "--bundle-path", "api/svc0.yaml"}, "api/svc0.yaml", "input bundle-path: api/svc0.yaml would write bundle-path api/svc0.yaml over file api/svc0.yaml", 0},
@@ -48,7 +49,7 @@ func TestClashingPathsTouchNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			emu := manyEmulator(t) // its own: what it was sent is this run's alone
-			files := map[string]string{"agreed.txt": "# none\n", "b.json": "{}\n", "kept/index.html": "<p>kept</p>\n",
+			files := map[string]string{"agreed.txt": "# none\n", "b.json": "{}\n", "kept/index.html": "<p>kept</p>\n", "notes.txt": "hello\n",
 				"api/ref.yaml":         "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet: {$ref: 'schemas/pet.yaml'}\n",
 				"api/schemas/pet.yaml": "type: object\n"}
 			if tc.config != "" {

@@ -2,8 +2,10 @@ package publish
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -204,8 +206,9 @@ func outcome(units []*unit, sent bool) error {
 // other's folder; or a place a description writes where another's files
 // are read (its description, base, agreed changes). The later of a pair
 // gets an *InputError that names the earlier. The report file may be no
-// file the run reads or writes, the config file among them: its error
-// wraps ErrReportInTheWay, and the report is then not written.
+// file the run reads or writes, the config file among them, nor a file
+// there already that is not a report: its error wraps ErrReportInTheWay,
+// and the report is then not written.
 func conflicts(units []*unit) error {
 	type claim struct {
 		u     *unit // nil for the report file
@@ -215,6 +218,7 @@ func conflicts(units []*unit) error {
 		write bool
 	}
 	var claims []claim
+	var reportAt *unit // whose plan says where the report goes
 	service := map[string]*unit{}
 	// The input a description's own clash is blamed on: w, the one that
 	// writes, or the config file that set both.
@@ -268,6 +272,7 @@ func conflicts(units []*unit) error {
 			return outcome(units, false)
 		}
 		claims = append(claims, report)
+		reportAt = u
 		break
 	}
 	for _, u := range units {
@@ -290,6 +295,17 @@ func conflicts(units []*unit) error {
 			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}} {
 			if c.path != "" && u.err == nil {
 				clash(claim{u, c.input, c.path, leadsTo(u.ws, c.path), c.write})
+			}
+		}
+	}
+	if reportAt != nil && !slices.ContainsFunc(units, func(u *unit) bool { return errors.Is(u.err, ErrReportInTheWay) }) {
+		// No file of the run's there, but maybe another: found before
+		// anything is sent, where the write would find it after.
+		if err := checkOverReport(reportAt.ws, reportAt.plan.ReportPath); err != nil {
+			for _, u := range units {
+				if u.err == nil {
+					u.err = err
+				}
 			}
 		}
 	}

@@ -2,6 +2,9 @@ package publish
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,23 @@ func TestIsReport(t *testing.T) {
 				t.Errorf("isReport(%.60q) = %v, want %v", tc.text, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestWriteReportKeepsAnotherFile: the report is not written over a file
+// that is not a report, and its error is report's, said once.
+func TestWriteReportKeepsAnotherFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteReport(Config{Workspace: dir, Report: "notes.txt"}, []byte("{}\n"))
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Input != "report" || !errors.Is(err, ErrReportInTheWay) || strings.Count(err.Error(), "input report") != 1 {
+		t.Errorf("error %v, want report's, said once, caused by ErrReportInTheWay", err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(got) != "hello\n" {
+		t.Errorf("notes.txt is now %q (%v)", got, err)
 	}
 }

@@ -210,14 +210,16 @@ func WriteReport(cfg Config, data []byte) error {
 	if err == nil {
 		err = ws.WriteFile(rel, data)
 	}
-	if err != nil {
-		var ie *InputError
-		if pe := pathInputError("report", cfg.Report, err); errors.As(pe, &ie) {
-			return ie
-		}
-		return err
+	var ie *InputError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ie):
+		return ie // report's already
+	case errors.As(pathInputError("report", cfg.Report, err), &ie):
+		return ie
 	}
-	return nil
+	return err
 }
 
 // checkOverReport refuses to write the report over the file at rel unless
