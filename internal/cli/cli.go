@@ -230,7 +230,7 @@ Exit codes:
   %d    published (or checked, in a dry run)
   %d    the service, the network or GitHub failed the run
   %d    a bad flag or input value
-  %d    the description is invalid
+  %d    the description is invalid (or, with fail-on-breaking, its base)
   %d    the change breaks the API, with fail-on-breaking
   %d  interrupted
 `, ExitOK, ExitFailure, ExitUsage, ExitInvalid, ExitBreaking, ExitCancelled)

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
+	"github.com/docs-publish/docs-publish/internal/ghaction"
 )
 
 // emulatorFlags are the emulator's flags, in the order its help lists them.
@@ -46,6 +48,9 @@ func runEmulator(ctx context.Context, env Env, args []string) error {
 		emu, err = emulator.StartTLS(cfg, f.addr, f.certFile)
 	} else {
 		emu, err = emulator.StartOn(cfg, f.addr)
+	}
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("emulator: %w: another program listens there (another emulator?): stop it, or give --addr another port, or port 0 for a free one (--addr 127.0.0.1:0)", err)
 	}
 	if err != nil {
 		return fmt.Errorf("emulator: %w", err)
@@ -197,8 +202,10 @@ func printEmulator(w io.Writer, emu *emulator.Server, f emulatorFlags) {
 		file, found := tryFile()
 		// file-name is the file the doc renders: a run that writes another
 		// file releases a build that fails.
-		fmt.Fprintf(w, "\nTry: %s --api-url %s --token %s --project-id %s%s --file %s --file-name %s --branch %s --download\n",
-			command(os.Args[0]), emu.URL(), cfg.Token, p.ID, docID, file, p.Docs[0].File, p.Docs[0].Branch)
+		// The token in the environment, as a real one should be: a
+		// command's arguments are in the process list, for any user.
+		fmt.Fprintf(w, "\nTry: %s=%s %s --api-url %s --project-id %s%s --file %s --file-name %s --branch %s --download\n",
+			ghaction.EnvVar("token"), cfg.Token, command(os.Args[0]), emu.URL(), p.ID, docID, file, p.Docs[0].File, p.Docs[0].Branch)
 		if !found {
 			fmt.Fprintf(w, "  (there is no %s here: give your description's path with --file)\n", file)
 		}
@@ -295,8 +302,8 @@ Flags:
       Every build of DOC fails, with MESSAGE. Repeatable.
   --token TOKEN (default: a random one at each start)
       The bearer token the emulator accepts, printed when it starts.
-  --prefix PATH
-      Path prefix of the API, such as /v1.
+  --prefix PATH (default `+emulator.ServicePrefix+`)
+      Path prefix of the API; "" serves it at the root.
   --build-delay DURATION (default 300ms)
       How long a build takes after its release.
   --variant NAME (default default)

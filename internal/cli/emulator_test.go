@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -270,10 +272,10 @@ func TestEmulatorTryLine(t *testing.T) {
 			t.Errorf("the emulator ended with %v", err)
 		}
 	}()
-	banner := waitFor(t, &emu.stdout, regexp.MustCompile(`token: +(\S+)\n(?s:.*)Try: (?:go run \.|\S+) (.*)\n`))
-	try := strings.Fields(banner[2])
-	if tok := banner[1]; tok == "emulator-token" || !slices.Contains(try, tok) {
-		t.Fatalf("token %q, Try: %v: want the start's own random token in both", tok, try)
+	banner := waitFor(t, &emu.stdout, regexp.MustCompile(`token: +(\S+)\n(?s:.*)Try: DOCS_PUBLISH_TOKEN=(\S+) (?:go run \.|\S+) (.*)\n`))
+	try := strings.Fields(banner[3])
+	if tok := banner[1]; tok == "emulator-token" || banner[2] != tok || slices.Contains(try, tok) {
+		t.Fatalf("token %q, Try: %s %v: want the start's own random token in the environment, not on the command line", tok, banner[2], try)
 	}
 	ws := t.TempDir()
 	spec, err := os.ReadFile("../../testdata/specs/bookstore.openapi3.yaml")
@@ -290,7 +292,7 @@ func TestEmulatorTryLine(t *testing.T) {
 	try[i+1] = "bookstore.yaml"
 	var out, errOut lockedBuffer
 	err = Run(context.Background(), Env{
-		Args: append(try, "--workspace", ws), Getenv: func(string) string { return "" },
+		Args: append(try, "--workspace", ws), Getenv: func(k string) string { return map[string]string{"DOCS_PUBLISH_TOKEN": banner[2]}[k] },
 		Stdout: &out, Stderr: &errOut, Action: actionYAML(t), Version: "test",
 	})
 	if err != nil {
@@ -369,5 +371,24 @@ func TestTryLineCommand(t *testing.T) {
 		if got := command(arg0); got != want {
 			t.Errorf("started as %q: %q, want %q", arg0, got, want)
 		}
+	}
+}
+
+// TestEmulatorOnABusyPort: an address another program listens on is an
+// error that says how to pick another.
+func TestEmulatorOnABusyPort(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errOut lockedBuffer
+	err = Run(context.Background(), Env{
+		Args: []string{"emulator", "--addr", ln.Addr().String(), "--quiet"}, Getenv: func(string) string { return "" },
+		Stdout: &out, Stderr: &errOut, Action: actionYAML(t), Version: "test",
+	})
+	if !errors.Is(err, syscall.EADDRINUSE) || !strings.Contains(err.Error(), "--addr 127.0.0.1:0") {
+		t.Errorf("error %v, want the address in use and how to pick a free port", err)
 	}
 }

@@ -135,24 +135,73 @@ func Parse(data []byte, keys Keys) ([]Entry, error) {
 		return nil, &Error{Entry: -1, Line: list.Line, Msg: fmt.Sprintf("lists %d descriptions, more than the %d one run publishes: split them over several steps", len(list.Content), MaxEntries)}
 	}
 	entries := make([]Entry, 0, len(list.Content))
+	var faults []*Error
 	for i, n := range list.Content {
-		e, err := entry(i, n, keys)
-		if err != nil {
-			return nil, err
-		}
+		e, errs := entry(i, n, keys)
+		faults = append(faults, errs...)
 		entries = append(entries, e)
+	}
+	if len(faults) > 0 {
+		return nil, joinFaults(faults)
 	}
 	return entries, nil
 }
 
-// entry reads one entry of the list.
-func entry(i int, n *yaml.Node, keys Keys) (Entry, error) {
+// mostFaults is how many faults of the entries an error lists, the others
+// counted: a file of a thousand mistyped entries makes no message of
+// a megabyte.
+const mostFaults = 10
+
+// joinFaults is the faults found in the entries, all said on one line
+// (a log line, an annotation), so that each is fixed in one go; errors.As
+// finds the first.
+func joinFaults(faults []*Error) error {
+	if len(faults) == 1 {
+		return faults[0]
+	}
+	return &Faults{Said: faults[:min(len(faults), mostFaults)], More: max(len(faults)-mostFaults, 0)}
+}
+
+// Faults are the faults of a config file's entries: those said, and how
+// many more there are.
+type Faults struct {
+	Said []*Error
+	More int
+}
+
+func (f *Faults) Error() string {
+	var b strings.Builder
+	for i, e := range f.Said {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Error())
+	}
+	if f.More > 0 {
+		fmt.Fprintf(&b, "; and %d more faults in the entries", f.More)
+	}
+	return b.String()
+}
+
+func (f *Faults) Unwrap() []error {
+	errs := make([]error, len(f.Said))
+	for i, e := range f.Said {
+		errs[i] = e
+	}
+	return errs
+}
+
+// entry reads one entry of the list, and says every fault of its keys:
+// a key that is not a name, or an entry that is no mapping, stops it.
+func entry(i int, n *yaml.Node, keys Keys) (Entry, []*Error) {
 	e := Entry{Index: i, Line: n.Line, Inputs: map[string]string{}}
-	fail := func(line int, msg string) (Entry, error) {
-		return Entry{}, &Error{Entry: i, File: e.Inputs["file"], Line: line, Msg: msg}
+	var faults []*Error
+	fault := func(line int, msg string) {
+		faults = append(faults, &Error{Entry: i, File: e.Inputs["file"], Line: line, Msg: msg})
 	}
 	if n.Kind != yaml.MappingNode {
-		return fail(n.Line, "is not a mapping: give file: and the inputs that differ from the step's")
+		fault(n.Line, "is not a mapping: give file: and the inputs that differ from the step's")
+		return e, faults
 	}
 	// The file first, so that every message names it.
 	for j := 0; j+1 < len(n.Content); j += 2 {
@@ -165,14 +214,17 @@ func entry(i int, n *yaml.Node, keys Keys) (Entry, error) {
 		k, v := n.Content[j], n.Content[j+1]
 		name := k.Value
 		if k.Kind != yaml.ScalarNode {
-			return fail(k.Line, "has a key that is not a name: give input names such as project-id")
+			fault(k.Line, "has a key that is not a name: give input names such as project-id")
+			return e, faults
 		}
 		if at, ok := lines[name]; ok {
-			return fail(k.Line, fmt.Sprintf("sets %s twice (first at line %d): give it once", name, at))
+			fault(k.Line, fmt.Sprintf("sets %s twice (first at line %d): give it once", name, at))
+			continue
 		}
 		lines[name] = k.Line
 		if why, ok := StepOnly[name]; ok {
-			return fail(k.Line, fmt.Sprintf("%s cannot be set in the config file (%s): set it in the step's with: block", name, why))
+			fault(k.Line, fmt.Sprintf("%s cannot be set in the config file (%s): set it in the step's with: block", name, why))
+			continue
 		}
 		if !slices.Contains(keys.Inputs, name) {
 			msg := fmt.Sprintf("unknown key %q", name)
@@ -181,22 +233,24 @@ func entry(i int, n *yaml.Node, keys Keys) (Entry, error) {
 			} else {
 				msg += ": an entry takes the action's input names, such as project-id"
 			}
-			return fail(k.Line, msg)
+			fault(k.Line, msg)
+			continue
 		}
 		switch {
 		case v.Kind == yaml.AliasNode || v.Anchor != "":
-			return fail(v.Line, fmt.Sprintf("%s uses a YAML anchor or alias, which the config file does not read: write the value", name))
+			fault(v.Line, fmt.Sprintf("%s uses a YAML anchor or alias, which the config file does not read: write the value", name))
 		case v.Kind != yaml.ScalarNode:
-			return fail(v.Line, fmt.Sprintf("%s is not a single value: give text, a number or true/false", name))
+			fault(v.Line, fmt.Sprintf("%s is not a single value: give text, a number or true/false", name))
 		case v.Tag == "!!null":
-			return fail(v.Line, fmt.Sprintf("%s has no value: give one, or leave the key out to take the step's", name))
+			fault(v.Line, fmt.Sprintf("%s has no value: give one, or leave the key out to take the step's", name))
+		default:
+			e.Inputs[name] = v.Value
 		}
-		e.Inputs[name] = v.Value
 	}
 	if strings.TrimSpace(e.Inputs["file"]) == "" {
-		return fail(n.Line, "has no file: give the path of its description, relative to the workspace")
+		fault(n.Line, "has no file: give the path of its description, relative to the workspace")
 	}
-	return e, nil
+	return e, faults
 }
 
 func (k Keys) nearest(name string) string {

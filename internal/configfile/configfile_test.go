@@ -81,6 +81,34 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
+// TestParseSaysEveryFault: every fault of every entry is said at once,
+// each at its line, so that one run shows all there is to fix; past
+// mostFaults, the others are counted.
+func TestParseSaysEveryFault(t *testing.T) {
+	t.Parallel()
+	data := "descriptions:\n  - file: a.yaml\n    projct-id: 1\n    branch: main\n    dowload: true\n  - file: b.yaml\n    token: x\n  - branch: dev\n"
+	_, err := Parse([]byte(data), Keys{Inputs: inputs})
+	for _, want := range []string{
+		`line 3: descriptions[0] (a.yaml): unknown key "projct-id"`,
+		`line 5: descriptions[0] (a.yaml): unknown key "dowload"`,
+		"line 7: descriptions[1] (b.yaml): token cannot be set",
+		"line 8: descriptions[2]: has no file",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want+"") {
+			t.Errorf("error %v: want it to say %q", err, want)
+		}
+	}
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Line != 3 {
+		t.Errorf("error %v: want the first fault's *Error, at line 3", err)
+	}
+	many := "descriptions:\n" + strings.Repeat("  - file: a.yaml\n    nope: 1\n", mostFaults+5)
+	_, err = Parse([]byte(many), Keys{Inputs: inputs})
+	if err == nil || strings.Count(err.Error(), `unknown key "nope"`) != mostFaults || !strings.Contains(err.Error(), "and 5 more faults") {
+		t.Errorf("error %v: want %d faults said and 5 counted", err, mostFaults)
+	}
+}
+
 // TestEveryStepOnlyInputSaysWhy: the security-relevant inputs are among
 // the step-only ones, each with its reason.
 func TestEveryStepOnlyInputSaysWhy(t *testing.T) {
