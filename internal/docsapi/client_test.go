@@ -769,16 +769,25 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cases := []struct {
 		header string
-		want   time.Duration
+		want   time.Time // zero for none
 	}{
-		{"7", 7 * time.Second},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0},
-		{"soon", 0},
-		{"", 0},
+		{"7", now.Add(7 * time.Second)},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), now.Add(90 * time.Second)},
+		{now.Add(-time.Minute).Format(http.TimeFormat), time.Time{}},
+		{"soon", time.Time{}},
+		{"", time.Time{}},
+		{"0", time.Time{}},
+		{"-5", time.Time{}},
+		{"-99999999999999999999", time.Time{}},
+		// Past what a Duration holds: read as a hundred years, not wrapped
+		// round to a second, nor to the past.
+		{"18446744074", now.Add(maxRetryAfter)},
+		{"99999999999999999999999", now.Add(maxRetryAfter)},
+		// A date past 2262 is kept as the service gave it.
+		{"Fri, 31 Dec 9999 23:59:59 GMT", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)},
 	}
 	for _, tc := range cases {
-		if got := parseRetryAfter(tc.header, now); got != tc.want {
+		if got := parseRetryAfter(tc.header, now); !got.Equal(tc.want) {
 			t.Errorf("Retry-After %q = %s, want %s", tc.header, got, tc.want)
 		}
 	}
@@ -863,6 +872,36 @@ func TestRetryWaitsAsTheServerAsks(t *testing.T) {
 				t.Errorf("asked again %s after a Retry-After of at least 1s (retries logged: %q)", gap, waits)
 			}
 		})
+	}
+}
+
+// TestRetryAfterPastTheDeadlineFailsAtOnce: a Retry-After that ends after
+// the run's deadline fails the call at once, saying until when, where the
+// client waited out the run's time and then failed all the same.
+func TestRetryAfterPastTheDeadlineFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	srv, arrivals := firstThenJSON(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}, `{"docs":[]}`)
+	var waits []string
+	c, err := New(mustURL(t, srv.URL), token, Options{FirstRetry: time.Millisecond, Logf: func(format string, args ...any) {
+		waits = append(waits, fmt.Sprintf(format, args...))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	before := time.Now()
+	_, err = c.ListDocs(ctx, "p")
+	var te *ThrottledError
+	var ae *APIError
+	if !errors.As(err, &te) || te.Until.Before(before.Add(3599*time.Second)) || !errors.As(err, &ae) || ae.Status != http.StatusTooManyRequests {
+		t.Errorf("error %v, want the service's 429 and a ThrottledError until an hour from now", err)
+	}
+	if n := len(arrivals()); n != 1 || len(waits) != 0 || ctx.Err() != nil {
+		t.Errorf("%d requests, retries logged %q, the run's time ended: %v; want one request, no wait", n, waits, ctx.Err())
 	}
 }
 

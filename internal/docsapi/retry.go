@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -86,13 +87,18 @@ func (c *Client) call(ctx context.Context, r *request, timeout time.Duration) (*
 			if !unprocessedStatus(resp.StatusCode) && !(r.idempotent && retryableStatus(resp.StatusCode)) {
 				return backoff.Permanent(apiErr)
 			}
-			delay := parseRetryAfter(apiErr.RetryAfter, c.now())
-			ra.setServerDelay(delay)
-			if delay > 0 {
-				// Every request to this service waits as long, not only
-				// this one's retry.
-				c.opts.Gate.closeUntil(c.now().Add(delay))
+			until := parseRetryAfter(apiErr.RetryAfter, c.now())
+			if until.IsZero() {
+				return apiErr
 			}
+			if d, ok := ctx.Deadline(); ok && until.After(d) {
+				// Waiting would only end in a timeout: say so at once.
+				return backoff.Permanent(fmt.Errorf("%w: %w", apiErr, &ThrottledError{Until: until}))
+			}
+			ra.setServerDelay(until.Sub(c.now()))
+			// Every request to this service waits as long, not only this
+			// one's retry.
+			c.opts.Gate.closeUntil(until)
 			return apiErr
 		}
 		if r.decode == nil {
@@ -298,25 +304,29 @@ func unprocessedStatus(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
-// parseRetryAfter reads a Retry-After header in either form: delay-seconds or
-// an HTTP-date. It returns 0 when there is none or it is unreadable.
-func parseRetryAfter(v string, now time.Time) time.Duration {
+// parseRetryAfter reads a Retry-After header in either form, delay-seconds
+// or an HTTP date, as the time the service asks to be left alone until;
+// the zero time for none, a date past, or one not read. A delay of more
+// than maxRetryAfter (which a Duration could not hold past 292 years) is
+// read as that.
+func parseRetryAfter(v string, now time.Time) time.Time {
 	if v == "" {
-		return 0
+		return time.Time{}
 	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+		if s <= 0 {
+			return time.Time{}
 		}
-		return time.Duration(s) * time.Second
+		return now.Add(time.Duration(min(s, int64(maxRetryAfter/time.Second))) * time.Second)
 	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t
 	}
-	return 0
+	return time.Time{}
 }
+
+// maxRetryAfter is the longest delay-seconds read: a hundred years.
+const maxRetryAfter = 100 * 365 * 24 * time.Hour
 
 // retryAfterBackOff waits at least as long as the server asked. backoff/v4
 // knows nothing of Retry-After, so the attempt records the server's delay
