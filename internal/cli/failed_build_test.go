@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/emulator"
 	"github.com/docs-publish/docs-publish/internal/emulator/emulatortest"
+	"github.com/docs-publish/docs-publish/internal/publish"
 )
 
 // TestFailedBuildIsNotTheDocs: a build that failed is never said live nor
@@ -83,5 +85,25 @@ func TestFailedBuildIsNotTheDocs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFailedBuildRowLinksNoDocs: in the table of several descriptions, a
+// description whose build failed has no docs link, though the doc has an
+// address; a built one keeps its link.
+func TestFailedBuildRowLinksNoDocs(t *testing.T) {
+	t.Parallel()
+	cfgs, results := severalRun()
+	failed := *results[0]
+	failed.File, failed.BuildState, failed.DocsURL = "failed.yaml", publish.BuildFailed, "https://failed.docs.example/"
+	failed.Err = &publish.StepError{Step: publish.StepWait, Desc: "wait for build 1001", Err: &publish.BuildFailedError{BuildID: "1001"}}
+	cfgs = append(cfgs, cfgs[0])
+	results = append(results, &failed)
+	md := (&summaries{cfgs: cfgs, results: results, runErr: errors.New("x"), total: time.Second}).markdown()
+	if strings.Contains(md, "failed.docs.example") {
+		t.Errorf("the failed build's doc is linked:\n%s", md)
+	}
+	if !strings.Contains(md, "<https://users.docs.example/> |") {
+		t.Errorf("the built doc is not linked:\n%s", md)
 	}
 }
