@@ -39,7 +39,7 @@ func TestFailedBuildIsNotTheDocs(t *testing.T) {
 			"and says why: “build failed: doc 17: the theme does not build: <b>**logo**</b> [x](javascript:alert(1)) for ***”",
 		}, lacks: []string{"Live:                true", "set file-name to that file", token}},
 		{name: "the job summary", github: true, want: []string{
-			"| Live | false: the build failed, the doc shows its previous build |",
+			"| Live | false: the build failed, so it was not made live |",
 			"and says why: “build failed: doc 17: the theme does not build: &lt;b&gt;\\*\\*logo\\*\\*&lt;/b&gt; \\[x\\]\\(javascript:alert\\(1\\)\\) for ***”",
 		}, lacks: []string{"**Docs:**", "<https://docs.bookstore.example/>", "| Live | true |", "set file-name to that file", "<b>", token}},
 	}

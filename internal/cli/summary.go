@@ -94,7 +94,7 @@ func liveWords(res *publish.Result) string {
 	case res.BuildState == publish.BuildReady:
 		return "true"
 	case res.BuildState == publish.BuildFailed:
-		return "false: the build failed, the doc shows its previous build"
+		return "false: the build failed, so it was not made live"
 	}
 	return "not known: released to be made live once it builds"
 }
