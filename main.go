@@ -37,7 +37,7 @@ func run() int {
 	// Main prints the error the run ends with itself, through the sink
 	// that scrubs the secrets: nothing here writes to stdout or stderr.
 	return cli.Main(ctx, cli.Env{
-		Args: os.Args[1:], Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr,
+		Args: os.Args[1:], Getenv: os.Getenv, Environ: os.Environ, Stdout: os.Stdout, Stderr: os.Stderr,
 		Action: actionYAML, Sample: sample, Version: version, Commit: commit,
 	})
 }

@@ -18,8 +18,11 @@ import (
 // Env is everything the program takes from its surroundings, so tests can
 // run it in-process with a map for an environment.
 type Env struct {
-	Args    []string
-	Getenv  func(string) string
+	Args   []string
+	Getenv func(string) string
+	// Environ lists the environment as KEY=value, for the variables the
+	// run names no input of (see warnUnknownVars); nil skips that check.
+	Environ func() []string
 	Stdout  io.Writer
 	Stderr  io.Writer
 	Action  []byte // action.yml

@@ -261,6 +261,7 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		}
 		return &reported{err}
 	}
+	warnUnknownVars(env, meta, rep)
 	look := &ghaction.Lookuper{Meta: meta, Flags: flags, Getenv: env.Getenv}
 	// Mask the token before anything else can print it.
 	for _, secret := range []string{"TOKEN", "GITHUB_TOKEN"} {

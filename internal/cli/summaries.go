@@ -63,8 +63,8 @@ func (s *summaries) markdown() string {
 			outcome += " at " + escapeCell(o.Error.Step)
 		}
 		docs := ""
-		if isWebURL(o.DocsURL) {
-			docs = "<" + o.DocsURL + ">"
+		if u := docsLink(s.results[i]); u != "" {
+			docs = "<" + u + ">"
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", i, escapeCell(o.File), escapeCell(o.ProjectID), escapeCell(o.DocID),
 			escapeCell(o.BuildID), outcome, escapeCell(changesRow(s.results[i].Changes)), docs)

@@ -38,7 +38,7 @@ func newSummary(cfg publish.Config, res *publish.Result, runErr error, total tim
 	s.fact("Doc", res.DocID)
 	s.fact("Build", res.BuildID)
 	if res.BuildID != "" {
-		s.fact("Live", fmt.Sprint(res.Live))
+		s.fact("Live", liveWords(res))
 		s.fact("Build outcome", buildOutcome(res.BuildState))
 	}
 	s.fact("Bundle", res.BundlePath)
@@ -85,14 +85,50 @@ func (s *summary) headline() (icon, title, detail string) {
 	return "✅", "API docs published", ""
 }
 
+// liveWords says whether the released build is live: only a build that
+// was made, and released to be made live, is.
+func liveWords(res *publish.Result) string {
+	switch {
+	case !res.Live:
+		return "false"
+	case res.BuildState == publish.BuildReady:
+		return "true"
+	case res.BuildState == publish.BuildFailed:
+		return "false: the build failed, so it was not made live"
+	}
+	return "not known: released to be made live once it builds"
+}
+
+// maxReason bounds the service's reason for a failed build in the notes,
+// so that the advice around it is never cut.
+const maxReason = 500
+
 // rendersNote says, for a run that released a build, which file it wrote
 // and that the doc renders the file set in its publish settings: a file
-// written under another name builds green and changes nothing.
+// written under another name builds green and changes nothing. For a
+// failed build the service's reason comes first, when it gave one; the
+// note is the service's text as it wrote it, escaped where it is written.
 func (s *summary) rendersNote() string {
 	if s.res.BuildID == "" || s.res.FileName == "" {
 		return ""
 	}
+	var bf *publish.BuildFailedError
+	if s.res.BuildState == publish.BuildFailed && errors.As(s.runErr, &bf) {
+		if reason := bf.Reason(); reason != "" {
+			return fmt.Sprintf("The service could not build doc %s, and says why: “%s”. Fix what it names, in the description or in the doc's settings in the service's web application, then run again. This run wrote %q on branch %q.",
+				s.res.DocID, report.Shorten(reason, maxReason), s.res.FileName, s.res.Branch)
+		}
+	}
 	return fmt.Sprintf("This run wrote %q on branch %q. The doc renders the file set in its publish settings in the service's web application: if that is another file, this build does not show this description; set file-name to that file.", s.res.FileName, s.res.Branch)
+}
+
+// docsLink is the doc's address to link as the docs, or "" when there is
+// none to link: a failed build is not the docs, whatever the doc shows.
+func docsLink(r *publish.Result) string {
+	if r.BuildState == publish.BuildFailed || !isWebURL(r.DocsURL) {
+		return ""
+	}
+	return r.DocsURL
 }
 
 // markdown renders the summary for GitHub's job summary. Everything that
@@ -106,7 +142,7 @@ func (s *summary) markdown() string {
 		fmt.Fprintf(&b, "%s\n\n", esc(detail))
 	}
 	var lead []string
-	if u := s.res.DocsURL; u != "" && isWebURL(u) {
+	if u := docsLink(s.res); u != "" {
 		lead = append(lead, fmt.Sprintf("**Docs:** <%s>", u))
 	}
 	if s.res.BuildID != "" {

@@ -297,8 +297,8 @@ func textID(raw json.RawMessage) ID {
 
 // failureOf reads an answer of the download endpoint that is not a zip for
 // a sign that the build failed: a status (a string, or an object's code or
-// state) that says so. It returns the service's message, or "" when the
-// answer does not say the build failed.
+// state) that says so. It returns the service's message: "" when the answer
+// does not say the build failed, or says so without a reason.
 func failureOf(data []byte) (failed bool, msg string) {
 	m, ok := objectOf(data)
 	if !ok {
@@ -328,9 +328,6 @@ func failureOf(data []byte) (failed bool, msg string) {
 		case "failed", "failure", "error", "errored":
 			if msg == "" {
 				msg = firstText(scope, "error_message", "message", "error")
-			}
-			if msg == "" {
-				msg = "the build's status is " + state
 			}
 			return true, msg
 		}

@@ -10,7 +10,9 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cenkalti/backoff/v4"
 	"github.com/docs-publish/docs-publish/internal/docsapi"
@@ -50,7 +52,32 @@ func (e *BuildFailedError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("build %s failed: %v", e.BuildID, e.Err)
 	}
+	if e.Msg == "" {
+		return fmt.Sprintf("build %s failed, and the service gave no reason", e.BuildID)
+	}
 	return fmt.Sprintf("build %s failed: %s", e.BuildID, e.Msg)
+}
+
+// Reason is why the service says the build failed, as it wrote it (one
+// line, bounded), or "" when it gave no reason: no message, a page that is
+// not the service's JSON, or words that only repeat that the build failed.
+// It is the service's text: untrusted, and not scrubbed of secrets here.
+func (e *BuildFailedError) Reason() string {
+	msg := e.Msg
+	var ae *docsapi.APIError
+	if errors.As(e.Err, &ae) {
+		msg = ""
+		if ae.JSON {
+			msg = ae.Message
+		}
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	bare := strings.ToLower(strings.TrimFunc(msg, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }))
+	switch bare {
+	case "", "failed", "failure", "error", "build failed", "the build failed", "build error":
+		return ""
+	}
+	return msg
 }
 
 func (e *BuildFailedError) Unwrap() error { return e.Err }
@@ -254,9 +281,20 @@ func (f *flow) buildError(ctx context.Context, err error) error {
 	}
 	if errors.As(err, &bf) {
 		f.res.BuildState = BuildFailed
-		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: fmt.Sprintf(
-			"the service could not build doc %s. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
-			f.res.DocID, f.plan.FileName, f.cfg.Branch)}
+		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: buildFailedHint(bf, f.res.DocID, f.plan.FileName, f.cfg.Branch)}
 	}
 	return &StepError{Step: f.step, Desc: desc, Err: err, Hint: hintFor(ctx, err, f.cfg)}
+}
+
+// buildFailedHint is the advice for a failed build. When the service says
+// why, the error quotes it already: the advice points at it. Only when it
+// says nothing is the likeliest cause named: a file or branch other than
+// the ones the doc renders.
+func buildFailedHint(bf *BuildFailedError, docID, fileName, branch string) string {
+	if bf.Reason() != "" {
+		return fmt.Sprintf("the service could not build doc %s, for the reason it gives: fix what it names, in the description or in the doc's settings in the web application's publish interface, then run again (this run wrote %s on branch %s)",
+			docID, fileName, branch)
+	}
+	return fmt.Sprintf("the service could not build doc %s and gave no reason. The doc renders the file and branch set once in the web application's publish interface: file-name and branch must match them (this run wrote %s on branch %s)",
+		docID, fileName, branch)
 }

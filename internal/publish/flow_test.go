@@ -144,7 +144,7 @@ func TestFlowOutcomes(t *testing.T) {
 			}},
 		{name: "a failed build fails the step", cfg: func(c *Config, _ *emulator.Server) { c.FileName = "other.yml" },
 			step: StepWait, state: BuildFailed, releases: 1,
-			msg: []string{"wait for build 1001", "build 1001 failed", "openapi.yml on branch main", "file-name and branch must match", "this run wrote other.yml on branch main"}},
+			msg: []string{"wait for build 1001", "build 1001 failed", "openapi.yml on branch main", "for the reason it gives", "this run wrote other.yml on branch main"}},
 		{name: "a failed build told in a 200", emu: func(c *emulator.Config) { c.Variant.Failure = emulator.Failure200 },
 			cfg:  func(c *Config, _ *emulator.Server) { c.FileName = "other.yml" },
 			step: StepWait, state: BuildFailed, releases: 1, msg: []string{"build 1001 failed: build failed: doc 17 renders openapi.yml"}},

@@ -71,6 +71,8 @@ func Validate(cfg Config, ws *workspace.Workspace) (*Plan, error) {
 		if err := checkService(cfg, p); err != nil {
 			return nil, err
 		}
+	} else {
+		p.Warnings = append(p.Warnings, previewService(cfg)...)
 	}
 	p.FileName = cfg.FileName
 	if p.FileName == "" {
@@ -173,11 +175,40 @@ func checkService(cfg Config, p *Plan) error {
 		return &InputError{Input: "branch", Msg: "is empty and this run has no branch to default to (pr-<number> on pull_request_target, GITHUB_HEAD_REF on a pull request, else GITHUB_REF_NAME): set branch to the project branch to write"}
 	}
 	if cfg.DocID != "" {
-		if err := docsapi.CheckID(cfg.DocID); err != nil {
-			return &InputError{Input: "doc-id", Err: err, Msg: err.Error() + ": give the id of one of the project's docs, as the service lists it"}
-		}
+		return checkDocID(cfg.DocID)
 	}
 	return nil
+}
+
+// checkDocID checks that doc-id can be sent as an id.
+func checkDocID(id string) error {
+	if err := docsapi.CheckID(id); err != nil {
+		return &InputError{Input: "doc-id", Err: err, Msg: err.Error() + ": give the id of one of the project's docs, as the service lists it"}
+	}
+	return nil
+}
+
+// previewService is what a dry run, a preview, says of the service's
+// inputs it does not need: each one that is set and that a real run would
+// refuse, as a warning. One that is not set is said in the dry run's lines.
+func previewService(cfg Config) []string {
+	var warns []string
+	refused := func(err error) {
+		if err != nil {
+			warns = append(warns, "a real run would stop here: "+err.Error())
+		}
+	}
+	if cfg.APIURL != "" {
+		_, err := checkAPIURL(cfg.APIURL)
+		refused(err)
+	}
+	if cfg.ProjectID != "" {
+		refused(checkSegment("project-id", cfg.ProjectID))
+	}
+	if cfg.DocID != "" {
+		refused(checkDocID(cfg.DocID))
+	}
+	return warns
 }
 
 // planOutputs checks the paths the run writes: inside the workspace, also

@@ -124,3 +124,56 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestDryRunPreviewsTheServiceInputs: a dry run, a preview, warns of each
+// input of the service that is set and that a real run would refuse (the
+// real run's error, as a warning), as it warns of file-name; it needs none
+// of them, so one left empty is no warning.
+func TestDryRunPreviewsTheServiceInputs(t *testing.T) {
+	t.Parallel()
+	ws, err := workspace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	good := Config{Token: "t", APIURL: "https://api.example.com/v1", ProjectID: "4711", File: "api/openapi.yaml", Branch: "main"}
+	cases := []struct {
+		name string
+		edit func(*Config)
+		want []string // the warnings, in part
+	}{
+		{name: "nothing to say", edit: func(*Config) {}},
+		{name: "nothing set", edit: func(c *Config) { *c = Config{File: c.File} }},
+		{name: "api-url over http", edit: func(c *Config) { c.APIURL = "http://api.example.com" }, want: []string{"a real run would stop here: input api-url"}},
+		{name: "project-id with a .. segment", edit: func(c *Config) { c.ProjectID = "../4711" }, want: []string{"a real run would stop here: input project-id"}},
+		{name: "doc-id with a line break, and file-name", edit: func(c *Config) { c.DocID, c.FileName = "17\n", "api.json" },
+			want: []string{"a real run would stop here: input doc-id", `file-name "api.json" does not end in .yml`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := good
+			tc.edit(&cfg)
+			real := cfg
+			cfg.DryRun = true
+			p, err := Validate(cfg, ws)
+			if err != nil {
+				t.Fatalf("a dry run refused: %v", err)
+			}
+			if len(p.Warnings) != len(tc.want) {
+				t.Fatalf("warnings %q, want %d", p.Warnings, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(p.Warnings[i], w) {
+					t.Errorf("warning %q does not say %q", p.Warnings[i], w)
+				}
+			}
+			// What the dry run warns of, the real run refuses with the same words.
+			if _, rerr := Validate(real, ws); len(tc.want) > 0 && strings.HasPrefix(tc.want[0], "a real run") {
+				if rerr == nil || !strings.Contains(p.Warnings[0], rerr.Error()) {
+					t.Errorf("the real run ends in %v; the dry run warned %q", rerr, p.Warnings[0])
+				}
+			}
+		})
+	}
+}
