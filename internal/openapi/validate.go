@@ -181,6 +181,18 @@ func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
 	v.findings = append(v.findings, f)
 }
 
+// addKey adds a finding about the key of f, a member of obj, rather than
+// about its value: at the key, in obj's file (bundling may have put there a
+// value read from another file). A member bundling added has no key
+// written anywhere: the finding is at its value.
+func (v *validator) addKey(sev Severity, obj *Node, f Field, format string, args ...any) {
+	if f.KeyPos == (Pos{}) {
+		v.add(sev, f.Value, format, args...)
+		return
+	}
+	v.add(sev, &Node{Pos: f.KeyPos, Src: obj.Src}, format, args...)
+}
+
 var versions = regexp.MustCompile(`^3\.[012]\.\d+(-.+)?$`)
 
 func (v *validator) structure() {
@@ -218,7 +230,7 @@ func (v *validator) structure() {
 	}
 	for _, f := range paths.Fields() {
 		if !strings.HasPrefix(f.Key, "/") && !strings.HasPrefix(f.Key, "x-") {
-			v.add(Error, f.Value, "path %q must start with /", f.Key)
+			v.addKey(Error, paths, f, "path %q must start with /", f.Key)
 		}
 	}
 	for _, o := range v.operations() {
@@ -454,7 +466,7 @@ func (v *validator) parameters() {
 			v.parameter(p, "shared parameter "+f.Key)
 			k := paramKey{p.Get("name").Str(), p.Get("in").Str()}
 			if other, dup := seen[k]; dup && k.name != "" {
-				v.add(Warning, f.Value, "shared parameters %s and %s are both %s in %s: give them descriptive names, or keep one", other, f.Key, k.name, k.in)
+				v.addKey(Warning, shared, f, "shared parameters %s and %s are both %s in %s: give them descriptive names, or keep one", other, f.Key, k.name, k.in)
 			}
 			seen[k] = f.Key
 		}
@@ -868,7 +880,7 @@ func (v *validator) unused(used map[string]string) {
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
 		for _, f := range shared.Fields() {
 			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
-				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
+				v.addKey(Warning, shared, f, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}
 		}
 	}
