@@ -614,7 +614,7 @@ func (v *validator) parameter(p *Node, what string) {
 	}
 	in := p.Get("in")
 	if in == nil || !slices.Contains(paramIn(v.fmt), in.Str()) {
-		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
+		v.add(Error, orNode(in, p), "%s: in must be one of %s%s", what, strings.Join(paramIn(v.fmt), ", "), didYouMean(in.Str(), paramIn(v.fmt)))
 	}
 	if in.Str() == "path" {
 		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar() != "true" {
@@ -659,7 +659,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 		case String:
 			typ = t.Scalar()
 			if !slices.Contains(types, typ) {
-				v.add(Error, t, "%s: type %q is not one of %s", what, typ, strings.Join(types, ", "))
+				v.add(Error, t, "%s: type %q is not one of %s%s", what, typ, strings.Join(types, ", "), didYouMean(typ, types))
 				typ = ""
 			}
 		case Array:
@@ -784,6 +784,9 @@ func fitsType(n *Node, typ string) bool {
 	return true
 }
 
+// headerTypes are the types of a Swagger 2.0 header.
+var headerTypes = []string{"string", "number", "integer", "boolean", "array"}
+
 // responses checks shared responses and those of every operation.
 func (v *validator) responses() {
 	check := func(r *Node, what responseName) {
@@ -810,8 +813,8 @@ func (v *validator) responses() {
 				continue
 			}
 			if v.version == 2 {
-				if t := hv.Get("type").Str(); !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, t) {
-					v.add(Error, hv, "%s: header %s needs a type (string, number, integer, boolean or array)", what, h.Key)
+				if t := hv.Get("type"); !slices.Contains(headerTypes, t.Str()) {
+					v.add(Error, orNode(t, hv), "%s: header %s needs a type (string, number, integer, boolean or array)%s", what, h.Key, didYouMean(t.Str(), headerTypes))
 				}
 			} else if hv.Get("schema") == nil && hv.Get("content") == nil {
 				v.add(Error, hv, "%s: header %s needs a schema", what, h.Key)

@@ -63,3 +63,54 @@ func TestFindingsAboutAKeyAreAtTheKey(t *testing.T) {
 		})
 	}
 }
+
+// TestNearestNameSuggested: every finding that says a value is not one of a
+// fixed set of names names the nearest, when one is near: in a schema, a
+// parameter's schema, a Swagger 2.0 parameter or header, and where a
+// parameter is; through the tree and through the single pass alike.
+func TestNearestNameSuggested(t *testing.T) {
+	t.Parallel()
+	const head3 = `{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {"/x": {"get": {`
+	const head2 = `{"swagger": "2.0", "info": {"title": "T", "version": "1"}, "paths": {"/x": {"get": {`
+	const ok = `"responses": {"200": {"description": "ok"}}}}}`
+	param3 := func(p string) string { return head3 + `"parameters": [` + p + `], ` + ok + "}" }
+	param2 := func(p string) string { return head2 + `"parameters": [` + p + `], ` + ok + "}" }
+	cases := []struct {
+		name, doc, msg, near string // near "": no suggestion
+	}{
+		{"a schema's type", head3 + ok + `, "components": {"schemas": {"s": {"type": "objekt"}}}}`, `type "objekt" is not one of`, "object"},
+		{"a parameter's schema's type", param3(`{"name": "q", "in": "query", "schema": {"type": "integr"}}`), `parameter q: type "integr" is not one of`, "integer"},
+		{"a parameter's schema's type, letters swapped", param3(`{"name": "q", "in": "query", "schema": {"type": "stirng"}}`), `parameter q: type "stirng" is not one of`, "string"},
+		{"where a parameter is", param3(`{"name": "q", "in": "qeury", "schema": {"type": "string"}}`), "parameter q: in must be one of path, query, header, cookie", "query"},
+		{"where a parameter is, in another case", param3(`{"name": "q", "in": "Header", "schema": {"type": "string"}}`), "parameter q: in must be one of", "header"},
+		{"where a Swagger 2.0 parameter is", param2(`{"name": "q", "in": "fromData", "type": "string"}`), "parameter q: in must be one of path, query, header, body, formData", "formData"},
+		{"a Swagger 2.0 parameter's type", param2(`{"name": "q", "in": "query", "type": "numbr"}`), `parameter q: type "numbr" is not one of`, "number"},
+		{"a Swagger 2.0 header's type", head2 + `"responses": {"200": {"description": "ok", "headers": {"X-Id": {"type": "strng"}}}}}}}}`, "header X-Id needs a type", "string"},
+		{"where a parameter is: nothing near", param3(`{"name": "q", "in": "elsewhere", "schema": {"type": "string"}}`), "parameter q: in must be one of", ""},
+		{"a parameter's schema's type: nothing near", param3(`{"name": "q", "in": "query", "schema": {"type": "text"}}`), `parameter q: type "text" is not one of`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := fstest.MapFS{"a.json": {Data: []byte(tc.doc)}}
+			for _, treeOnly := range []bool{true, false} {
+				p := prepareWith(t, fsys, "a.json", PrepareOptions{TreeOnly: treeOnly})
+				var got []string
+				for _, f := range p.findings {
+					if strings.Contains(f.Msg, tc.msg) {
+						got = append(got, f.Msg)
+					}
+				}
+				want := "(did you mean " + tc.near + "?)"
+				switch {
+				case len(got) != 1:
+					t.Errorf("tree only %v: %d findings saying %q, want 1; got %v (%s)", treeOnly, len(got), tc.msg, p.findings, p.err)
+				case tc.near == "" && strings.Contains(got[0], "did you mean"):
+					t.Errorf("tree only %v: %q suggests a name, want none", treeOnly, got[0])
+				case tc.near != "" && !strings.HasSuffix(got[0], want):
+					t.Errorf("tree only %v: %q, want it to end %q", treeOnly, got[0], want)
+				}
+			}
+		})
+	}
+}
