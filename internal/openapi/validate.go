@@ -814,7 +814,7 @@ func (v *validator) responses() {
 			}
 			if v.version == 2 {
 				if t := hv.Get("type"); !slices.Contains(headerTypes, t.Str()) {
-					v.add(Error, orNode(t, hv), "%s: header %s needs a type (string, number, integer, boolean or array)%s", what, h.Key, didYouMean(t.Str(), headerTypes))
+					v.add(Error, orNode(t, hv), "%s: header %s needs a type, one of %s%s", what, h.Key, strings.Join(headerTypes, ", "), didYouMean(t.Str(), headerTypes))
 				}
 			} else if hv.Get("schema") == nil && hv.Get("content") == nil {
 				v.add(Error, hv, "%s: header %s needs a schema", what, h.Key)

@@ -33,6 +33,9 @@ func TestFindingsAboutAKeyAreAtTheKey(t *testing.T) {
 			"p.yaml": "name: limit\nin: query\nschema: {type: integer}\n",
 		}, "shared parameter limit is not used", "a.yaml", 6, 5},
 		{"look-alike shared parameters", map[string]string{"a.yaml": head3 + "paths:\n  /x:\n    get:\n      parameters: [$ref: '#/components/parameters/a', $ref: '#/components/parameters/b']\n      responses: {\"200\": {description: ok}}\ncomponents:\n  parameters:\n    a: {name: q, in: query, schema: {type: string}}\n    b:\n      name: q\n      in: query\n      schema: {type: string}\n"}, "shared parameters a and b are both q in query", "a.yaml", 11, 5},
+		// Findings about a value stay at the value.
+		{"a Swagger 2.0 header's type", map[string]string{"a.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\nresponses:\n  R:\n    description: r\n    headers:\n      X-Id:\n        description: x\n        type: strng\n"}, "header X-Id needs a type", "a.yaml", 10, 15},
+		{"where a parameter is", map[string]string{"a.yaml": head3 + "paths:\n  /x:\n    get:\n      parameters:\n        - name: q\n          in: qeury\n      responses: {\"200\": {description: ok}}\n"}, "in must be one of", "a.yaml", 8, 15},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
