@@ -50,6 +50,9 @@ func TestFindingsAboutAKeyAreAtTheKey(t *testing.T) {
 			}
 			for _, treeOnly := range []bool{true, false} {
 				p := prepareWith(t, fsys, main, PrepareOptions{Bundle: true, TreeOnly: treeOnly})
+				if onePass := !treeOnly && main == "a.json"; p.onePass != onePass {
+					t.Errorf("tree only %v: the single pass did the work: %v, want %v", treeOnly, p.onePass, onePass)
+				}
 				found := false
 				for _, f := range p.findings {
 					if strings.Contains(f.Msg, tc.msg) {
@@ -98,6 +101,9 @@ func TestNearestNameSuggested(t *testing.T) {
 			fsys := fstest.MapFS{"a.json": {Data: []byte(tc.doc)}}
 			for _, treeOnly := range []bool{true, false} {
 				p := prepareWith(t, fsys, "a.json", PrepareOptions{TreeOnly: treeOnly})
+				if p.onePass == treeOnly {
+					t.Errorf("tree only %v: the single pass did the work: %v", treeOnly, p.onePass)
+				}
 				var got []string
 				for _, f := range p.findings {
 					if strings.Contains(f.Msg, tc.msg) {
