@@ -786,8 +786,8 @@ func TestSpecPipeline(t *testing.T) {
 				return f
 			}(),
 			code: 3, errorAt: "col=9,file=api/common/parameters.yml,line=4"},
-		{name: "warnings do not stop the run", inputs: map[string]string{"file": "api/a.yaml"}, files: map[string]string{"api/a.yaml": unusedParam}, requests: true, warningAt: "col=10,file=api/a.yaml,line=9"},
-		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 3, warningAt: "col=10,file=api/a.yaml,line=9"},
+		{name: "warnings do not stop the run", inputs: map[string]string{"file": "api/a.yaml"}, files: map[string]string{"api/a.yaml": unusedParam}, requests: true, warningAt: "col=3,file=api/a.yaml,line=9"},
+		{name: "fail-on-warnings stops it", inputs: map[string]string{"file": "api/a.yaml", "fail-on-warnings": "true"}, files: map[string]string{"api/a.yaml": unusedParam}, code: 3, warningAt: "col=3,file=api/a.yaml,line=9"},
 		{name: "dry run sends nothing and writes the bundle", inputs: map[string]string{"file": "api/swagger.yaml", "dry-run": "true", "bundle-path": "build/bundle.json", "token": "", "api-url": "", "project-id": ""},
 			files: fixture(t, "testdata/bundle/swagger2", "api"),
 			check: func(t *testing.T, emu *emulator.Server, run actionRun) {

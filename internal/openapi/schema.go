@@ -293,14 +293,28 @@ func shown(v *Node) string {
 	return kind
 }
 
-// didYouMean names the one of names that starts most like s, when two
-// letters or more agree: objekt, obj and Object are object.
+// didYouMean names the one of names nearest s, for a finding that says s
+// is not one of them, or is "" when none is near: the one whose start
+// agrees with s's the longest, two letters or more (objekt, obj and Object
+// are object), else the one fewest edits away, one for a name of up to
+// five letters and two for a longer one, a swap of two letters counting
+// one (qeury is query, strng is string). Every finding about a value
+// outside a fixed set of names takes its suggestion from here.
 func didYouMean(s string, names []string) string {
+	if s == "" {
+		return ""
+	}
+	// Only a text about as long as a name can be near one: the rest of a
+	// long one is not read.
+	if len(s) > maxNameLen {
+		s = s[:maxNameLen]
+	}
 	s = strings.ToLower(s)
 	best, most := "", 1
 	for _, n := range names {
+		low := strings.ToLower(n) // formData
 		i := 0
-		for i < len(s) && i < len(n) && s[i] == n[i] {
+		for i < len(s) && i < len(low) && s[i] == low[i] {
 			i++
 		}
 		if i > most {
@@ -308,9 +322,55 @@ func didYouMean(s string, names []string) string {
 		}
 	}
 	if best == "" {
+		fewest := 0
+		for _, n := range names {
+			limit := 1
+			if len(n) > 5 {
+				limit = 2
+			}
+			if d := editsApart(s, strings.ToLower(n), limit); d <= limit && (best == "" || d < fewest) {
+				best, fewest = n, d
+			}
+		}
+	}
+	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// maxNameLen is more than any name didYouMean suggests is long, with room
+// for the edits it allows.
+const maxNameLen = 32
+
+// editsApart is how many letters inserted, deleted, changed or swapped
+// with the next take a to b (the optimal string alignment distance), or
+// more than limit when the lengths alone say it is: a few dozen steps for
+// the short texts didYouMean compares.
+func editsApart(a, b string, limit int) int {
+	if len(a)-len(b) > limit || len(b)-len(a) > limit {
+		return limit + 1
+	}
+	// Three rows of the table: the one before the last, the last, this.
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 // schemas checks every Schema Object of the tree where it is written (and

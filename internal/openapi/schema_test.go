@@ -283,20 +283,36 @@ func TestShownValues(t *testing.T) {
 }
 
 // TestDidYouMean: a name is suggested when two letters or more of its
-// start agree, whichever is the longer.
+// start agree, whichever is the longer; else the one a letter or two
+// (a name of six letters or more) away, a swap counting one; and a long
+// text is read no further than a name goes.
 func TestDidYouMean(t *testing.T) {
 	t.Parallel()
 	names := []string{"string", "number", "integer", "object"}
+	if got, want := didYouMean("frmdta", []string{"body", "formData"}), " (did you mean formData?)"; got != want {
+		t.Errorf("didYouMean(frmdta) = %q, want %q: a name is compared in any case, and named as written", got, want)
+	}
 	for s, want := range map[string]string{
-		"sx":      "",
-		"x":       "",
-		"st":      " (did you mean string?)",
-		"obj":     " (did you mean object?)",
-		"objects": " (did you mean object?)",
-		"Integer": " (did you mean integer?)",
+		"sx":                                  "",
+		"x":                                   "",
+		"st":                                  " (did you mean string?)",
+		"obj":                                 " (did you mean object?)",
+		"objects":                             " (did you mean object?)",
+		"Integer":                             " (did you mean integer?)",
+		"nmber":                               " (did you mean number?)",
+		"ojbect":                              " (did you mean object?)",
+		"strnig":                              " (did you mean string?)",
+		"intgre":                              " (did you mean integer?)",
+		"numbre":                              " (did you mean number?)",
+		"nmbr":                                " (did you mean number?)",
+		"nm":                                  "",
+		"text":                                "",
+		"":                                    "",
+		"q" + strings.Repeat("x", 1<<20):      "",
+		"number" + strings.Repeat("s", 1<<20): " (did you mean number?)",
 	} {
 		if got := didYouMean(s, names); got != want {
-			t.Errorf("didYouMean(%q) = %q, want %q", s, got, want)
+			t.Errorf("didYouMean(%.20q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -181,6 +181,18 @@ func (v *validator) add(sev Severity, n *Node, format string, args ...any) {
 	v.findings = append(v.findings, f)
 }
 
+// addKey adds a finding about the key of f, a member of obj, rather than
+// about its value: at the key, in obj's file (bundling may have put there a
+// value read from another file). A member bundling added has no key
+// written anywhere: the finding is at its value.
+func (v *validator) addKey(sev Severity, obj *Node, f Field, format string, args ...any) {
+	if f.KeyPos == (Pos{}) {
+		v.add(sev, f.Value, format, args...)
+		return
+	}
+	v.add(sev, &Node{Pos: f.KeyPos, Src: obj.Src}, format, args...)
+}
+
 var versions = regexp.MustCompile(`^3\.[012]\.\d+(-.+)?$`)
 
 func (v *validator) structure() {
@@ -218,7 +230,7 @@ func (v *validator) structure() {
 	}
 	for _, f := range paths.Fields() {
 		if !strings.HasPrefix(f.Key, "/") && !strings.HasPrefix(f.Key, "x-") {
-			v.add(Error, f.Value, "path %q must start with /", f.Key)
+			v.addKey(Error, paths, f, "path %q must start with /", f.Key)
 		}
 	}
 	for _, o := range v.operations() {
@@ -454,7 +466,7 @@ func (v *validator) parameters() {
 			v.parameter(p, "shared parameter "+f.Key)
 			k := paramKey{p.Get("name").Str(), p.Get("in").Str()}
 			if other, dup := seen[k]; dup && k.name != "" {
-				v.add(Warning, f.Value, "shared parameters %s and %s are both %s in %s: give them descriptive names, or keep one", other, f.Key, k.name, k.in)
+				v.addKey(Warning, shared, f, "shared parameters %s and %s are both %s in %s: give them descriptive names, or keep one", other, f.Key, k.name, k.in)
 			}
 			seen[k] = f.Key
 		}
@@ -602,7 +614,7 @@ func (v *validator) parameter(p *Node, what string) {
 	}
 	in := p.Get("in")
 	if in == nil || !slices.Contains(paramIn(v.fmt), in.Str()) {
-		v.add(Error, orNode(in, p), "%s: in must be one of %s", what, strings.Join(paramIn(v.fmt), ", "))
+		v.add(Error, orNode(in, p), "%s: in must be one of %s%s", what, strings.Join(paramIn(v.fmt), ", "), didYouMean(in.Str(), paramIn(v.fmt)))
 	}
 	if in.Str() == "path" {
 		if r := p.Get("required"); r == nil || r.Kind != Bool || r.Scalar() != "true" {
@@ -647,7 +659,7 @@ func (v *validator) restrictions(r *Node, what string, isSchema bool) {
 		case String:
 			typ = t.Scalar()
 			if !slices.Contains(types, typ) {
-				v.add(Error, t, "%s: type %q is not one of %s", what, typ, strings.Join(types, ", "))
+				v.add(Error, t, "%s: type %q is not one of %s%s", what, typ, strings.Join(types, ", "), didYouMean(typ, types))
 				typ = ""
 			}
 		case Array:
@@ -772,6 +784,9 @@ func fitsType(n *Node, typ string) bool {
 	return true
 }
 
+// headerTypes are the types of a Swagger 2.0 header.
+var headerTypes = []string{"string", "number", "integer", "boolean", "array"}
+
 // responses checks shared responses and those of every operation.
 func (v *validator) responses() {
 	check := func(r *Node, what responseName) {
@@ -798,8 +813,8 @@ func (v *validator) responses() {
 				continue
 			}
 			if v.version == 2 {
-				if t := hv.Get("type").Str(); !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, t) {
-					v.add(Error, hv, "%s: header %s needs a type (string, number, integer, boolean or array)", what, h.Key)
+				if t := hv.Get("type"); !slices.Contains(headerTypes, t.Str()) {
+					v.add(Error, orNode(t, hv), "%s: header %s needs a type, one of %s%s", what, h.Key, strings.Join(headerTypes, ", "), didYouMean(t.Str(), headerTypes))
 				}
 			} else if hv.Get("schema") == nil && hv.Get("content") == nil {
 				v.add(Error, hv, "%s: header %s needs a schema", what, h.Key)
@@ -868,7 +883,7 @@ func (v *validator) unused(used map[string]string) {
 		kind := map[slot]string{sParam: "parameter", sResponse: "response"}[s]
 		for _, f := range shared.Fields() {
 			if _, ok := used[prefix+escapeToken(f.Key)]; !ok {
-				v.add(Warning, f.Value, "shared %s %s is not used by any endpoint", kind, f.Key)
+				v.addKey(Warning, shared, f, "shared %s %s is not used by any endpoint", kind, f.Key)
 			}
 		}
 	}
