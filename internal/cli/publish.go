@@ -223,19 +223,23 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look inpu
 }
 
 // readChange fills in what the event says of the change under way, in
-// every description that compares: the event is read once. An event
-// payload that cannot be read only costs the comparison its base.
+// every description that compares, and in every one with an empty token,
+// whose pull request may come from a fork or not: the event is read once.
+// An event payload that cannot be read only costs the comparison its base.
 func readChange(env Env, cfgs []publish.Config, rep report.Reporter) {
-	if !slices.ContainsFunc(cfgs, func(c publish.Config) bool { return bool(c.Compare) }) {
+	needs := func(c publish.Config) bool { return bool(c.Compare) || c.Token == "" }
+	if !slices.ContainsFunc(cfgs, needs) {
 		return
 	}
 	ch, err := ghaction.ReadChange(env.Getenv)
 	if err != nil {
-		rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
+		if slices.ContainsFunc(cfgs, func(c publish.Config) bool { return bool(c.Compare) }) {
+			rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
+		}
 		return
 	}
 	for i := range cfgs {
-		if cfgs[i].Compare {
+		if needs(cfgs[i]) {
 			cfgs[i].PullRequest, cfgs[i].BaseSHA, cfgs[i].FromFork = ch.PullRequest, ch.BaseSHA, ch.FromFork
 		}
 	}

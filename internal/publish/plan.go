@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -259,6 +260,23 @@ func envVar(input string) string {
 // must fail rather than pass green with nothing published.
 func isPullRequest(event string) bool {
 	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
+}
+
+// missingTokenNote says why a pull request's run with an empty token only
+// checked. A pull request from a fork gets no secrets, by design: a
+// notice. One from a branch of the repository gets its secrets, so the
+// secret is likely missing or misnamed: a warning, not an error, since
+// Dependabot's pull requests come from the repository too and get
+// Dependabot's secrets only. Without an event payload the origin is
+// unknown: the notice.
+func missingTokenNote(cfg Config) (report.Level, string) {
+	const strict = "Set fail-on-missing-token: true to make this an error."
+	if cfg.PullRequest == 0 || cfg.FromFork {
+		return report.Notice, "token is empty on a " + cfg.EventName + " event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. " + strict
+	}
+	return report.Warning, fmt.Sprintf("token is empty on a %s event for pull request #%d, which comes from a branch of this repository and so gets its secrets: the description was checked but nothing was published. "+
+		"Check that the secret exists and that the step names it as it is spelt, e.g. token: ${{ secrets.DOCS_TOKEN }}; "+
+		"if Dependabot opened the pull request, its runs get Dependabot secrets only: add the secret under Dependabot secrets too. %s", cfg.EventName, cfg.PullRequest, strict)
 }
 
 // isLink reports whether name is a link, as one whose target is missing:
