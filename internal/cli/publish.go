@@ -343,14 +343,15 @@ func annotatedAtItsPlaces(err error) bool {
 
 // whereOf points an error at the place in the description it is about. A
 // run stopped by its description's findings is about all of them, each
-// annotated at its own place.
+// annotated at its own place. An error about a file as a whole (missing, a
+// link that leads outside) has no place: its message names the file.
 func whereOf(err error) report.Where {
 	var le *openapi.LoadError
 	var re *publish.RunsError
 	if errors.As(err, &re) {
 		return report.Where{} // about several descriptions, each annotated already
 	}
-	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) {
+	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) && le.Pos.Line > 0 {
 		return report.Where{File: le.File, Line: int(le.Pos.Line), Col: int(le.Pos.Col)}
 	}
 	return report.Where{}

@@ -135,14 +135,30 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 			continue
 		}
 		if err == nil && !st.Mode().IsRegular() {
-			err = &workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+			err = &workspace.NotRegularError{Path: in.value, Mode: st.Mode()}
 		}
 		if err != nil {
-			return &InputError{Input: in.name, Err: err, Msg: fmt.Sprintf("%s cannot be read (%v): give the path of a file, relative to the workspace", in.value, err)}
+			return &InputError{Input: in.name, Err: err, Msg: unreadable(in.name, in.value, err)}
 		}
 		*in.to = rel
 	}
 	return nil
+}
+
+// unreadable says why the file an input names cannot be read, in the
+// words the file input's error uses, without the system call's name.
+func unreadable(input, value string, err error) string {
+	var nr *workspace.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return doesNotExist(input, value)
+	case errors.As(err, &nr):
+		return nr.Error() + ": give the path of a file, relative to the workspace"
+	case errors.As(err, &pe):
+		err = pe.Err // the path and the call are the user's value and our business
+	}
+	return fmt.Sprintf("%s cannot be read (%v): give the path of a file, relative to the workspace, that the run may read", value, err)
 }
 
 // checkService checks the inputs that only a run that sends needs.
