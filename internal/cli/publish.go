@@ -322,8 +322,14 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		rep.PrintOutputs()
 	}
 	if err != nil {
-		if !annotatedAtItsPlaces(err) {
+		switch {
+		case !annotatedAtItsPlaces(err):
 			rep.Annotate(report.Error, err.Error(), whereOf(err))
+		case !rep.OnGitHub():
+			// Off GitHub the finding is a log line like any other: the
+			// run ends with its error line, as it does for findings
+			// found by validation.
+			rep.Annotate(report.Error, err.Error(), report.Where{})
 		}
 		return &reported{err}
 	}
@@ -331,10 +337,10 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 }
 
 // annotatedAtItsPlaces says whether err is about one fault the run
-// annotated at its place already (InputError.Annotated): annotating err
-// too would say it again at the same place. The job summary and the
-// results output give err whole. One of several descriptions still ends
-// with an annotation that sums them up.
+// annotated at its place already (InputError.Annotated): on GitHub,
+// annotating err too would say it again at the same place. The job summary
+// and the results output give err whole. One of several descriptions still
+// ends with an annotation that sums them up.
 func annotatedAtItsPlaces(err error) bool {
 	var ie *publish.InputError
 	var re *publish.RunsError

@@ -85,9 +85,9 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		if len(l.loadErrs) > 0 {
 			cause = errors.Join(ErrInvalidDescription, l.loadErrs)
 		}
-		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, report.Plural(errs, "error"), report.Plural(files, "file"), report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, report.Plural(errs, "error"), report.Plural(files, "file"), report.Plural(warns, "warning"), seeAnnotations(cfg.CLI, res.Unannotated))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
-		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(cfg.CLI, res.Unannotated))}
 	}
 	kept = true
 	return l.d, nil
@@ -137,9 +137,13 @@ func annotateFindings(rep report.Reporter, findings []openapi.Finding, annotatio
 	return len(rest)
 }
 
-// seeAnnotations points at where the findings are.
-func seeAnnotations(unannotated int) string {
-	if unannotated == 0 {
+// seeAnnotations points at where the findings are: off GitHub (cli),
+// there are no annotations, and the log has listed every finding above.
+func seeAnnotations(cli bool, unannotated int) string {
+	switch {
+	case cli:
+		return "listed above"
+	case unannotated == 0:
 		return "see the annotations"
 	}
 	return fmt.Sprintf("see the annotations, and the job summary or the log for the %d not annotated", unannotated)
