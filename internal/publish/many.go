@@ -89,7 +89,9 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	units := make([]*unit, len(cfgs))
 	results := make([]*Result, len(cfgs))
 	for i, cfg := range cfgs {
-		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID}
+		// The inputs given, so that a description that fails its check
+		// says them in its results entry; the plan fills in the rest.
+		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID, DocID: cfg.DocID, FileName: cfg.FileName, Branch: cfg.Branch}
 		u := &unit{index: i, cfg: cfg, rep: rep, res: res, alone: !several}
 		if several {
 			u.rep = newUnitReporter(rep, u.label(), &writing)
