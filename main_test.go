@@ -884,7 +884,7 @@ func TestForkPullRequestWithoutToken(t *testing.T) {
 		summary                             string // in the job summary
 	}{
 		{"pull request", "pull_request", "", "", 0, "::notice title=docs-publish::token is empty on a pull_request event", "### 🔍 Checked only"},
-		{"pull request, compare off", "pull_request", "", "false", 0, "::notice title=docs-publish::token is empty on a pull_request event", "The description was checked; set fail-on-missing-token"},
+		{"pull request, compare off", "pull_request", "", "false", 0, "::notice title=docs-publish::token is empty on a pull_request event", "the description was checked, but nothing was published. Set fail-on-missing-token"},
 		{"pull request, strict", "pull_request", "true", "", 2, "input token: is empty", ""},
 		{"push", "push", "", "", 2, "input token: is empty", ""},
 	}

@@ -109,6 +109,14 @@ func mergeInputs(a, b map[string]string) map[string]string {
 // and stderr together.
 func runAsRunner(t *testing.T, ws, runnerFiles string, inputs map[string]string) string {
 	t.Helper()
+	out, _ := runAsRunnerWith(t, ws, runnerFiles, inputs, nil)
+	return out
+}
+
+// runAsRunnerWith is runAsRunner with extra over the runner's variables; it
+// also gives the exit code.
+func runAsRunnerWith(t *testing.T, ws, runnerFiles string, inputs, extra map[string]string) (string, int) {
+	t.Helper()
 	action := actionYAML(t)
 	meta, err := ghaction.ParseMetadata(action)
 	if err != nil {
@@ -119,6 +127,7 @@ func runAsRunner(t *testing.T, ws, runnerFiles string, inputs map[string]string)
 		"GITHUB_REF_NAME": "main", "GITHUB_REPOSITORY": "octo/api", "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
 		"GITHUB_OUTPUT": filepath.Join(runnerFiles, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(runnerFiles, "summary"),
 	}
+	maps.Copy(env, extra)
 	for _, in := range meta.Inputs {
 		v, given := inputs[in.Name]
 		if !given {
@@ -132,6 +141,6 @@ func runAsRunner(t *testing.T, ws, runnerFiles string, inputs map[string]string)
 		}
 	}
 	var out bytes.Buffer
-	Main(context.Background(), Env{Getenv: func(k string) string { return env[k] }, Stdout: &out, Stderr: &out, Action: action, Version: "test"})
-	return out.String()
+	code := Main(context.Background(), Env{Getenv: func(k string) string { return env[k] }, Stdout: &out, Stderr: &out, Action: action, Version: "test"})
+	return out.String(), code
 }

@@ -223,19 +223,23 @@ func loadConfig(ctx context.Context, env Env, meta *ghaction.Metadata, look inpu
 }
 
 // readChange fills in what the event says of the change under way, in
-// every description that compares: the event is read once. An event
-// payload that cannot be read only costs the comparison its base.
+// every description that compares, and in every one with an empty token,
+// whose pull request may come from a fork or not: the event is read once.
+// An event payload that cannot be read only costs the comparison its base.
 func readChange(env Env, cfgs []publish.Config, rep report.Reporter) {
-	if !slices.ContainsFunc(cfgs, func(c publish.Config) bool { return bool(c.Compare) }) {
+	needs := func(c publish.Config) bool { return bool(c.Compare) || c.Token == "" }
+	if !slices.ContainsFunc(cfgs, needs) {
 		return
 	}
 	ch, err := ghaction.ReadChange(env.Getenv)
 	if err != nil {
-		rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
+		if slices.ContainsFunc(cfgs, func(c publish.Config) bool { return bool(c.Compare) }) {
+			rep.Annotate(report.Warning, "the event payload cannot be read, so the change has no base to compare with: "+err.Error(), report.Where{})
+		}
 		return
 	}
 	for i := range cfgs {
-		if cfgs[i].Compare {
+		if needs(cfgs[i]) {
 			cfgs[i].PullRequest, cfgs[i].BaseSHA, cfgs[i].FromFork = ch.PullRequest, ch.BaseSHA, ch.FromFork
 		}
 	}
@@ -319,8 +323,14 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		rep.PrintOutputs()
 	}
 	if err != nil {
-		if !annotatedAtItsPlaces(err) {
+		switch {
+		case !annotatedAtItsPlaces(err):
 			rep.Annotate(report.Error, err.Error(), whereOf(err))
+		case !rep.OnGitHub():
+			// Off GitHub the finding is a log line like any other: the
+			// run ends with its error line, as it does for findings
+			// found by validation.
+			rep.Annotate(report.Error, err.Error(), report.Where{})
 		}
 		return &reported{err}
 	}
@@ -328,10 +338,10 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 }
 
 // annotatedAtItsPlaces says whether err is about one fault the run
-// annotated at its place already (InputError.Annotated): annotating err
-// too would say it again at the same place. The job summary and the
-// results output give err whole. One of several descriptions still ends
-// with an annotation that sums them up.
+// annotated at its place already (InputError.Annotated): on GitHub,
+// annotating err too would say it again at the same place. The job summary
+// and the results output give err whole. One of several descriptions still
+// ends with an annotation that sums them up.
 func annotatedAtItsPlaces(err error) bool {
 	var ie *publish.InputError
 	var re *publish.RunsError
@@ -340,14 +350,15 @@ func annotatedAtItsPlaces(err error) bool {
 
 // whereOf points an error at the place in the description it is about. A
 // run stopped by its description's findings is about all of them, each
-// annotated at its own place.
+// annotated at its own place. An error about a file as a whole (missing, a
+// link that leads outside) has no place: its message names the file.
 func whereOf(err error) report.Where {
 	var le *openapi.LoadError
 	var re *publish.RunsError
 	if errors.As(err, &re) {
 		return report.Where{} // about several descriptions, each annotated already
 	}
-	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) {
+	if !errors.Is(err, publish.ErrInvalidDescription) && errors.As(err, &le) && le.Pos.Line > 0 {
 		return report.Where{File: le.File, Line: int(le.Pos.Line), Col: int(le.Pos.Col)}
 	}
 	return report.Where{}

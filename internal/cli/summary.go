@@ -73,12 +73,12 @@ func (s *summary) headline() (icon, title, detail string) {
 	case s.res.ForkCheck:
 		// Compared only when a comparison ran: not with compare off, nor
 		// for a description new at its base, nor one the comparison skipped.
-		checked := "checked"
+		did := "checked"
 		if c := s.res.Changes; c != nil && c.Report != nil {
-			checked = "checked and compared with its base"
+			did = "checked and compared with its base"
 		}
-		return "🔍", "Checked only: nothing was published",
-			"The token is empty on a " + s.cfg.EventName + " event, as for a pull request from a fork, which gets no secrets. The description was " + checked + "; set fail-on-missing-token: true to make this an error."
+		_, why := publish.MissingTokenNote(s.cfg, did)
+		return "🔍", "Checked only: nothing was published", "The " + why
 	case s.res.DryRun:
 		return "🔍", "Dry run: nothing was sent", ""
 	}

@@ -47,6 +47,18 @@ func TestFindingLinks(t *testing.T) {
 	}
 }
 
+// TestMissingSecretHeadline: the summary of a pull request from a branch
+// of the repository, whose token is empty, says the secret looks missing
+// or misnamed, as the log does, not that it came from a fork.
+func TestMissingSecretHeadline(t *testing.T) {
+	t.Parallel()
+	res := &publish.Result{DryRun: true, ForkCheck: true}
+	_, _, detail := newSummary(publish.Config{EventName: "pull_request", PullRequest: 7}, res, nil, 0).headline()
+	if !strings.Contains(detail, "comes from a branch of this repository") || strings.Contains(detail, "fork") {
+		t.Errorf("headline %q: want it to say the pull request comes from a branch of the repository", detail)
+	}
+}
+
 // TestForkCheckSaysWhatRan: a fork's pull request without a token says its
 // description was compared with its base only when a comparison ran, not
 // when compare is off, the description is new at the base, or the
@@ -68,7 +80,7 @@ func TestForkCheckSaysWhatRan(t *testing.T) {
 			t.Parallel()
 			res := &publish.Result{DryRun: true, ForkCheck: true, Changes: tc.changes}
 			_, title, detail := newSummary(publish.Config{EventName: "pull_request"}, res, nil, 0).headline()
-			if title != "Checked only: nothing was published" || !strings.Contains(detail, "The description was checked") {
+			if title != "Checked only: nothing was published" || !strings.Contains(detail, "the description was checked") {
 				t.Fatalf("headline %q, %q", title, detail)
 			}
 			if got := strings.Contains(detail, "compared with its base"); got != tc.compared {

@@ -123,7 +123,7 @@ func TestSummaryLeadsWithTheOutcome(t *testing.T) {
 			[]string{"check inputs\n", "<b>", "](javascript", "failed at"}},
 		{"failed-step", "### ❌ Publishing failed at: update file", []string{"service answered 404 Not Found"}, nil},
 		{"breaking", "### ❌ Breaking API changes: nothing was published", []string{"| ❌ | DELETE /books/{bookId} | api removed without deprecation |"}, nil},
-		{"fork-check", "### 🔍 Checked only: nothing was published", []string{"pull request from a fork", "The description was checked and compared with its base;"}, nil},
+		{"fork-check", "### 🔍 Checked only: nothing was published", []string{"pull request from a fork", "the description was checked and compared with its base, but nothing was published"}, nil},
 	}
 	for _, c := range checks {
 		s := read(c.name)

@@ -122,10 +122,19 @@ type APIError struct {
 	Status  int    // the HTTP status; 0 when there was no answer
 	Message string // GitHub's message, when it gave one
 	Err     error  // the cause when there was no answer
+	// API is the API's address when the request got no answer at all
+	// (refused, a name not found, no answer in time); "" otherwise.
+	API string
 }
 
 func (e *APIError) Error() string {
+	var ue *url.Error
 	switch {
+	case e.API != "" && errors.As(e.Err, &ue):
+		// The request's method and address are ours, not the user's.
+		return fmt.Sprintf("cannot reach GitHub's API at %s: %v", e.API, ue.Err)
+	case e.API != "":
+		return fmt.Sprintf("cannot reach GitHub's API at %s: %v", e.API, e.Err)
 	case e.Status == 0:
 		return e.Err.Error()
 	case e.Message != "":
@@ -135,6 +144,13 @@ func (e *APIError) Error() string {
 }
 
 func (e *APIError) Unwrap() error { return e.Err }
+
+// IsUnreachable says whether err is a request of GitHub's API that got no
+// answer at all.
+func IsUnreachable(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.API != ""
+}
 
 // IsForbidden says whether err is GitHub refusing the token a permission it
 // needs. A rate limit is not.
@@ -206,11 +222,12 @@ func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
 			if errors.Is(err, ErrRedirect) {
 				return backoff.Permanent(&APIError{Err: err})
 			}
+			api := strings.TrimSuffix(c.base.Redacted(), "/")
 			var ne net.Error
 			if errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return &APIError{Err: err}
+				return &APIError{Err: err, API: api}
 			}
-			return backoff.Permanent(&APIError{Err: err})
+			return backoff.Permanent(&APIError{Err: err, API: api})
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode/100 != 2 {

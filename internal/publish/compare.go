@@ -628,6 +628,8 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 	switch {
 	case ctx.Err() != nil:
 		return err
+	case githubapi.IsUnreachable(err):
+		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: %v. Check that the runner reaches GitHub's API (GITHUB_API_URL; a self-hosted runner may need HTTPS_PROXY), or set comment: false. The job summary has the report.", f.cfg.PullRequest, err), report.Where{})
 	case githubapi.IsForbidden(err):
 		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: github-token may not write comments (%v). Give the job permissions: pull-requests: write. The job summary has the report.", f.cfg.PullRequest, err), report.Where{})
 	case err != nil:

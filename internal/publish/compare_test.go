@@ -3,6 +3,8 @@ package publish
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,6 +166,9 @@ func TestStickyCommentFollowsThePullRequest(t *testing.T) {
 
 func TestComparisonOutcomes(t *testing.T) {
 	t.Parallel()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	closedURL := closed.URL
 	base := fixture(t, "removed-operation/base/openapi.yaml")
 	breaking := fixture(t, "removed-operation/head/openapi.yaml")
 	cases := []struct {
@@ -242,6 +247,22 @@ func TestComparisonOutcomes(t *testing.T) {
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
 				if rep.count("warning: :0:0: the report is not posted on pull request #7: github-token may not write comments") != 1 || len(gh.Comments()) != 0 {
 					t.Errorf("%s", rep.log())
+				}
+			},
+		},
+		{
+			name: "a GitHub API that cannot be reached costs the comment, not the publish",
+			head: breaking,
+			setup: func(cfg *Config, gh *githubapitest.Server) {
+				cfg.BaseFile, cfg.GitHubAPIURL = "base/openapi.yaml", closedURL
+				os.MkdirAll(filepath.Join(cfg.Workspace, "base"), 0o755)
+				os.WriteFile(filepath.Join(cfg.Workspace, "base", "openapi.yaml"), []byte(base), 0o644)
+			},
+			builds: 1,
+			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
+				want := "warning: :0:0: the report is not posted on pull request #7: cannot reach GitHub's API at " + closedURL + ": dial tcp "
+				if rep.count(want) != 1 || rep.count("Check that the runner reaches GitHub's API (GITHUB_API_URL") != 1 || res.BuildID == "" {
+					t.Errorf("build %q, want one warning with %q and what to do:\n%s", res.BuildID, want, rep.log())
 				}
 			},
 		},

@@ -85,9 +85,9 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 		if len(l.loadErrs) > 0 {
 			cause = errors.Join(ErrInvalidDescription, l.loadErrs)
 		}
-		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, report.Plural(errs, "error"), report.Plural(files, "file"), report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: cause, Msg: fmt.Sprintf("%s has %s in %s and %s (%s): fix the errors, nothing was sent", cfg.File, report.Plural(errs, "error"), report.Plural(files, "file"), report.Plural(warns, "warning"), seeAnnotations(cfg.CLI, res.Unannotated))}
 	case warns > 0 && bool(cfg.FailOnWarnings):
-		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(res.Unannotated))}
+		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(cfg.CLI, res.Unannotated))}
 	}
 	kept = true
 	return l.d, nil
@@ -137,9 +137,13 @@ func annotateFindings(rep report.Reporter, findings []openapi.Finding, annotatio
 	return len(rest)
 }
 
-// seeAnnotations points at where the findings are.
-func seeAnnotations(unannotated int) string {
-	if unannotated == 0 {
+// seeAnnotations points at where the findings are: off GitHub (cli),
+// there are no annotations, and the log has listed every finding above.
+func seeAnnotations(cli bool, unannotated int) string {
+	switch {
+	case cli:
+		return "listed above"
+	case unannotated == 0:
 		return "see the annotations"
 	}
 	return fmt.Sprintf("see the annotations, and the job summary or the log for the %d not annotated", unannotated)
@@ -237,11 +241,11 @@ func loadError(name string, err error) error {
 	itself := errors.As(err, &le) && le.File == name && le.Pos.Line == 0
 	switch {
 	case itself && errors.Is(err, fs.ErrNotExist):
-		return &InputError{Input: "file", Err: err, Msg: name + " does not exist: check the file input (it is relative to the workspace) and that the file is checked out or generated before this step"}
+		return &InputError{Input: "file", Err: err, Msg: doesNotExist("file", name)}
 	case itself && errors.As(err, &wo):
-		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give a path inside the workspace"}
+		return &InputError{Input: "file", Err: err, Msg: namedOnce(le) + ": give a path inside the workspace"}
 	case itself && errors.As(err, &nr):
-		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": give the path of the description file itself, such as api/openapi.yaml"}
+		return &InputError{Input: "file", Err: err, Msg: namedOnce(le) + ": give the path of the description file itself, such as api/openapi.yaml"}
 	case itself && errors.Is(err, openapi.ErrNotDescription):
 		return &InputError{Input: "file", Err: err, Msg: le.Error() + ": " + pointAtDescription}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -250,6 +254,22 @@ func loadError(name string, err error) error {
 		return openapi.LoadErrors{le} // at a place: a finding
 	}
 	return &InputError{Input: "file", Msg: err.Error(), Err: err}
+}
+
+// doesNotExist says that the file an input names is not there, and what to
+// do.
+func doesNotExist(input, value string) string {
+	return value + " does not exist: check the " + input + " input (it is relative to the workspace) and that the file is checked out or generated before this step"
+}
+
+// namedOnce is a load error of a file as a whole, naming the file once: a
+// message that starts with the file's name (a link that leads outside, a
+// folder) is not prefixed with it again.
+func namedOnce(le *openapi.LoadError) string {
+	if strings.HasPrefix(le.Msg, le.File+" ") {
+		return le.Msg
+	}
+	return le.Error()
 }
 
 // pathInputError is a path input that cannot be used: it leaves the

@@ -89,7 +89,9 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	units := make([]*unit, len(cfgs))
 	results := make([]*Result, len(cfgs))
 	for i, cfg := range cfgs {
-		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID}
+		// The inputs given, so that a description that fails its check
+		// says them in its results entry; the plan fills in the rest.
+		res := &Result{File: cfg.File, ProjectID: cfg.ProjectID, DocID: cfg.DocID, FileName: cfg.FileName, Branch: cfg.Branch}
 		u := &unit{index: i, cfg: cfg, rep: rep, res: res, alone: !several}
 		if several {
 			u.rep = newUnitReporter(rep, u.label(), &writing)
@@ -199,6 +201,25 @@ func outcome(units []*unit, sent bool) error {
 	return &RunsError{Total: len(units), Failed: failed, Sent: sent}
 }
 
+// overItsOwn says that a description would write a path (input w) over a
+// file it reads (input r), naming each thing once: an error blamed on w
+// names w, and a description's label names its file.
+func overItsOwn(u *unit, blamedOnW bool, w, wPath, r, rPath string) string {
+	what := fmt.Sprintf("%s %s", r, rPath)
+	switch {
+	case blamedOnW && wPath == rPath:
+		return fmt.Sprintf("%s is the path of input %s too, which the run reads: give %s a path of its own", wPath, r, w)
+	case blamedOnW:
+		return fmt.Sprintf("%s would write over %s, which the run reads: give %s a path of its own", wPath, what, w)
+	case r == "file":
+		what = "file" // the label names it
+	}
+	if wPath == rPath {
+		return fmt.Sprintf("%s would write %s over its %s, which it reads: give %s a path of its own", u.label(), w, what, w)
+	}
+	return fmt.Sprintf("%s would write %s %s over its %s, which it reads: give %s a path of its own", u.label(), w, wPath, what, w)
+}
+
 // conflicts finds descriptions that would overwrite each other: the same
 // file of the same project and branch, or the same place in the workspace
 // (a bundle, a zip, a site, the report): the same path, one inside the
@@ -243,7 +264,7 @@ func conflicts(units []*unit) error {
 				if !c.write {
 					w, r = o, c
 				}
-				c.u.err = &InputError{Input: own(c.u, w), Msg: fmt.Sprintf("%s would write %s %s over %s %s, which it reads: give %s a path of its own", c.u.label(), w.input, w.path, r.input, r.path, w.input)}
+				c.u.err = &InputError{Input: own(c.u, w), Msg: overItsOwn(c.u, own(c.u, w) == w.input, w.input, w.path, r.input, r.path)}
 			case c.write && o.write:
 				c.u.err = &InputError{Input: "config", Msg: fmt.Sprintf("%s would write %s %s, as %s does with %s %s: give each description its own", c.u.label(), c.input, c.path, o.u.label(), o.input, o.path)}
 			case c.write:

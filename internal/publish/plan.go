@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
 
@@ -136,14 +137,30 @@ func planCompare(cfg Config, ws *workspace.Workspace, p *Plan) error {
 			continue
 		}
 		if err == nil && !st.Mode().IsRegular() {
-			err = &workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+			err = &workspace.NotRegularError{Path: in.value, Mode: st.Mode()}
 		}
 		if err != nil {
-			return &InputError{Input: in.name, Err: err, Msg: fmt.Sprintf("%s cannot be read (%v): give the path of a file, relative to the workspace", in.value, err)}
+			return &InputError{Input: in.name, Err: err, Msg: unreadable(in.name, in.value, err)}
 		}
 		*in.to = rel
 	}
 	return nil
+}
+
+// unreadable says why the file an input names cannot be read, in the
+// words the file input's error uses, without the system call's name.
+func unreadable(input, value string, err error) string {
+	var nr *workspace.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return doesNotExist(input, value)
+	case errors.As(err, &nr):
+		return nr.Error() + ": give the path of a file, relative to the workspace"
+	case errors.As(err, &pe):
+		err = pe.Err // the path and the call are the user's value and our business
+	}
+	return fmt.Sprintf("%s cannot be read (%v): give the path of a file, relative to the workspace, that the run may read", value, err)
 }
 
 // checkService checks the inputs that only a run that sends needs.
@@ -290,6 +307,24 @@ func envVar(input string) string {
 // must fail rather than pass green with nothing published.
 func isPullRequest(event string) bool {
 	return event == "pull_request" || event == "pull_request_review" || event == "pull_request_review_comment"
+}
+
+// MissingTokenNote says why a pull request's run with an empty token only
+// checked its description (did: what was done with it, such as
+// "checked"). A pull request from a fork gets no secrets, by design: a
+// notice. One from a branch of the repository gets its secrets, so the
+// secret is likely missing or misnamed: a warning, not an error, since
+// Dependabot's pull requests come from the repository too and get
+// Dependabot's secrets only. Without an event payload the origin is
+// unknown: the notice.
+func MissingTokenNote(cfg Config, did string) (report.Level, string) {
+	const strict = "Set fail-on-missing-token: true to make this an error."
+	if cfg.PullRequest == 0 || cfg.FromFork {
+		return report.Notice, fmt.Sprintf("token is empty on a %s event, as for a pull request from a fork, which gets no secrets: the description was %s, but nothing was published. %s", cfg.EventName, did, strict)
+	}
+	return report.Warning, fmt.Sprintf("token is empty on a %s event for pull request #%d, which comes from a branch of this repository and so gets its secrets: the description was %s, but nothing was published. "+
+		"Check that the secret exists and that the step names it as it is spelt, e.g. token: ${{ secrets.DOCS_TOKEN }}; "+
+		"if Dependabot opened the pull request, its runs get Dependabot secrets only: add the secret under Dependabot secrets too. %s", cfg.EventName, cfg.PullRequest, did, strict)
 }
 
 // isLink reports whether name is a link, as one whose target is missing:

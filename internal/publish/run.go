@@ -150,7 +150,8 @@ func (u *unit) check(ctx context.Context, annotations *budget) error {
 	u.f = f
 	res.DryRun, res.ForkCheck = p.DryRun, p.ForkCheck
 	if p.ForkCheck {
-		rep.Annotate(report.Notice, "token is empty on a "+cfg.EventName+" event, as for a pull request from a fork, which gets no secrets: the description was checked but nothing was published. Set fail-on-missing-token: true to make this an error.", report.Where{})
+		level, msg := MissingTokenNote(cfg, "checked")
+		rep.Annotate(level, msg, report.Where{})
 	}
 	for _, w := range p.Warnings {
 		rep.Annotate(report.Warning, w, report.Where{})
