@@ -440,7 +440,7 @@ func (b *bundler) target(n, ref *Node) (key string, target *Node, err error) {
 		}
 		here := name + "#" + pointer
 		if slices.Contains(chain, here) {
-			return "", nil, b.fail(first, "$ref %s leads into a cycle of $refs that only refer to each other: %s → %s", b.refText(first), strings.Join(chain, " → "), here)
+			return "", nil, b.fail(first, "$ref %s leads into a cycle of $refs that only refer to each other: %s → %s: give one of them the value itself", b.refText(first), strings.Join(chain, " → "), here)
 		}
 		chain = append(chain, here)
 		root, err := b.load(name, ref)
@@ -516,7 +516,7 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 		return nil, err
 	}
 	if b.files.len() >= b.lim.Files {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish)", ref.Scalar(), b.lim.Files)
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description refers to more than %d files (the limit of docs-publish): gather small parts into fewer files", ref.Scalar(), b.lim.Files)
 	}
 	if err := checkRealPath(b.fsys, name); err != nil {
 		return nil, b.failWith(ErrNotAllowed, ref, "$ref %s: %v", ref.Scalar(), err)
@@ -526,13 +526,13 @@ func (b *bundler) load(name string, ref *Node) (*Node, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, b.failWith(err, ref, "$ref %s: %s does not exist: add the file, or fix the $ref (its path is read from the folder of the file that holds it)", ref.Scalar(), name)
 	case errors.Is(err, ErrLimit):
-		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file)", ref.Scalar(), name, err)
+		return nil, b.failWith(err, ref, "$ref %s: %s: %v (the limit for one file): split the file", ref.Scalar(), name, err)
 	case err != nil:
 		return nil, b.failWith(err, ref, "$ref %s: %v: refs must name regular files inside the workspace", ref.Scalar(), err)
 	}
 	b.bud.file(int64(len(data)))
 	if b.read += int64(len(data)); b.read > b.lim.TotalBytes {
-		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish)", ref.Scalar(), mib(b.lim.TotalBytes))
+		return nil, b.failWith(ErrLimit, ref, "$ref %s: the description's files are more than %s together (the limit of docs-publish): split the API into several descriptions, which a config file publishes in one step", ref.Scalar(), mib(b.lim.TotalBytes))
 	}
 	f := b.files.add(name, b.bud) // no tree yet: reported, if it gets none
 	src := &f.src
@@ -564,7 +564,7 @@ func (b *bundler) walk(n *Node, p place, depth int) error {
 	// chain of files, each nested deep and referring to the next, is as
 	// deep as all of them together, in the walk as in the document.
 	if depth > b.lim.DepthAcrossFiles {
-		return b.failWith(ErrLimit, n, "nests deeper than %d levels, counting through the files its $refs lead to (the limit of docs-publish)", b.lim.DepthAcrossFiles)
+		return b.failWith(ErrLimit, n, "nests deeper than %d levels, counting through the files its $refs lead to (the limit of docs-publish): refer to shared components rather than nesting", b.lim.DepthAcrossFiles)
 	}
 	if b.walked++; b.walked%(1<<16) == 0 {
 		if err := b.ctx.Err(); err != nil {

@@ -159,7 +159,7 @@ func (p *jsonParser) scalar(depth int) (Kind, string, Pos, error) {
 func (p *jsonParser) begin(depth int) (Pos, error) {
 	pos := p.start()
 	if depth > p.maxDepth {
-		return pos, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish)", p.maxDepth), Err: ErrLimit}
+		return pos, &LoadError{File: p.name, Pos: pos, Msg: fmt.Sprintf("nests deeper than %d levels (the limit of docs-publish): refer to shared components rather than nesting", p.maxDepth), Err: ErrLimit}
 	}
 	if err := p.src.budget.value(); err != nil {
 		return pos, p.stop(pos, err)

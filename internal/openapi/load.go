@@ -122,7 +122,7 @@ func describeReadError(err error) string {
 	case errors.Is(err, fs.ErrNotExist):
 		return "does not exist"
 	case errors.Is(err, ErrLimit):
-		return err.Error() + " (the limit for one file)"
+		return err.Error() + " (the limit for one file): split the file"
 	}
 	return err.Error()
 }

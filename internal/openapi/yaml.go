@@ -260,7 +260,7 @@ func (c *yamlConverter) convert(y *yaml.Node) (*Node, error) {
 		defer func() { c.anchored-- }()
 	}
 	if c.tooDeep(c.depth) {
-		return nil, c.overLimit(y, "nests deeper than %d levels (the limit of docs-publish)", c.lim.Depth)
+		return nil, c.overLimit(y, "nests deeper than %d levels (the limit of docs-publish): refer to shared components rather than nesting", c.lim.Depth)
 	}
 	switch y.Kind {
 	case yaml.DocumentNode:

@@ -77,7 +77,7 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	case errs == 1 && len(l.loadErrs) == 1:
 		// The one fault is what the final error says, where it is.
 		first := res.Findings[0]
-		return nil, &InputError{Input: "file", Err: l.loadErrs, Annotated: true, Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s: fix it, nothing was sent", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg)}
+		return nil, &InputError{Input: "file", Err: l.loadErrs, Annotated: true, Msg: fmt.Sprintf("%s cannot be loaded: %s:%d:%d: %s (nothing was sent)", p.File, first.File, first.Pos.Line, first.Pos.Col, first.Msg)}
 	case errs > 0:
 		// The cause keeps every load error; the message sums up, as the
 		// annotations say each fault.
