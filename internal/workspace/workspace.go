@@ -7,7 +7,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -21,6 +23,9 @@ type Workspace struct {
 	// look at the target and the exchange: where another writer may
 	// change the target.
 	beforeExchange func()
+
+	mu   sync.Mutex
+	read map[string]bool // the files opened for reading, as named
 }
 
 // Open opens the workspace at dir.
@@ -181,7 +186,27 @@ func (f regularFS) Open(name string) (fs.File, error) {
 		fh.Close()
 		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
+	f.w.mu.Lock()
+	if f.w.read == nil {
+		f.w.read = map[string]bool{}
+	}
+	f.w.read[name] = true
+	f.w.mu.Unlock()
 	return fh, nil
+}
+
+// Read is every file opened for reading through this Workspace (Open, or
+// its FS: a description and the files its $refs name, say), each once, as
+// it was named, in sorted order.
+func (w *Workspace) Read() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	names := make([]string, 0, len(w.read))
+	for name := range w.read {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Stat is what Open would find at name, without opening it: a regular
