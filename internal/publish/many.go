@@ -34,6 +34,9 @@ type unit struct {
 	f     *flow
 	err   error
 	alone bool // the run's only description
+	// reads are files the description read, beyond its inputs, that a
+	// description of the run would write (see readsOverwritten).
+	reads []string
 }
 
 // label names a description in the log and in errors: its index in the
@@ -50,6 +53,9 @@ func (u *unit) label() string {
 // scratch file goes with it).
 func (u *unit) close() {
 	if u.f != nil {
+		if u.f.bundle != nil {
+			u.f.bundle.Abort() // not kept: nothing is left of it
+		}
 		u.f.closeBody()
 		u.f.body = nil
 	}
@@ -112,6 +118,13 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	targets(units)
 	annotations := newBudget()
 	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
+	if err := outcome(units, false); err != nil {
+		return results, err
+	}
+	if err := readsOverwritten(units); err != nil {
+		return results, err
+	}
+	each(units, parallel, (*unit).keepBundle)
 	if err := outcome(units, false); err != nil {
 		return results, err
 	}
@@ -292,9 +305,14 @@ func conflicts(units []*unit) error {
 			input, path string
 			write       bool
 		}{{"bundle-path", p.BundlePath, true}, {"download-path", p.ZipPath, true}, {"extract-to", p.SitePath, true},
-			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}} {
+			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}, {"config", configPath(u), false}} {
 			if c.path != "" && u.err == nil {
 				clash(claim{u, c.input, c.path, leadsTo(u.ws, c.path), c.write})
+			}
+		}
+		for _, r := range u.reads {
+			if u.err == nil {
+				clash(claim{u, "$ref", r, leadsTo(u.ws, r), false})
 			}
 		}
 	}

@@ -165,26 +165,11 @@ type regularFS struct{ w *Workspace }
 func (f regularFS) RealPath(name string) (string, error) { return f.w.RealPath(name) }
 
 // Open opens a regular file without blocking: a FIFO or a device is
-// refused, never read.
+// refused, never read. The file is listed in Read.
 func (f regularFS) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
-	}
-	fh, err := f.w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := f.w.open(name)
 	if err != nil {
-		if st, serr := f.w.root.Stat(name); serr == nil && !st.Mode().IsRegular() {
-			return nil, &NotRegularError{Path: name, Mode: st.Mode()} // a socket cannot be opened
-		}
-		return nil, f.w.explain(name, err)
-	}
-	st, err := fh.Stat()
-	if err != nil {
-		fh.Close()
 		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		fh.Close()
-		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
 	f.w.mu.Lock()
 	if f.w.read == nil {
@@ -195,9 +180,35 @@ func (f regularFS) Open(name string) (fs.File, error) {
 	return fh, nil
 }
 
-// Read is every file opened for reading through this Workspace (Open, or
-// its FS: a description and the files its $refs name, say), each once, as
-// it was named, in sorted order.
+// open opens a regular file of the workspace for reading, without
+// blocking.
+func (w *Workspace) open(name string) (*os.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	fh, err := w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if st, serr := w.root.Stat(name); serr == nil && !st.Mode().IsRegular() {
+			return nil, &NotRegularError{Path: name, Mode: st.Mode()} // a socket cannot be opened
+		}
+		return nil, w.explain(name, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	return fh, nil
+}
+
+// Read is every file opened through this Workspace's FS (a description
+// and the files its $refs name, a list of agreed changes), each once, as
+// it was named, in sorted order. Open lists nothing: it reads the run's
+// own files (a zip it wrote, a report it checks).
 func (w *Workspace) Read() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -245,11 +256,7 @@ func (w *Workspace) Lstat(name string) (fs.FileInfo, error) {
 
 // Open opens a file of the workspace for reading (a regular file only).
 func (w *Workspace) Open(name string) (*os.File, error) {
-	f, err := regularFS{w}.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return f.(*os.File), nil
+	return w.open(name)
 }
 
 // CheckWritable checks, before anything is written, that writing name would
