@@ -282,7 +282,7 @@ func TestAbortRemovesTheFoldersItMade(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w, _ := setup(t)
-			abort := func() {}
+			var abort func()
 			if tc.dir {
 				d, err := w.CreateDir(tc.target)
 				must(t, err)
