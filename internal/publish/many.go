@@ -217,7 +217,8 @@ func outcome(units []*unit, sent bool) error {
 // (a bundle, a zip, a site, the report): the same path, one inside the
 // other (a bundle in another's site), or one reached through a link to the
 // other's folder; or a place a description writes where another's files
-// are read (its description, base, agreed changes). The later of a pair
+// are read (its description, base, agreed changes, the config file, and
+// once loaded the files its $refs name: unit.reads). The later of a pair
 // gets an *InputError that names the earlier. The report file may be no
 // file the run reads or writes, the config file among them, nor a file
 // there already that is not a report: its error wraps ErrReportInTheWay,
