@@ -26,11 +26,42 @@ const (
 )
 
 // notReady is an answer of the download endpoint that says the build has not
-// finished yet (how the service says so is not documented), or a download
-// cut short: worth asking again.
+// finished yet (how the service says so is not documented): worth asking
+// again.
 type notReady struct{ answer string }
 
 func (e *notReady) Error() string { return "not ready yet: " + e.answer }
+
+// CutShortError is a download whose body ended before its end: the service
+// or the network closed it early. The build was ready; a run asks again a
+// few times (maxCutShort), since the next answer may come whole.
+type CutShortError struct {
+	Got, Want int64 // bytes received, and promised (-1 when not said)
+	Err       error // what ended the body, if it said
+	Attempts  int
+}
+
+func (e *CutShortError) Error() string {
+	msg := fmt.Sprintf("the download was cut short after %d bytes", e.Got)
+	if e.Want >= 0 {
+		msg = fmt.Sprintf("the download was cut short: %d of %d bytes", e.Got, e.Want)
+	}
+	if e.Err != nil {
+		msg += fmt.Sprintf(" (%v)", e.Err)
+	}
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(", %d times", e.Attempts)
+	}
+	return msg
+}
+
+func (e *CutShortError) Unwrap() error { return e.Err }
+
+// maxCutShort is how many downloads cut short a run takes before it fails.
+const maxCutShort = 3
+
+// cutShortHint is the advice for a CutShortError.
+const cutShortHint = "the service or the network ended the download early, although the build was ready: run the job again"
 
 func isNotReadyStatus(status int) bool {
 	switch status {
@@ -109,11 +140,22 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 	}
 	nextNote := start.Add(every)
 	var last error
-	notZips := 0
+	notZips, cuts := 0, 0
 	op := func() error {
 		err := try(bctx)
 		var nr *notReady
 		var nz *NotAZipError
+		var cut *CutShortError
+		if errors.As(err, &cut) {
+			cuts++
+			cut.Attempts = cuts
+			if cuts >= maxCutShort {
+				return backoff.Permanent(err)
+			}
+			f.rep.Infof("build %s: %v; asking again", f.res.BuildID, err)
+			last = err
+			return err
+		}
 		if errors.As(err, &nz) {
 			notZips++
 			nz.Attempts = notZips
@@ -142,6 +184,11 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 		return nil
 	}
 	err := backoff.Retry(op, poll)
+	var cut *CutShortError
+	if err != nil && ctx.Err() == nil && bctx.Err() != nil && errors.As(last, &cut) {
+		return &StepError{Step: f.step, Desc: "download build " + f.res.BuildID,
+			Err: fmt.Errorf("build-timeout (%s) ran out asking again after %w", f.cfg.buildTimeout(), last), Hint: cutShortHint}
+	}
 	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
 		// The last answer says more than the deadline: a "not ready", or
 		// a fault the client kept retrying until the time ran out.
@@ -276,8 +323,12 @@ func (f *flow) buildError(ctx context.Context, err error) error {
 	}
 	var bf *BuildFailedError
 	var nz *NotAZipError
+	var cut *CutShortError
 	if errors.As(err, &nz) {
 		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: notAZipHint}
+	}
+	if errors.As(err, &cut) {
+		return &StepError{Step: f.step, Desc: desc, Err: err, Hint: cutShortHint}
 	}
 	if errors.As(err, &bf) {
 		f.res.BuildState = BuildFailed

@@ -151,13 +151,16 @@ func (f *flow) fetch(ctx context.Context, target string) (err error) {
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(d.Body, max+1))
 	if err != nil {
-		return &notReady{fmt.Sprintf("download cut short after %d bytes: %v", n, err)}
+		if ctx.Err() != nil {
+			return fmt.Errorf("download: %w", ctx.Err())
+		}
+		return &CutShortError{Got: n, Want: d.ContentLength, Err: err}
 	}
 	if n > max {
 		return fmt.Errorf("the build is larger than max-download-size (%s): raise max-download-size if it is expected", f.cfg.MaxDownload)
 	}
 	if d.ContentLength >= 0 && n != d.ContentLength {
-		return &notReady{fmt.Sprintf("download cut short: %d of %d bytes", n, d.ContentLength)}
+		return &CutShortError{Got: n, Want: d.ContentLength}
 	}
 	if err := checkZip(out, n); err != nil {
 		// A success whose body is not a zip: the service's word that the

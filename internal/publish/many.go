@@ -34,6 +34,9 @@ type unit struct {
 	f     *flow
 	err   error
 	alone bool // the run's only description
+	// reads are files the description read, beyond its inputs, that a
+	// description of the run would write (see readsOverwritten).
+	reads []string
 }
 
 // label names a description in the log and in errors: its index in the
@@ -50,6 +53,9 @@ func (u *unit) label() string {
 // scratch file goes with it).
 func (u *unit) close() {
 	if u.f != nil {
+		if u.f.bundle != nil {
+			u.f.bundle.Abort() // not kept: nothing is left of it
+		}
 		u.f.closeBody()
 		u.f.body = nil
 	}
@@ -114,6 +120,13 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	targets(units)
 	annotations := newBudget()
 	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
+	if err := outcome(units, false); err != nil {
+		return results, err
+	}
+	if err := readsOverwritten(units); err != nil {
+		return results, err
+	}
+	each(units, parallel, (*unit).keepBundle)
 	if err := outcome(units, false); err != nil {
 		return results, err
 	}
@@ -206,7 +219,12 @@ func outcome(units []*unit, sent bool) error {
 // names w, and a description's label names its file.
 func overItsOwn(u *unit, blamedOnW bool, w, wPath, r, rPath string) string {
 	what := fmt.Sprintf("%s %s", r, rPath)
+	if r == "$ref" { // no input: a file the description's $refs name
+		what = rPath + " (a file a $ref names)"
+	}
 	switch {
+	case blamedOnW && wPath == rPath && r == "$ref":
+		return fmt.Sprintf("%s is a file a $ref names, which the run reads: give %s a path of its own", wPath, w)
 	case blamedOnW && wPath == rPath:
 		return fmt.Sprintf("%s is the path of input %s too, which the run reads: give %s a path of its own", wPath, r, w)
 	case blamedOnW:
@@ -225,7 +243,8 @@ func overItsOwn(u *unit, blamedOnW bool, w, wPath, r, rPath string) string {
 // (a bundle, a zip, a site, the report): the same path, one inside the
 // other (a bundle in another's site), or one reached through a link to the
 // other's folder; or a place a description writes where another's files
-// are read (its description, base, agreed changes). The later of a pair
+// are read (its description, base, agreed changes, the config file, and
+// once loaded the files its $refs name: unit.reads). The later of a pair
 // gets an *InputError that names the earlier. The report file may be no
 // file the run reads or writes, the config file among them, nor a file
 // there already that is not a report: its error wraps ErrReportInTheWay,
@@ -313,9 +332,14 @@ func conflicts(units []*unit) error {
 			input, path string
 			write       bool
 		}{{"bundle-path", p.BundlePath, true}, {"download-path", p.ZipPath, true}, {"extract-to", p.SitePath, true},
-			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}} {
+			{"file", p.File, false}, {"base-file", p.BaseFile, false}, {"breaking-ignore", p.IgnoreFile, false}, {"config", configPath(u), false}} {
 			if c.path != "" && u.err == nil {
 				clash(claim{u, c.input, c.path, leadsTo(u.ws, c.path), c.write})
+			}
+		}
+		for _, r := range u.reads {
+			if u.err == nil {
+				clash(claim{u, "$ref", r, leadsTo(u.ws, r), false})
 			}
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/docs-publish/docs-publish/internal/workspace"
 )
@@ -234,7 +236,7 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 	// extract-to and download-path ask for the zip: they imply download.
 	p.Download = bool(cfg.Download) || cfg.ExtractTo != "" || cfg.DownloadPath != ""
 	if cfg.ExtractTo != "" {
-		rel, err := writable(ws, "extract-to", cfg.ExtractTo, ws.CheckFolder)
+		rel, err := writable(ws, "extract-to", cfg.ExtractTo, ws.CheckFolder, cfg.ConfigFile != "")
 		if err != nil {
 			return err
 		}
@@ -251,21 +253,21 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 		p.SitePath = rel
 	}
 	if cfg.DownloadPath != "" && p.Download {
-		rel, err := writable(ws, "download-path", cfg.DownloadPath, ws.CheckFile)
+		rel, err := writable(ws, "download-path", cfg.DownloadPath, ws.CheckFile, cfg.ConfigFile != "")
 		if err != nil {
 			return err
 		}
 		p.ZipPath = rel
 	}
 	if cfg.BundlePath != "" {
-		rel, err := writable(ws, "bundle-path", cfg.BundlePath, ws.CheckFile)
+		rel, err := writable(ws, "bundle-path", cfg.BundlePath, ws.CheckFile, cfg.ConfigFile != "")
 		if err != nil {
 			return err
 		}
 		p.BundlePath = rel
 	}
 	if cfg.Report != "" {
-		rel, err := writable(ws, "report", cfg.Report, ws.CheckFile)
+		rel, err := writable(ws, "report", cfg.Report, ws.CheckFile, false)
 		if err != nil {
 			return err
 		}
@@ -275,9 +277,10 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 }
 
 // writable is the workspace path of an input's value, where writing stays
-// inside the workspace and check (ws.CheckFile for a file, ws.CheckFolder
-// for a folder) finds nothing in the way.
-func writable(ws *workspace.Workspace, input, value string, check func(string) error) (string, error) {
+// inside the workspace, check (ws.CheckFile for a file, ws.CheckFolder
+// for a folder) finds nothing in the way, and writePlace allows it (see
+// there; fromFile: a config file may have set it).
+func writable(ws *workspace.Workspace, input, value string, check func(string) error, fromFile bool) (string, error) {
 	rel, err := ws.Path(value)
 	if err == nil {
 		err = check(rel)
@@ -285,7 +288,52 @@ func writable(ws *workspace.Workspace, input, value string, check func(string) e
 	if err != nil {
 		return "", pathInputError(input, value, err)
 	}
+	if err := writePlace(ws, input, value, rel, fromFile); err != nil {
+		return "", err
+	}
 	return rel, nil
+}
+
+// ErrNotWritable is the cause of the error of a path the run does not
+// write, wherever it was set: in git's or GitHub's folder, or hidden with a
+// config file.
+var ErrNotWritable = errors.New("the run does not write there")
+
+// writePlace refuses a place the run must not write, by the path as given
+// and by where it leads through links: a folder named .git or .github, in
+// any case and at any depth, where a file can run code (a hook, a config's
+// fsmonitor), hand over what actions/checkout stored there (the token in
+// .git/config) or change a workflow, whoever set the path. With a config
+// file, which a pull request can change, a write path follows the rule of
+// the files a description's $refs name: no hidden file or folder (.env,
+// .npmrc, .gitattributes), where tools keep settings and credentials. The
+// step's author, whom the workflow trusts, may write a hidden folder such
+// as .cache without a config file.
+func writePlace(ws *workspace.Workspace, input, value, rel string, fromFile bool) error {
+	real := path.Join(leadsTo(ws, path.Dir(rel)), path.Base(rel))
+	for _, p := range []string{rel, real} {
+		through := ""
+		if p != rel {
+			through = " through a symbolic link to " + p + ","
+		}
+		for _, seg := range strings.Split(p, "/") {
+			if strings.EqualFold(seg, ".git") || strings.EqualFold(seg, ".github") {
+				return &InputError{Input: input, Err: ErrNotWritable, Msg: fmt.Sprintf("%q leads%s into %s, where git and GitHub keep the repository's settings, hooks and workflows, which a write there could change: refused; give a path outside it, such as %s", value, through, seg, writeExample(input))}
+			}
+		}
+		if h := namerule.Hidden(p); fromFile && h != "" {
+			return &InputError{Input: input, Err: ErrNotWritable, Msg: fmt.Sprintf("%q leads%s into a hidden file or folder (%s), where tools keep settings and credentials, and the run reads a config file, which a pull request can change: refused; give a path without a leading dot, such as %s", value, through, h, writeExample(input))}
+		}
+	}
+	return nil
+}
+
+// writeExample is a path to suggest for an input that writes.
+func writeExample(input string) string {
+	if name := writtenFile[input]; name != "" {
+		return path.Join("docs-publish", name)
+	}
+	return "site"
 }
 
 func required(cfg Config, input string) error {

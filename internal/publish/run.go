@@ -159,35 +159,40 @@ func (u *unit) check(ctx context.Context, annotations *budget) error {
 	for _, n := range p.Notices {
 		rep.Annotate(report.Notice, n, report.Where{})
 	}
-	// The upload is written to a file as it is made: to bundle-path's
+	// The upload is written to a file as it is made: beside bundle-path's
 	// place when it is set, else to a scratch file no path leads to.
-	var bundle *workspace.File
 	var err error
 	if p.BundlePath != "" {
-		if bundle, err = ws.Create(p.BundlePath); err != nil {
+		if f.bundle, err = ws.Create(p.BundlePath); err != nil {
 			return pathInputError("bundle-path", cfg.BundlePath, err)
 		}
-		f.body = bundle.File
+		f.body = f.bundle.File
 	} else if f.body, err = ws.Scratch(); err != nil {
 		return err
 	}
 	f.loadBaseEarly(ctx)
 	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, f.annotations, res, f.body); err != nil {
-		if bundle != nil {
-			bundle.Abort()
+		if f.bundle != nil {
+			f.bundle.Abort()
 		}
 		return err
 	}
-	if bundle != nil {
-		if err := bundle.Keep(); err != nil {
-			return pathInputError("bundle-path", cfg.BundlePath, err)
-		}
-		res.BundlePath = p.BundlePath
-		if err := rep.SetOutput("bundle-path", p.BundlePath); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// keepBundle puts the upload in bundle-path's place, once every
+// description of the run is loaded: a file another reads is known then
+// (see readsOverwritten), and none is written over before.
+func (u *unit) keepBundle() error {
+	f := u.f
+	if f == nil || f.bundle == nil {
+		return nil
+	}
+	if err := f.bundle.Keep(); err != nil {
+		return pathInputError("bundle-path", u.cfg.BundlePath, err)
+	}
+	u.res.BundlePath = u.plan.BundlePath
+	return u.rep.SetOutput("bundle-path", u.plan.BundlePath)
 }
 
 // flow is a run under way, from its plan to its last step.
@@ -195,7 +200,8 @@ type flow struct {
 	cfg           Config
 	plan          *Plan
 	head          *described
-	body          *os.File // the upload, written by the load
+	body          *os.File        // the upload, written by the load
+	bundle        *workspace.File // body, when bundle-path is set: kept by keepBundle
 	ws            *workspace.Workspace
 	rep           report.Reporter
 	client        *docsapi.Client

@@ -23,6 +23,7 @@ type pending struct {
 	w       *Workspace
 	tmp     string
 	target  string
+	made    []string // the folders made for it, deepest last
 	settled bool
 }
 
@@ -50,13 +51,26 @@ func (p *pending) commit(what string, finish func() error, move func(tmp, target
 	return p.w.writeErr(p.target, err)
 }
 
-// drop removes the entry with remove, once; it is a no-op after commit.
+// drop removes the entry with remove, once, and the folders made for it
+// that are empty then; it is a no-op after commit.
 func (p *pending) drop(remove func()) {
 	if p.settled {
 		return
 	}
 	p.settled = true
 	remove()
+	p.w.removeMade(p.made)
+}
+
+// removeMade removes the folders in made (deepest last) that are empty: a
+// folder made for a file that was not written is not left behind, and one
+// that another writer has used since is kept.
+func (w *Workspace) removeMade(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		if w.root.Remove(made[i]) != nil {
+			return
+		}
+	}
 }
 
 // File is a file being written atomically: it appears at its target only
@@ -68,41 +82,58 @@ type File struct {
 }
 
 // mkdirAll makes the folders of dir that do not exist, each 0755 and the
-// workspace owner's, as the files written in them are.
-func (w *Workspace) mkdirAll(dir string) error {
-	if dir == "." || dir == "/" {
-		return nil
-	}
-	st, err := w.root.Stat(dir)
-	if err == nil {
-		if !st.IsDir() {
-			return &NotFolderError{Folder: dir}
+// workspace owner's, as the files written in them are. It returns the
+// folders it made, outermost first, which are removed again when it fails.
+func (w *Workspace) mkdirAll(dir string) (made []string, err error) {
+	defer func() {
+		if err != nil {
+			w.removeMade(made)
+			made = nil
 		}
-		return nil
+	}()
+	var missing []string
+	for ; dir != "." && dir != "/"; dir = path.Dir(dir) {
+		st, err := w.root.Stat(dir)
+		if err == nil {
+			if !st.IsDir() {
+				return nil, &NotFolderError{Folder: dir}
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, dir)
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return err
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := w.root.Mkdir(missing[i], 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue // another writer's, made meanwhile
+		}
+		if err != nil {
+			return made, err
+		}
+		made = append(made, missing[i])
+		if err := w.settle(missing[i], 0o755); err != nil {
+			return made, err
+		}
 	}
-	if err := w.mkdirAll(path.Dir(dir)); err != nil {
-		return err
-	}
-	if err := w.root.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return w.settle(dir, 0o755)
+	return made, nil
 }
 
 // Create starts writing name (a slash path in the workspace).
 func (w *Workspace) Create(name string) (*File, error) {
-	if err := w.mkdirAll(path.Dir(name)); err != nil {
+	made, err := w.mkdirAll(path.Dir(name))
+	if err != nil {
 		return nil, w.writeErr(name, err)
 	}
 	tmp := tempName(name)
 	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		w.removeMade(made)
 		return nil, w.writeErr(name, err)
 	}
-	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name, made: made}}, nil
 }
 
 // Commit closes the file and moves it to its target, readable by later
@@ -175,19 +206,22 @@ type Dir struct {
 // CreateDir starts writing the folder name, which must not exist or be
 // empty.
 func (w *Workspace) CreateDir(name string) (*Dir, error) {
-	if err := w.mkdirAll(path.Dir(name)); err != nil {
+	made, err := w.mkdirAll(path.Dir(name))
+	if err != nil {
 		return nil, w.writeErr(name, err)
 	}
 	tmp := tempName(name)
 	if err := w.root.Mkdir(tmp, 0o700); err != nil {
+		w.removeMade(made)
 		return nil, w.writeErr(name, err)
 	}
 	r, err := w.root.OpenRoot(tmp)
 	if err != nil {
 		w.root.Remove(tmp)
+		w.removeMade(made)
 		return nil, err
 	}
-	return &Dir{Root: r, pending: pending{w: w, tmp: tmp, target: name}}, nil
+	return &Dir{Root: r, pending: pending{w: w, tmp: tmp, target: name, made: made}}, nil
 }
 
 // Commit gives the folder's contents the modes later steps need (0755

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -21,6 +23,9 @@ type Workspace struct {
 	// look at the target and the exchange: where another writer may
 	// change the target.
 	beforeExchange func()
+
+	mu   sync.Mutex
+	read map[string]bool // the files opened for reading, as named
 }
 
 // Open opens the workspace at dir.
@@ -160,17 +165,33 @@ type regularFS struct{ w *Workspace }
 func (f regularFS) RealPath(name string) (string, error) { return f.w.RealPath(name) }
 
 // Open opens a regular file without blocking: a FIFO or a device is
-// refused, never read.
+// refused, never read. The file is listed in Read.
 func (f regularFS) Open(name string) (fs.File, error) {
+	fh, err := f.w.open(name)
+	if err != nil {
+		return nil, err
+	}
+	f.w.mu.Lock()
+	if f.w.read == nil {
+		f.w.read = map[string]bool{}
+	}
+	f.w.read[name] = true
+	f.w.mu.Unlock()
+	return fh, nil
+}
+
+// open opens a regular file of the workspace for reading, without
+// blocking.
+func (w *Workspace) open(name string) (*os.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	fh, err := f.w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		if st, serr := f.w.root.Stat(name); serr == nil && !st.Mode().IsRegular() {
+		if st, serr := w.root.Stat(name); serr == nil && !st.Mode().IsRegular() {
 			return nil, &NotRegularError{Path: name, Mode: st.Mode()} // a socket cannot be opened
 		}
-		return nil, f.w.explain(name, err)
+		return nil, w.explain(name, err)
 	}
 	st, err := fh.Stat()
 	if err != nil {
@@ -182,6 +203,21 @@ func (f regularFS) Open(name string) (fs.File, error) {
 		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
 	return fh, nil
+}
+
+// Read is every file opened through this Workspace's FS (a description
+// and the files its $refs name, a list of agreed changes), each once, as
+// it was named, in sorted order. Open lists nothing: it reads the run's
+// own files (a zip it wrote, a report it checks).
+func (w *Workspace) Read() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	names := make([]string, 0, len(w.read))
+	for name := range w.read {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Stat is what Open would find at name, without opening it: a regular
@@ -220,11 +256,7 @@ func (w *Workspace) Lstat(name string) (fs.FileInfo, error) {
 
 // Open opens a file of the workspace for reading (a regular file only).
 func (w *Workspace) Open(name string) (*os.File, error) {
-	f, err := regularFS{w}.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return f.(*os.File), nil
+	return w.open(name)
 }
 
 // CheckWritable checks, before anything is written, that writing name would

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -256,5 +257,77 @@ func TestCommitReplacesAFile(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAbortRemovesTheFoldersItMade: a file or folder dropped before it is
+// committed takes with it the folders made for it, and only those: one
+// that was there before, or that another writer has used since, stays.
+func TestAbortRemovesTheFoldersItMade(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		target string
+		dir    bool   // CreateDir, else Create
+		other  string // a file another writer puts meanwhile, "" for none
+		gone   []string
+		kept   []string
+	}{
+		{"a file in new folders", "dl/deep/site.zip", false, "", []string{"dl"}, []string{"api"}},
+		{"a file in a folder there before", "api/new/b.json", false, "", []string{"api/new"}, []string{"api"}},
+		{"a folder in new folders", "built/site/html", true, "", []string{"built"}, nil},
+		{"a folder another writer used", "dl/deep/site.zip", false, "dl/other.json", []string{"dl/deep"}, []string{"dl", "dl/other.json"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := setup(t)
+			var abort func()
+			if tc.dir {
+				d, err := w.CreateDir(tc.target)
+				must(t, err)
+				abort = d.Abort
+			} else {
+				f, err := w.Create(tc.target)
+				must(t, err)
+				io.WriteString(f, "half")
+				abort = f.Abort
+			}
+			if tc.other != "" {
+				must(t, w.WriteFile(tc.other, []byte("{}")))
+			}
+			abort()
+			for _, p := range tc.gone {
+				if _, err := os.Lstat(filepath.Join(w.Dir(), p)); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s is left after the abort (%v)", p, err)
+				}
+			}
+			for _, p := range tc.kept {
+				if _, err := os.Lstat(filepath.Join(w.Dir(), p)); err != nil {
+					t.Errorf("%s went with the abort: %v", p, err)
+				}
+			}
+		})
+	}
+}
+
+// TestReadNamesEveryFileOpened: Read lists each file opened through FS,
+// once; a file refused or missing is not listed, nor one opened with Open
+// (the run's own files).
+func TestReadNamesEveryFileOpened(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	must(t, os.WriteFile(filepath.Join(w.Dir(), "api", "common.yaml"), []byte("a: 1\n"), 0o644))
+	for _, name := range []string{"api/openapi.yaml", "api/common.yaml", "api/openapi.yaml", "missing.yaml", "rel-link", "inside-link"} {
+		if f, err := w.FS().Open(name); err == nil {
+			f.Close()
+		}
+	}
+	must(t, os.WriteFile(filepath.Join(w.Dir(), "report.json"), []byte("{}"), 0o644))
+	f, err := w.Open("report.json")
+	must(t, err)
+	f.Close()
+	if got, want := w.Read(), []string{"api/common.yaml", "api/openapi.yaml", "inside-link"}; !slices.Equal(got, want) {
+		t.Errorf("Read() = %q, want %q", got, want)
 	}
 }
