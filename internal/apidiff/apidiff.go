@@ -161,9 +161,6 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
-// errCheckPanicked is a comparison that the library gave up on.
-var errCheckPanicked = errors.New("the comparison failed inside the API diff library")
-
 // Compare reports what changed from base to head: two API descriptions as
 // JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
 // Its cost follows the change, not the descriptions: the same document twice
@@ -171,7 +168,7 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return compareIn(base, head, nil, partText(base, head))
+	return guard(func() (*Report, error) { return compareIn(base, head, nil, partText(base, head)) })
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
@@ -191,7 +188,7 @@ func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compareIn(base, head, ig, partText(base, head))
+	return guard(func() (*Report, error) { return compareIn(base, head, ig, partText(base, head)) })
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
@@ -378,14 +375,12 @@ var maxWholeText int64 = 16 << 20
 
 // compare runs the library's checks; lines, where given, name the places of
 // its positions in each side.
-func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
-	// The descriptions are untrusted input: a panic in a library over an
-	// unusual one is an error of this comparison, not the end of the run.
-	defer func() {
-		if p := recover(); p != nil {
-			rep, err = nil, fmt.Errorf("%w: %v", errCheckPanicked, p)
-		}
-	}()
+func compare(s1, s2 *openapi3.T, l1, l2 *lines) (*Report, error) {
+	return guard(func() (*Report, error) { return compareGuarded(s1, s2, l1, l2) })
+}
+
+// compareGuarded is compare, where a panic of the library's goes on up.
+func compareGuarded(s1, s2 *openapi3.T, l1, l2 *lines) (*Report, error) {
 	// HTTP header names are case-insensitive: the oasdiff CLI compares them
 	// in lower case unless told not to (--case-insensitive-headers), and so
 	// does this. Its other defaults are the library's own.
@@ -402,7 +397,7 @@ func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
 	}
 	found := checker.CheckBackwardCompatibilityUntilLevel(
 		checks(), d, sources, checker.INFO)
-	rep = &Report{}
+	rep := &Report{}
 	for _, c := range found {
 		if notAChange[c.GetId()] {
 			continue
@@ -455,6 +450,11 @@ var notAChange = map[string]bool{
 // read loads one side. Only the document itself is read: a $ref to
 // anything else (a file, a URL) is refused, whatever kin-openapi's defaults.
 func read(data []byte) (*openapi3.T, error) {
+	return guard(func() (*openapi3.T, error) { return readGuarded(data) })
+}
+
+// readGuarded is read, where a panic of the library's goes on up.
+func readGuarded(data []byte) (*openapi3.T, error) {
 	var head struct {
 		Swagger string `json:"swagger"`
 	}
@@ -716,4 +716,29 @@ func ignoredPath(line string) string {
 		}
 	}
 	return ""
+}
+
+// PanicError is a comparison that the library gave up on: it panicked over
+// an unusual description (a null where it expects an object).
+type PanicError struct {
+	Value any // what the library panicked with
+}
+
+// guard is fn, with a panic turned into a *PanicError. The descriptions are
+// untrusted input: a panic of the library's over an unusual one is an error
+// of this comparison, not the end of the run, which a panic in a goroutine
+// of the comparison would be. Every call into the library runs under it:
+// the comparison's entry points, and each goroutine it starts.
+func guard[T any](fn func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, &PanicError{Value: p}
+		}
+	}()
+	return fn()
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("the API diff library failed on it (%v), as it does on a null where an object belongs: fix such values", e.Value)
 }

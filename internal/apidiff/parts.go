@@ -304,14 +304,26 @@ func compareSet(base, head *doc, set map[unitKey]bool, drop map[string]bool, pla
 		n   int
 		err error
 	}
+	// Each side under guard: placing passes a part that fails over, and
+	// a panic in the goroutine would end the run.
+	readSide := func(d *doc) side {
+		s, err := guard(func() (side, error) {
+			var s side
+			s.s, s.l, s.n, s.err = d.read(set, drop, placed)
+			return s, nil
+		})
+		if err != nil {
+			s.err = err
+		}
+		return s
+	}
 	var b side
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.s, b.l, b.n, b.err = base.read(set, drop, placed)
+		b = readSide(base)
 	}()
-	var h side
-	h.s, h.l, h.n, h.err = head.read(set, drop, placed)
+	h := readSide(head)
 	<-done
 	if b.err != nil {
 		return nil, 0, &ReadError{Base, b.err}
