@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,7 +169,7 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return guard(func() (*Report, error) { return compareIn(base, head, nil, partText(base, head)) })
+	return guard(func() (*Report, error) { return compareIn(context.Background(), base, head, nil, partText(base, head)) })
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
@@ -182,18 +183,25 @@ func partText(base, head []byte) int {
 
 // CompareAccepting is Compare with the changes that ignore (oasdiff's
 // ignore file, as Accept reads it) lists moved aside as it goes, so that
-// the changes the report keeps are those not agreed.
-func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
+// the changes the report keeps are those not agreed; and with an end: once
+// ctx ends, it stops at its next call into the library and gives ctx's
+// error (each call is one part's reading or checking, which the library
+// cannot be stopped in), or, while it places breaking changes, the report
+// with the places found so far.
+func CompareAccepting(ctx context.Context, base, head []byte, ignore io.Reader) (*Report, error) {
 	ig, err := ignoreLines(ignore)
 	if err != nil {
 		return nil, err
 	}
-	return guard(func() (*Report, error) { return compareIn(base, head, ig, partText(base, head)) })
+	return guard(func() (*Report, error) { return compareIn(ctx, base, head, ig, partText(base, head)) })
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
 // and the library given parts of at most about most bytes.
-func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
+func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int) (*Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if bytes.Equal(base, head) {
 		return &Report{}, nil
 	}
@@ -207,7 +215,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 	h, errH := index(head)
 	if errB != nil || errH != nil {
 		// Not documents the index takes apart: the library says what is wrong.
-		return compareWhole(base, head, ignore)
+		return compareWhole(ctx, base, head, ignore)
 	}
 	p := prune(b, h)
 	if p.same {
@@ -217,7 +225,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 		if b.swagger != h.swagger || b.wide || h.wide {
 			// A reference to the whole document, or a change of version:
 			// the units cannot be followed, and the documents go whole.
-			return compareWhole(base, head, ignore)
+			return compareWhole(ctx, base, head, ignore)
 		}
 		// A document-level part that concerns every operation changed:
 		// every unit is compared, a part at a time.
@@ -231,7 +239,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
 	h.verbatim = b.verbatim
 	both := len(base) + len(head)
-	rep, _, err := compareParts(b, h, p.keep, p.drop, ignore, cutFor(both, most))
+	rep, _, err := compareParts(ctx, b, h, p.keep, p.drop, ignore, cutFor(both, most))
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +250,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 			}
 		}
 	})
-	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
+	place(ctx, rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
 }
 
@@ -274,7 +282,7 @@ func compact(data []byte) []byte {
 // compareWhole is Compare over the whole documents, as the library reads
 // JSON: without positions, with the changes the ignore lines list moved
 // aside.
-func compareWhole(base, head []byte, ignore *ignores) (*Report, error) {
+func compareWhole(ctx context.Context, base, head []byte, ignore *ignores) (*Report, error) {
 	if n := int64(len(base) + len(head)); n > maxWholeText {
 		return nil, fmt.Errorf("%w: the change (a new version of OpenAPI, or a $ref to the whole document) reaches all of both, %.1f MB, more than the %.1f MB the comparison reads whole", ErrTooLarge, float64(n)/(1<<20), float64(maxWholeText)/(1<<20))
 	}
@@ -282,9 +290,15 @@ func compareWhole(base, head []byte, ignore *ignores) (*Report, error) {
 	if err != nil {
 		return nil, &ReadError{Base, err}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s2, err := read(head)
 	if err != nil {
 		return nil, &ReadError{Head, err}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	rep, err := compare(s1, s2, nil, nil)
 	if err != nil {
