@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 
