@@ -162,6 +162,31 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
+// PanicError is a comparison that the library gave up on: it panicked over
+// an unusual description (a null where it expects an object).
+type PanicError struct {
+	Value any // what the library panicked with
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("the API diff library failed (%v), as it does on a null where an object belongs: look for such values and fix them", e.Value)
+}
+
+// guard is fn, with a panic turned into a *PanicError. The descriptions are
+// untrusted input: a panic of the library's over an unusual one is an error
+// of this comparison, not the end of the run, which a panic in a goroutine
+// of the comparison would be. Every call into the library runs under it:
+// the comparison's entry points, and each goroutine it starts.
+func guard[T any](fn func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, &PanicError{Value: p}
+		}
+	}()
+	return fn()
+}
+
 // Compare reports what changed from base to head: two API descriptions as
 // JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
 // Its cost follows the change, not the descriptions: the same document twice
@@ -730,29 +755,4 @@ func ignoredPath(line string) string {
 		}
 	}
 	return ""
-}
-
-// PanicError is a comparison that the library gave up on: it panicked over
-// an unusual description (a null where it expects an object).
-type PanicError struct {
-	Value any // what the library panicked with
-}
-
-// guard is fn, with a panic turned into a *PanicError. The descriptions are
-// untrusted input: a panic of the library's over an unusual one is an error
-// of this comparison, not the end of the run, which a panic in a goroutine
-// of the comparison would be. Every call into the library runs under it:
-// the comparison's entry points, and each goroutine it starts.
-func guard[T any](fn func() (T, error)) (v T, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			var zero T
-			v, err = zero, &PanicError{Value: p}
-		}
-	}()
-	return fn()
-}
-
-func (e *PanicError) Error() string {
-	return fmt.Sprintf("the API diff library failed on it (%v), as it does on a null where an object belongs: fix such values", e.Value)
 }
