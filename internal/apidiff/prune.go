@@ -21,7 +21,9 @@ import (
 // responses in Swagger 2). Everything else (openapi, info, servers,
 // security, tags, webhooks, extensions, security schemes) is document-level
 // and always given whole. A unit is changed when its JSON differs between the
-// sides, or when it exists on one side only; and, through the $refs of
+// sides, or when it exists on one side only (but for a path whose only
+// difference from one of the other side is the names of its path
+// parameters: the same path, renamedPaths); and, through the $refs of
 // either side, every unit that reaches a changed unit is changed too, since
 // what the library compares is the content with its $refs followed. The
 // library gets the changed path items (with every path that matches the
@@ -483,6 +485,9 @@ func renamedPaths(base, head *doc) map[unitKey]bool {
 			for _, to := range tos {
 				referred[to] = true
 			}
+		}
+		for _, to := range d.levelRefs {
+			referred[to] = true
 		}
 	}
 	out := map[unitKey]bool{}
