@@ -57,6 +57,19 @@ func TestRenamedPathParams(t *testing.T) {
 			{"beside a path changed", doc(version, "/a/{id}|"+p("id", "string"), "/a/{z}/c|"+p("z", "string")),
 				doc(version, "/a/{key}|"+p("key", "string"), "/a/{z}/c|"+p("z", "integer")), false},
 		}
+		if version == v3 {
+			// A link to the renamed path, from a path both have.
+			linked := func(name string) []byte {
+				out := string(doc(version, "/a/{"+name+"}|"+p(name, "string")))
+				return []byte(strings.Replace(out, `"description":"ok"}}}}`,
+					`"description":"ok","links":{"l":{"operationRef":"#/paths/~1a~1{`+name+`}/get"}}}}}}`, 1))
+			}
+			cases = append(cases, struct {
+				name       string
+				base, head []byte
+				same       bool
+			}{"linked to", linked("id"), linked("key"), false})
+		}
 		for _, tc := range cases {
 			t.Run(version+" "+tc.name, func(t *testing.T) {
 				t.Parallel()
