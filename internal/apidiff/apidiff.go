@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,8 +162,30 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
-// errCheckPanicked is a comparison that the library gave up on.
-var errCheckPanicked = errors.New("the comparison failed inside the API diff library")
+// PanicError is a comparison that the library gave up on: it panicked over
+// an unusual description (a null where it expects an object).
+type PanicError struct {
+	Value any // what the library panicked with
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("the API diff library failed (%v), as it does on a null where an object belongs: look for such values and fix them", e.Value)
+}
+
+// guard is fn, with a panic turned into a *PanicError. The descriptions are
+// untrusted input: a panic of the library's over an unusual one is an error
+// of this comparison, not the end of the run, which a panic in a goroutine
+// of the comparison would be. Every call into the library runs under it:
+// the comparison's entry points, and each goroutine it starts.
+func guard[T any](fn func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, &PanicError{Value: p}
+		}
+	}()
+	return fn()
+}
 
 // Compare reports what changed from base to head: two API descriptions as
 // JSON documents, Swagger 2.0 or OpenAPI 3.x, each with only local $refs.
@@ -171,7 +194,7 @@ var errCheckPanicked = errors.New("the comparison failed inside the API diff lib
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return compareIn(base, head, nil, partText(base, head))
+	return guard(func() (*Report, error) { return compareIn(context.Background(), base, head, nil, partText(base, head)) })
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
@@ -185,18 +208,25 @@ func partText(base, head []byte) int {
 
 // CompareAccepting is Compare with the changes that ignore (oasdiff's
 // ignore file, as Accept reads it) lists moved aside as it goes, so that
-// the changes the report keeps are those not agreed.
-func CompareAccepting(base, head []byte, ignore io.Reader) (*Report, error) {
+// the changes the report keeps are those not agreed; and with an end: once
+// ctx ends, it stops at its next call into the library and gives ctx's
+// error (each call is one part's reading or checking, which the library
+// cannot be stopped in), or, while it places breaking changes, the report
+// with the places found so far.
+func CompareAccepting(ctx context.Context, base, head []byte, ignore io.Reader) (*Report, error) {
 	ig, err := ignoreLines(ignore)
 	if err != nil {
 		return nil, err
 	}
-	return compareIn(base, head, ig, partText(base, head))
+	return guard(func() (*Report, error) { return compareIn(ctx, base, head, ig, partText(base, head)) })
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
 // and the library given parts of at most about most bytes.
-func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
+func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int) (*Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if bytes.Equal(base, head) {
 		return &Report{}, nil
 	}
@@ -210,7 +240,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 	h, errH := index(head)
 	if errB != nil || errH != nil {
 		// Not documents the index takes apart: the library says what is wrong.
-		return compareWhole(base, head, ignore)
+		return compareWhole(ctx, base, head, ignore)
 	}
 	p := prune(b, h)
 	if p.same {
@@ -220,7 +250,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 		if b.swagger != h.swagger || b.wide || h.wide {
 			// A reference to the whole document, or a change of version:
 			// the units cannot be followed, and the documents go whole.
-			return compareWhole(base, head, ignore)
+			return compareWhole(ctx, base, head, ignore)
 		}
 		// A document-level part that concerns every operation changed:
 		// every unit is compared, a part at a time.
@@ -234,7 +264,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 	b.verbatim = verbatimUnits(closure(p.keep, b, h), b, h)
 	h.verbatim = b.verbatim
 	both := len(base) + len(head)
-	rep, _, err := compareParts(b, h, p.keep, p.drop, ignore, cutFor(both, most))
+	rep, _, err := compareParts(ctx, b, h, p.keep, p.drop, ignore, cutFor(both, most))
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +275,7 @@ func compareIn(base, head []byte, ignore *ignores, most int) (*Report, error) {
 			}
 		}
 	})
-	place(rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
+	place(ctx, rep, b, h, p.keep, p.drop, max(min(maxPlacingText, both/8), minPlacingText), placedPart(both))
 	return rep, nil
 }
 
@@ -277,7 +307,7 @@ func compact(data []byte) []byte {
 // compareWhole is Compare over the whole documents, as the library reads
 // JSON: without positions, with the changes the ignore lines list moved
 // aside.
-func compareWhole(base, head []byte, ignore *ignores) (*Report, error) {
+func compareWhole(ctx context.Context, base, head []byte, ignore *ignores) (*Report, error) {
 	if n := int64(len(base) + len(head)); n > maxWholeText {
 		return nil, fmt.Errorf("%w: the change (a new version of OpenAPI, or a $ref to the whole document) reaches all of both, %.1f MB, more than the %.1f MB the comparison reads whole", ErrTooLarge, float64(n)/(1<<20), float64(maxWholeText)/(1<<20))
 	}
@@ -285,9 +315,15 @@ func compareWhole(base, head []byte, ignore *ignores) (*Report, error) {
 	if err != nil {
 		return nil, &ReadError{Base, err}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s2, err := read(head)
 	if err != nil {
 		return nil, &ReadError{Head, err}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	rep, err := compare(s1, s2, nil, nil)
 	if err != nil {
@@ -378,14 +414,12 @@ var maxWholeText int64 = 16 << 20
 
 // compare runs the library's checks; lines, where given, name the places of
 // its positions in each side.
-func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
-	// The descriptions are untrusted input: a panic in a library over an
-	// unusual one is an error of this comparison, not the end of the run.
-	defer func() {
-		if p := recover(); p != nil {
-			rep, err = nil, fmt.Errorf("%w: %v", errCheckPanicked, p)
-		}
-	}()
+func compare(s1, s2 *openapi3.T, l1, l2 *lines) (*Report, error) {
+	return guard(func() (*Report, error) { return compareGuarded(s1, s2, l1, l2) })
+}
+
+// compareGuarded is compare, where a panic of the library's goes on up.
+func compareGuarded(s1, s2 *openapi3.T, l1, l2 *lines) (*Report, error) {
 	// HTTP header names are case-insensitive: the oasdiff CLI compares them
 	// in lower case unless told not to (--case-insensitive-headers), and so
 	// does this. Its other defaults are the library's own.
@@ -402,7 +436,7 @@ func compare(s1, s2 *openapi3.T, l1, l2 *lines) (rep *Report, err error) {
 	}
 	found := checker.CheckBackwardCompatibilityUntilLevel(
 		checks(), d, sources, checker.INFO)
-	rep = &Report{}
+	rep := &Report{}
 	for _, c := range found {
 		if notAChange[c.GetId()] {
 			continue
@@ -455,6 +489,11 @@ var notAChange = map[string]bool{
 // read loads one side. Only the document itself is read: a $ref to
 // anything else (a file, a URL) is refused, whatever kin-openapi's defaults.
 func read(data []byte) (*openapi3.T, error) {
+	return guard(func() (*openapi3.T, error) { return readGuarded(data) })
+}
+
+// readGuarded is read, where a panic of the library's goes on up.
+func readGuarded(data []byte) (*openapi3.T, error) {
 	var head struct {
 		Swagger string `json:"swagger"`
 	}

@@ -231,7 +231,7 @@ func TestTooLargeAChange(t *testing.T) {
 	defer func(n int64) { maxComparedText = n }(maxComparedText)
 	maxComparedText = int64(len(part)+len(whole)) / 2
 	// In one part, as a description of this size is read.
-	_, err := compareIn([]byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head, nil, maxPartText)
+	_, err := compareIn(context.Background(), []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}`), head, nil, maxPartText)
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("the whole description against an empty one: %v, want ErrTooLarge", err)
 	}
@@ -330,8 +330,8 @@ func TestUnusedIgnoreLines(t *testing.T) {
 				name    string
 				compare func(ig *ignores) (*Report, error)
 			}{
-				{"a path a part", func(ig *ignores) (*Report, error) { return compareIn(base, head, ig, 1) }},
-				{"whole", func(ig *ignores) (*Report, error) { return compareWhole(base, head, ig) }},
+				{"a path a part", func(ig *ignores) (*Report, error) { return compareIn(context.Background(), base, head, ig, 1) }},
+				{"whole", func(ig *ignores) (*Report, error) { return compareWhole(context.Background(), base, head, ig) }},
 			} {
 				ig, err := ignoreLines(strings.NewReader(tc.ignore))
 				if err != nil {

@@ -2,6 +2,7 @@ package apidiff
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -170,7 +171,7 @@ const maxTextRead = 4
 // descriptions' size, not the number of changes; unless parts that small
 // would hold more than maxTextRead times the two descriptions' text all
 // together, when they are cut as large as that text allows.
-func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore *ignores, cut cutting) (*Report, int, error) {
+func compareParts(ctx context.Context, base, head *doc, keep map[unitKey]bool, drop map[string]bool, ignore *ignores, cut cutting) (*Report, int, error) {
 	rep := &Report{}
 	said := map[string]bool{} // what parts said of no one path
 	done := map[unitKey]bool{}
@@ -207,10 +208,13 @@ func compareParts(base, head *doc, keep map[unitKey]bool, drop map[string]bool, 
 	}
 	sets := plan(keep)
 	for len(sets) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
 		set := sets[0]
 		sets = sets[1:]
 		from := heapAllocated()
-		r, n, err := compareSet(base, head, set, drop, false)
+		r, n, err := compareSet(ctx, base, head, set, drop, false)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -297,27 +301,42 @@ func partSize(budget int, cost float64, most int) int {
 
 // compareSet compares the units of set, placed or not, each side read on a
 // core of its own; and how much text the two sides were.
-func compareSet(base, head *doc, set map[unitKey]bool, drop map[string]bool, placed bool) (*Report, int, error) {
+func compareSet(ctx context.Context, base, head *doc, set map[unitKey]bool, drop map[string]bool, placed bool) (*Report, int, error) {
 	type side struct {
 		s   *openapi3.T
 		l   *lines
 		n   int
 		err error
 	}
+	// Each side under guard: placing passes a part that fails over, and
+	// a panic in the goroutine would end the run.
+	readSide := func(d *doc) side {
+		s, err := guard(func() (side, error) {
+			var s side
+			s.s, s.l, s.n, s.err = d.read(set, drop, placed)
+			return s, nil
+		})
+		if err != nil {
+			s.err = err
+		}
+		return s
+	}
 	var b side
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		b.s, b.l, b.n, b.err = base.read(set, drop, placed)
+		b = readSide(base)
 	}()
-	var h side
-	h.s, h.l, h.n, h.err = head.read(set, drop, placed)
+	h := readSide(head)
 	<-done
 	if b.err != nil {
 		return nil, 0, &ReadError{Base, b.err}
 	}
 	if h.err != nil {
 		return nil, 0, &ReadError{Head, h.err}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
 	}
 	r, err := compare(b.s, h.s, b.l, h.l)
 	return r, b.n + h.n, err
@@ -334,7 +353,7 @@ func placeKey(c Change) string {
 // most bytes of text, in parts of about part bytes. A change it does not
 // reach keeps no place: it is an extra, so a part that fails to compare is
 // passed over.
-func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]bool, most, part int) {
+func place(ctx context.Context, rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]bool, most, part int) {
 	wanted := map[string]bool{}
 	templates := map[string]bool{}
 	level := false
@@ -361,12 +380,15 @@ func place(rep *Report, base, head *doc, keep map[unitKey]bool, drop map[string]
 	at := map[string][2]string{}
 	read := 0
 	for _, set := range parts(again, base, head, min(part, most)) {
+		if ctx.Err() != nil {
+			break // the changes found so far keep their places
+		}
 		// A part that would take the text read past most is passed over:
 		// the library's memory for it is some 130 times its text.
 		if n := textOf([]map[unitKey]bool{set}, base, head); read+n > most {
 			continue
 		}
-		r, n, err := compareSet(base, head, set, drop, true)
+		r, n, err := compareSet(ctx, base, head, set, drop, true)
 		read += n
 		if err != nil {
 			continue

@@ -1,6 +1,7 @@
 package apidiff
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,11 +53,11 @@ func TestPartsReportAsTheWhole(t *testing.T) {
 	for name, pair := range pairs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			whole, err := compareWhole(compact(pair[0]), compact(pair[1]), nil)
+			whole, err := compareWhole(context.Background(), compact(pair[0]), compact(pair[1]), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			parts, err := compareIn(pair[0], pair[1], nil, 1)
+			parts, err := compareIn(context.Background(), pair[0], pair[1], nil, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func TestPartsRecutReportAsTheWhole(t *testing.T) {
 	// Every operation changed, and schemas that no path refers to, more
 	// than the first part holds, removed.
 	base, head := withSchemas(operations(600, false), 1500), operations(600, true)
-	whole, err := compareWhole(base, head, nil)
+	whole, err := compareWhole(context.Background(), base, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestPartsRecutReportAsTheWhole(t *testing.T) {
 	compared := 0
 	cost := func(uint64, int) float64 { compared++; return 40 }
 	cut := cutting{most: 1 << 20, budget: budget, both: len(base) + len(head), cost: cost}
-	inParts, _, err := compareParts(b, h, keep, nil, nil, cut)
+	inParts, _, err := compareParts(context.Background(), b, h, keep, nil, nil, cut)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestReportKeepsTheMostSerious(t *testing.T) {
 			want = append(want, c)
 		}
 	}
-	rep, err := CompareAccepting(base, head, strings.NewReader(agreed+"\n"))
+	rep, err := CompareAccepting(context.Background(), base, head, strings.NewReader(agreed+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestPartsAcceptAsTheWhole(t *testing.T) {
 		return []byte(b.String())
 	}
 	base, head := pair("false", "^a"), pair("true", "^b")
-	all, err := compareWhole(base, head, nil)
+	all, err := compareWhole(context.Background(), base, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,11 +333,11 @@ func TestPartsAcceptAsTheWhole(t *testing.T) {
 	if len(levels) < 2 {
 		t.Fatalf("agreed changes of %d levels: the test wants more than one, so that the parts' order differs", len(levels))
 	}
-	whole, err := compareWhole(base, head, newIgnores(ignore))
+	whole, err := compareWhole(context.Background(), base, head, newIgnores(ignore))
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := compareIn(base, head, newIgnores(ignore), 1)
+	parts, err := compareIn(context.Background(), base, head, newIgnores(ignore), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,14 +403,14 @@ func TestPartsReadTheTextAFewTimes(t *testing.T) {
 	if big := (unitKey{"components/schemas", "Big"}); partSize(cut.budget, 100, cut.most) >= len(b.units[big])+len(h.units[big]) {
 		t.Fatal("the test wants parts cut smaller than the schema")
 	}
-	rep, given, err := compareParts(b, h, p.keep, p.drop, nil, cut)
+	rep, given, err := compareParts(context.Background(), b, h, p.keep, p.drop, nil, cut)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if given > maxTextRead*both {
 		t.Errorf("the library was given %d KB of text for %d KB of descriptions, want at most %d times that", given>>10, both>>10, maxTextRead)
 	}
-	whole, err := compareWhole(base, head, nil)
+	whole, err := compareWhole(context.Background(), base, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,11 +430,11 @@ func TestPartsReportAPathOnce(t *testing.T) {
 			`"/b":{"get":{"parameters":[{"name":"r","in":"query","required":` + required + `,"schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}}}}}}`)
 	}
 	base, head := pair("false"), pair("true")
-	whole, err := compareWhole(base, head, nil)
+	whole, err := compareWhole(context.Background(), base, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := compareIn(base, head, nil, 1)
+	parts, err := compareIn(context.Background(), base, head, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package apidiff
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,12 +67,12 @@ func TestOnlyBreakingChangesArePlaced(t *testing.T) {
 		most     int
 		allPlace bool
 	}{{"ample", 1 << 30, true}, {"one part's worth", 4 << 10, false}} {
-		rep, _, err := compareParts(b, h, p.keep, p.drop, nil, cutting{most: maxPartText})
+		rep, _, err := compareParts(context.Background(), b, h, p.keep, p.drop, nil, cutting{most: maxPartText})
 		if err != nil {
 			t.Fatal(err)
 		}
 		before := text(rep)
-		place(rep, b, h, p.keep, p.drop, tc.most, 4<<10)
+		place(context.Background(), rep, b, h, p.keep, p.drop, tc.most, 4<<10)
 		if d := cmp.Diff(before, text(rep)); d != "" {
 			t.Errorf("%s: placing changed the report:\n%s", tc.name, d)
 		}

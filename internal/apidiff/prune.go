@@ -2,8 +2,10 @@ package apidiff
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -19,7 +21,9 @@ import (
 // responses in Swagger 2). Everything else (openapi, info, servers,
 // security, tags, webhooks, extensions, security schemes) is document-level
 // and always given whole. A unit is changed when its JSON differs between the
-// sides, or when it exists on one side only; and, through the $refs of
+// sides, or when it exists on one side only (but for a path whose only
+// difference from one of the other side is the names of its path
+// parameters: the same path, renamedPaths); and, through the $refs of
 // either side, every unit that reaches a changed unit is changed too, since
 // what the library compares is the content with its $refs followed. The
 // library gets the changed path items (with every path that matches the
@@ -355,13 +359,14 @@ func prune(base, head *doc) plan {
 			queue = append(queue, k)
 		}
 	}
+	renamed := renamedPaths(base, head)
 	for k, v := range base.units {
-		if w, ok := head.units[k]; !ok || !bytes.Equal(v, w) {
+		if w, ok := head.units[k]; (!ok || !bytes.Equal(v, w)) && !renamed[k] {
 			mark(k)
 		}
 	}
 	for k := range head.units {
-		if _, ok := base.units[k]; !ok {
+		if _, ok := base.units[k]; !ok && !renamed[k] {
 			mark(k)
 		}
 	}
@@ -448,4 +453,120 @@ func closure(keep map[unitKey]bool, sides ...*doc) map[unitKey]bool {
 		}
 	}
 	return out
+}
+
+// renamedPaths are the paths of either side that differ from one of the
+// other only in the names of their path parameters: OpenAPI holds templated
+// paths that differ only so to be the same path, and the library matches
+// them, and compares their parameters by place. A pair is the same when it
+// is the only path of its template on each side, no unit refers to either,
+// and the head's path item, its path parameters' names (those its
+// parameters give, with "in": "path") put back to the base's, is the base's.
+// Otherwise the library has it: a path the library cannot find under its
+// own name it looks for among all the paths of a part, so that a part of
+// many renamed paths cost it their number squared.
+func renamedPaths(base, head *doc) map[unitKey]bool {
+	only := func(d, other *doc) map[string][]string {
+		out := map[string][]string{}
+		for _, m := range d.sections["paths"] {
+			t := template(m.key)
+			if _, ok := other.units[unitKey{"paths", m.key}]; ok {
+				out[t] = append(out[t], "") // a path both have: t is not renamed
+				continue
+			}
+			out[t] = append(out[t], m.key)
+		}
+		return out
+	}
+	inBase, inHead := only(base, head), only(head, base)
+	referred := map[unitKey]bool{}
+	for _, d := range []*doc{base, head} {
+		for _, tos := range d.refs {
+			for _, to := range tos {
+				referred[to] = true
+			}
+		}
+		for _, to := range d.levelRefs {
+			referred[to] = true
+		}
+	}
+	out := map[unitKey]bool{}
+	for t, ps := range inBase {
+		qs := inHead[t]
+		if len(ps) != 1 || len(qs) != 1 || ps[0] == "" || qs[0] == "" {
+			continue
+		}
+		p, q := unitKey{"paths", ps[0]}, unitKey{"paths", qs[0]}
+		if referred[p] || referred[q] {
+			continue
+		}
+		if sameRenamed(base.units[p], head.units[q], templateParam.FindAllString(q.name, -1), templateParam.FindAllString(p.name, -1)) {
+			out[p], out[q] = true, true
+		}
+	}
+	return out
+}
+
+// sameRenamed says whether head, a path item, is base once the names of its
+// path parameters from are put back to to, place by place.
+func sameRenamed(base, head []byte, from, to []string) bool {
+	if len(from) != len(to) {
+		return false
+	}
+	names := map[string]string{}
+	back := map[string]bool{}
+	for i := range from {
+		f, t := strings.Trim(from[i], "{}"), strings.Trim(to[i], "{}")
+		if _, ok := names[f]; ok || back[t] {
+			return false // a name twice: the places cannot be told apart
+		}
+		names[f], back[t] = t, true
+	}
+	decode := func(data []byte) (map[string]any, bool) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var v map[string]any
+		return v, dec.Decode(&v) == nil && v != nil
+	}
+	b, okB := decode(base)
+	h, okH := decode(head)
+	if !okB || !okH {
+		return false
+	}
+	// Each path parameter must be one of its path's: the library matches
+	// the others by name.
+	if !pathParams(b, func(o map[string]any, n string) bool { return back[n] }) {
+		return false
+	}
+	return pathParams(h, func(o map[string]any, n string) bool {
+		t, ok := names[n]
+		o["name"] = t
+		return ok
+	}) && reflect.DeepEqual(b, h)
+}
+
+// pathParams calls each with every parameter of item, a path item, that
+// is in its path, in the path item and in its operations, and its name;
+// whether each said yes to all.
+func pathParams(item map[string]any, each func(param map[string]any, name string) bool) bool {
+	in := func(params any) bool {
+		list, _ := params.([]any)
+		for _, p := range list {
+			if o, ok := p.(map[string]any); ok && o["in"] == "path" {
+				if n, ok := o["name"].(string); !ok || !each(o, n) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !in(item["parameters"]) {
+		return false
+	}
+	for _, m := range []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"} {
+		if o, ok := item[m].(map[string]any); ok && !in(o["parameters"]) {
+			return false
+		}
+	}
+	return true
 }

@@ -91,7 +91,7 @@ const (
 // it.
 func sameReport(t *testing.T, name string, base, head []byte) (pruned bool, shows []string) {
 	t.Helper()
-	whole, werr := compareWhole(base, head, nil)
+	whole, werr := compareWhole(context.Background(), base, head, nil)
 	got, err := Compare(base, head)
 	switch {
 	case werr != nil && err != nil:
@@ -483,7 +483,7 @@ func BenchmarkCompareGitHub(b *testing.B) {
 	})
 	b.Run("edited, whole", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := compareWhole(base, head, nil); err != nil {
+			if _, err := compareWhole(context.Background(), base, head, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -157,12 +157,21 @@ func (f *flow) compare(ctx context.Context) error {
 			return err
 		}
 	}
-	rep, err := runAside(ctx, func() (*apidiff.Report, error) {
+	// The comparison has a time of its own, so that a slow one costs the
+	// publish a warning, not the run: past it, the comparison stops at its
+	// next call into the library, and the run goes on without waiting.
+	wait := compareWait(ctx, f.compareWait)
+	cctx, stop := context.WithTimeout(ctx, wait)
+	defer stop()
+	rep, err := runAside(cctx, func() (*apidiff.Report, error) {
 		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
-		return compareJSON(baseJSON, headJSON, bytes.NewReader(ignore))
+		return compareJSON(cctx, baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			err = &CompareTimeError{Wait: wait, Err: err}
+		}
 		return f.cannotCompare(ctx, c, err)
 	}
 	if n := rep.TotalAccepted(); n > 0 {
@@ -210,6 +219,40 @@ func unusedIgnoreNotice(file string, unused []apidiff.IgnoreLine) string {
 	return fmt.Sprintf("breaking-ignore %s: %s to no change of this comparison (%s): a line agrees to a breaking change when it holds its method, path and text as the job summary gives them; fix it, or remove it once the change is undone",
 		file, which, strings.Join(quotes, ", "))
 }
+
+// maxCompareWait bounds the comparison's time: far more than a large real
+// description takes (GitHub's REST description, 13 MB, takes seconds).
+const maxCompareWait = 5 * time.Minute
+
+// compareWait is the comparison's time in a run whose context is ctx: set
+// when it is set (Options.CompareWait), else half of what remains of the
+// run's timeout, at most maxCompareWait. Half, so that a comparison that
+// uses all of its time leaves the publish as much as it took: the upload
+// and the release take a few requests, and waiting for the build has
+// build-timeout of its own within the run's.
+func compareWait(ctx context.Context, set time.Duration) time.Duration {
+	if set > 0 {
+		return set
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		return min(maxCompareWait, time.Until(dl)/2)
+	}
+	return maxCompareWait
+}
+
+// CompareTimeError is a comparison stopped when its time (compareWait) ran
+// out.
+type CompareTimeError struct {
+	Wait time.Duration
+	Err  error // the context's
+}
+
+func (e *CompareTimeError) Error() string {
+	return fmt.Sprintf("the comparison was stopped after %s, the time it may take (half of what remained of timeout, at most %s): the change reaches more of the descriptions than that time compares; raise timeout, or set compare: false",
+		e.Wait.Round(time.Millisecond), maxCompareWait)
+}
+
+func (e *CompareTimeError) Unwrap() error { return e.Err }
 
 // compareJSON compares the two descriptions' JSON: apidiff's, which a test
 // replaces to see what the run holds live while it compares.

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +46,7 @@ func TestCompareLetsTheBaseTreeGo(t *testing.T) {
 			var both int
 			compare := compareJSON
 			t.Cleanup(func() { compareJSON = compare })
-			compareJSON = func(base, head []byte, ignore io.Reader) (*apidiff.Report, error) {
+			compareJSON = func(_ context.Context, base, head []byte, ignore io.Reader) (*apidiff.Report, error) {
 				during, both = liveHeap(), len(base)+len(head)
 				return &apidiff.Report{}, nil
 			}

@@ -70,6 +70,9 @@ type Options struct {
 	// GitHub's API, all calls together; zero means a quarter of the run's
 	// timeout, at most 30 s.
 	GitHubWait time.Duration
+	// CompareWait is the most the comparison with the base may take; zero
+	// means half of what remains of the run's timeout, at most 5 minutes.
+	CompareWait time.Duration
 	// Parallel is how many descriptions are checked, and then published,
 	// at once; zero means DefaultParallel.
 	Parallel int
@@ -108,6 +111,7 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 	f.firstPoll, f.progressEvery, f.userAgent = opts.FirstRetry, opts.ProgressEvery, opts.UserAgent
 	f.secrets = opts.Secrets
 	f.githubWait = githubWait(u.cfg.timeout(), opts.GitHubWait)
+	f.compareWait = opts.CompareWait
 	// The comparison with the base needs no docs token: it runs in a dry run
 	// and for a fork's pull request too, and before anything is published,
 	// so that fail-on-breaking can stop the run.
@@ -216,7 +220,9 @@ type flow struct {
 	githubCtx  context.Context
 	githubStop context.CancelFunc
 	githubWait time.Duration
-	early      *earlyBase // base-file's description, loading (earlybase.go)
+	// compareWait is Options.CompareWait.
+	compareWait time.Duration
+	early       *earlyBase // base-file's description, loading (earlybase.go)
 }
 
 // closeBody closes the upload's file: a scratch file goes with it.
