@@ -772,11 +772,18 @@ func TestSpecPipeline(t *testing.T) {
 				if vs := emu.Versions("4711", "main", "swagger.yml"); len(vs) != 1 || !bytes.Equal(vs[0].Content, want.Bytes()) {
 					t.Errorf("stored document is not the golden bundle")
 				}
+				if strings.Contains(run.stdout, "bundle is false") {
+					t.Errorf("a bundled upload is said to refer to files it does not hold:\n%s", run.stdout)
+				}
 			}},
 		{name: "bundle false uploads the file as it is", inputs: map[string]string{"file": "api/swagger.yaml", "bundle": "false"}, files: fixture(t, "testdata/bundle/swagger2", "api"), requests: true,
 			check: func(t *testing.T, emu *emulator.Server, run actionRun) {
 				if vs := emu.Versions("4711", "main", "swagger.yml"); len(vs) != 1 || !bytes.Contains(vs[0].Content, []byte(`"common/parameters.yml#/offset"`)) {
 					t.Errorf("references to other files were not kept")
+				}
+				// The files the upload refers to and does not hold are named.
+				if want := "::notice title=docs-publish::bundle is false, so the upload refers to 4 files it does not hold (common/definitions.yml, common/parameters.yml, common/responses.yml, paths/book.yml): the service looks for them from swagger.yml among the project's files on branch main"; !strings.Contains(run.stdout, want) {
+					t.Errorf("no notice %q in\n%s", want, run.stdout)
 				}
 			}},
 		{name: "error in a referenced file stops the run", inputs: map[string]string{"file": "api/swagger.yaml"},

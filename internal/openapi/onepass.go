@@ -239,6 +239,10 @@ type Prepared struct {
 	Size int64
 	// OnePass says the single pass did the work.
 	OnePass bool
+	// Unbundled are the files other than the description that its $refs
+	// name, left as written (without Bundle): the upload refers to them,
+	// and does not hold them. Their paths from the description, sorted.
+	Unbundled []string
 	// mem is the room the tree holds in the collector's soft limit.
 	mem *memlimit.Reservation
 }
@@ -324,7 +328,7 @@ func prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 	if !opts.Bundle {
 		files = fsys
 	}
-	findings := validate(root, files)
+	findings, named := validateFiles(root, files)
 	if len(broken) > 0 {
 		return nil, &Faults{Load: broken, Findings: findings}
 	}
@@ -332,7 +336,7 @@ func prepare(ctx context.Context, fsys fs.FS, name string, opts PrepareOptions, 
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{Root: root, Findings: findings, Size: n}, nil
+	return &Prepared{Root: root, Findings: findings, Size: n, Unbundled: named}, nil
 }
 
 // onePass tries the single pass; errGiveWay leaves the description to the

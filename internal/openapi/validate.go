@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/big"
 	"mime"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -44,6 +46,14 @@ func Validate(root *Node) []Finding { return validate(root, nil) }
 // (fsys), also reports a $ref to a file that is not there: one left as
 // written, which the service cannot resolve either.
 func validate(root *Node, fsys fs.FS) []Finding {
+	findings, _ := validateFiles(root, fsys)
+	return findings
+}
+
+// validateFiles is validate, and says which files, other than the
+// description's own, its $refs name (given fsys: those are left as
+// written), by their paths from the file that names them, sorted.
+func validateFiles(root *Node, fsys fs.FS) ([]Finding, []string) {
 	v := &validator{root: root, checked: map[*Node]bool{}, ix: index{}, fsys: fsys}
 	v.version = versionOf(root)
 	v.fmt = formatOf(root)
@@ -53,7 +63,7 @@ func validate(root *Node, fsys fs.FS) []Finding {
 	v.responses()
 	v.unused(usedRefs(root))
 	v.schemas() // schema.go
-	return v.findings
+	return v.findings, slices.Sorted(maps.Keys(v.files))
 }
 
 // validateKept is Validate over what the single pass kept, with the $refs
@@ -126,6 +136,7 @@ func (v *validator) keptRefs(refs []passRef, texts int) {
 
 type validator struct {
 	root     *Node
+	files    map[string]bool // that $refs left as written name (with fsys), as they write them
 	version  int
 	fmt      format
 	findings []Finding
@@ -421,6 +432,10 @@ func (v *validator) refProblem(ref, from string) string {
 		if _, err := fs.Stat(v.fsys, p); errors.Is(err, fs.ErrNotExist) {
 			return fmt.Sprintf("$ref %s: %s does not exist: add the file, or fix the $ref (bundle is false, so the $ref is published as written)", ref, p)
 		}
+		if v.files == nil {
+			v.files = map[string]bool{}
+		}
+		v.files[path.Clean(file)] = true
 	default:
 		if _, err := v.resolve(ptr, false); err != nil && err != errUndecided {
 			return fmt.Sprintf("$ref %s does not resolve: %v: fix the $ref, or add what it names", ref, err)

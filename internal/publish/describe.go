@@ -89,8 +89,24 @@ func loadDescription(ctx context.Context, cfg Config, p *Plan, ws *workspace.Wor
 	case warns > 0 && bool(cfg.FailOnWarnings):
 		return nil, &InputError{Input: "file", Err: ErrInvalidDescription, Msg: fmt.Sprintf("%s has %s and fail-on-warnings is true (%s): fix them, or set fail-on-warnings: false; nothing was sent", cfg.File, report.Plural(warns, "warning"), seeAnnotations(cfg.CLI, res.Unannotated))}
 	}
+	if named := l.d.prepared.Unbundled; len(named) > 0 {
+		rep.Annotate(report.Notice, unbundledNote(cfg, p.FileName, named), report.Where{})
+	}
 	kept = true
 	return l.d, nil
+}
+
+// unbundledNote says that the upload, written to the project as
+// fileName, refers to files it does not hold (named, by their paths from
+// it), with bundle false: the service must find them in the project.
+func unbundledNote(cfg Config, fileName string, named []string) string {
+	const most = 5
+	list := strings.Join(named[:min(len(named), most)], ", ")
+	if n := len(named) - most; n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	return fmt.Sprintf("bundle is false, so the upload refers to %s it does not hold (%s): the service looks for them from %s among the project's files on branch %s, which must have them; or set bundle: true to lift them into the upload",
+		report.Plural(len(named), "file"), list, fileName, cfg.Branch)
 }
 
 // inReportOrder sorts findings as they are annotated and listed: errors
