@@ -197,7 +197,8 @@ func (r *Redactor) Has(s string) bool {
 // matched as if the characters that show as nothing were not there.
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
-	spans := append(r.find(view), r.partial.partialSpans(view)...)
+	ends := sequences(view)
+	spans := append(r.find(view, ends), r.partial.partialSpans(view, ends)...)
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
@@ -205,7 +206,7 @@ func (r *Redactor) spans(s string) []span {
 		if r.notUTF8 {
 			// Its first bytes may end a character of the text before it
 			// that shows as nothing, which the view leaves out.
-			spans = append(spans, r.find(s)...)
+			spans = append(spans, r.find(s, sequences(s))...)
 			spans = append(spans, r.partial.find(s)...)
 		}
 	}
@@ -222,7 +223,8 @@ type state struct{ p, k int }
 // matcher holds what matching reuses from one position to the next.
 type matcher struct {
 	s     string
-	first []unit // the ways the text at the start position reads
+	ends  []int32 // where an escape sequence starts, its end; nil for none
+	first []unit  // the ways the text at the start position reads
 	us    []unit
 	stack []state
 	// seen are the states reached from the start position: a short list,
@@ -242,10 +244,11 @@ type matcher struct {
 // maxSeenList is how many states are looked up in a list before a map.
 const maxSeenList = 32
 
-// find lists the spans of s that hold a secret, in the order they start.
-func (r *Redactor) find(s string) []span {
+// find lists the spans of s that hold a secret, in the order they start;
+// ends are its escape sequences (see sequences).
+func (r *Redactor) find(s string, ends []int32) []span {
 	var spans []span
-	m := matcher{s: s}
+	m := matcher{s: s, ends: ends}
 	// A pattern is looked for again only past its last match, as a
 	// replacement of every match from left to right would: a text that
 	// repeats a secret costs its length once, not once a byte.
@@ -313,6 +316,10 @@ func (m *matcher) match(p *pattern, i int) int {
 		if st.p != i {
 			m.us = units(m.s, st.p, m.us[:0])
 			us = m.us
+		}
+		if m.ends != nil && m.ends[st.p] > 0 && p.split && st.k > 0 {
+			// An escape sequence, which shows as nothing: a separator.
+			m.push(state{int(m.ends[st.p]), st.k})
 		}
 		for _, u := range us {
 			if u.sep && p.split && st.k > 0 {
