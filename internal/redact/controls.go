@@ -45,44 +45,30 @@ const (
 // itself, and the bytes escapes start with.
 var mayIntroduce = [utf8.RuneSelf]bool{0x1b: true, '\\': true, '&': true, '%': true, '^': true}
 
-// sequences finds the escape sequences of s: for each position where one
-// starts (its ESC, written or escaped, or its C1 introducer), the end of
-// the longest; 0 elsewhere. It is nil when s holds none. Each position is
-// read once for each kind of body, whatever the number of sequences, so
-// that the cost is linear in the length of s.
-func sequences(s string) []int32 {
-	var q seqScan
-	return q.find(s)
-}
-
-func (q *seqScan) find(s string) []int32 {
-	var buf [8]unit
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < utf8.RuneSelf && !mayIntroduce[c] || c >= utf8.RuneSelf && c != 0xc2 {
-			continue // 0xc2 starts U+0080 to U+00BF: the C1 introducers
-		}
-		us := buf[:0]
-		if c >= utf8.RuneSelf {
-			us = append(us, readAt(s, i))
-		} else {
-			us = units(s, i, us)
-		}
-		for _, u := range us {
-			if end := q.sequence(s, u.b, i+u.n); end > 0 {
-				if q.ends == nil {
-					q.ends = make([]int32, len(s)+1)
-				}
-				q.ends[i] = max(q.ends[i], int32(end))
-			}
-		}
+// at is the end of the escape sequence that starts at s[i] (its ESC,
+// written or escaped, or its C1 introducer), the longest where several
+// readings start one; 0 for none. us are the ways the text at i reads
+// (see units), which the caller has read already. Bodies are read once
+// for each kind and position, whatever the number of sequences that share
+// them, so that the cost for a text is linear in its length.
+func (q *seqScan) at(s string, i int, us []unit) int {
+	c := s[i]
+	switch {
+	case c == 0xc2: // starts U+0080 to U+00BF: the C1 introducers
+		_, n := utf8.DecodeRuneInString(s[i:])
+		return q.sequence(s, s[i:i+n], i+n)
+	case c >= utf8.RuneSelf || !mayIntroduce[c]:
+		return 0
 	}
-	return q.ends
+	end := 0
+	for _, u := range us {
+		end = max(end, q.sequence(s, u.b, i+u.n))
+	}
+	return end
 }
 
-// seqScan holds what finding the sequences of a text reuses.
+// seqScan finds the escape sequences of a text, as its readers ask.
 type seqScan struct {
-	ends []int32
 	// memo holds, for each kind of body, the end of the body that starts
 	// at each position, plus one; 0 where not yet read.
 	memo [bodyKinds][]int32
@@ -237,15 +223,25 @@ func bodyStep(kind int, b string) int {
 // the character is a separator.
 func readAt(s string, i int) unit {
 	c := s[i]
-	switch {
-	case c >= utf8.RuneSelf:
-		r, n := utf8.DecodeRuneInString(s[i:])
-		return unit{n: n, b: s[i : i+n], sep: separator(r)}
-	case !notPlain[c]:
-		return unit{n: 1, b: s[i : i+1], sep: separatorByte(c)}
+	if c >= utf8.RuneSelf || !notPlain[c] {
+		return plainByteAt(s, i)
 	}
 	var buf [8]unit
-	us := units(s, i, buf[:0])
+	return longest(units(s, i, buf[:0]))
+}
+
+// plainByteAt is the character at s[i], which starts no escape, as
+// readAt reads it.
+func plainByteAt(s string, i int) unit {
+	if c := s[i]; c < utf8.RuneSelf {
+		return unit{n: 1, b: s[i : i+1], sep: separatorByte(c)}
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return unit{n: n, b: s[i : i+n], sep: separator(r)}
+}
+
+// longest is the reading readAt takes of us, the ways a position reads.
+func longest(us []unit) unit {
 	best := us[0]
 	for _, u := range us[1:] {
 		// A backslash, written or decoded (%5C, &#92;, \\), is read as

@@ -244,13 +244,13 @@ func (x *partialIndex) withPrefix(d string, pi int, run span) span {
 
 // partialSpans lists the spans of s that hold a run of a secret, in no
 // order.
-func (x *partialIndex) partialSpans(s string, ends []int32) []span {
+func (x *partialIndex) partialSpans(s string, q *seqScan) []span {
 	if len(x.pats) == 0 || len(s) < gramLen {
 		return nil
 	}
 	var spans []span
-	if x.seen(s, ends) {
-		d, from := plainText(s, ends)
+	if x.seen(s, q) {
+		d, from := plainText(s, q)
 		spans = x.find(d)
 		for i, sp := range spans {
 			_, n := plainAt(s, from[sp.to-1])
@@ -267,13 +267,13 @@ func (x *partialIndex) partialSpans(s string, ends []int32) []span {
 // seen reports whether s, read as plainText reads it, holds a gram of a
 // pattern: what most texts do not, so that they cost one pass that keeps
 // nothing.
-func (x *partialIndex) seen(s string, ends []int32) bool {
+func (x *partialIndex) seen(s string, q *seqScan) bool {
 	var key uint64
 	read := 0
 	for i := 0; i < len(s); {
 		b, n := s[i:i+1], 1
 		if c := s[i]; c >= utf8.RuneSelf || notPlain[c] {
-			b, n = plainStep(s, i, ends)
+			b, n = plainStep(s, i, q)
 		}
 		for j := 0; j < len(b); j++ {
 			key = key<<8 | uint64(lower(b[j]))
@@ -300,13 +300,13 @@ var notPlain = func() (t [utf8.RuneSelf]bool) {
 
 // plainText is s as a reader decoding every escape reads it, one reading
 // for each position (see plainAt), the separators and the escape
-// sequences (whose ends, by start, are ends) left out; and for each
+// sequences left out; and for each
 // byte of it, where in s the character it comes from starts.
-func plainText(s string, ends []int32) (string, []int) {
+func plainText(s string, q *seqScan) (string, []int) {
 	d := make([]byte, 0, len(s))
 	from := make([]int, 0, len(s))
 	for i := 0; i < len(s); {
-		b, n := plainStep(s, i, ends)
+		b, n := plainStep(s, i, q)
 		d = append(d, b...)
 		for range len(b) {
 			from = append(from, i)
@@ -328,11 +328,27 @@ func plainAt(s string, i int) (string, int) {
 	return u.b, u.n
 }
 
-// plainStep is plainAt, but for an escape sequence (see sequences), of
-// which ends holds the end where one starts at i: read as nothing.
-func plainStep(s string, i int, ends []int32) (string, int) {
-	if ends != nil && ends[i] > 0 {
-		return "", int(ends[i]) - i
+// plainStep is plainAt, but for an escape sequence (see seqScan.at),
+// read as nothing.
+func plainStep(s string, i int, q *seqScan) (string, int) {
+	c := s[i]
+	if c < utf8.RuneSelf && !notPlain[c] || c >= utf8.RuneSelf && c != 0xc2 {
+		return plainAt(s, i)
 	}
-	return plainAt(s, i)
+	var buf [8]unit
+	var us []unit
+	if c < utf8.RuneSelf {
+		us = units(s, i, buf[:0])
+	}
+	if end := q.at(s, i, us); end > i {
+		return "", end - i
+	}
+	u := plainByteAt(s, i)
+	if us != nil {
+		u = longest(us)
+	}
+	if u.sep {
+		return "", u.n
+	}
+	return u.b, u.n
 }

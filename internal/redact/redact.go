@@ -8,7 +8,8 @@
 // Unicode counts as white space: U+00A0, U+2028, U+3000…), invisible
 // characters (every format character and default ignorable code point:
 // bidirectional marks and overrides, zero-width spaces, tags, variation
-// selectors…) or escaping backslashes, written or escaped again (%5C_,
+// selectors…), controls and a terminal's escape sequences (a colour code:
+// controls.go) or escaping backslashes, written or escaped again (%5C_,
 // &#92;_); cut short; and in part, a run of half of it or more
 // (partial.go).
 //
@@ -197,8 +198,8 @@ func (r *Redactor) Has(s string) bool {
 // matched as if the characters that show as nothing were not there.
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
-	ends := sequences(view)
-	spans := append(r.find(view, ends), r.partial.partialSpans(view, ends)...)
+	var q seqScan
+	spans := append(r.find(view, &q), r.partial.partialSpans(view, &q)...)
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
@@ -206,7 +207,7 @@ func (r *Redactor) spans(s string) []span {
 		if r.notUTF8 {
 			// Its first bytes may end a character of the text before it
 			// that shows as nothing, which the view leaves out.
-			spans = append(spans, r.find(s, sequences(s))...)
+			spans = append(spans, r.find(s, &seqScan{})...)
 			spans = append(spans, r.partial.find(s)...)
 		}
 	}
@@ -223,8 +224,8 @@ type state struct{ p, k int }
 // matcher holds what matching reuses from one position to the next.
 type matcher struct {
 	s     string
-	ends  []int32 // where an escape sequence starts, its end; nil for none
-	first []unit  // the ways the text at the start position reads
+	seqs  *seqScan
+	first []unit // the ways the text at the start position reads
 	us    []unit
 	stack []state
 	// seen are the states reached from the start position: a short list,
@@ -245,10 +246,10 @@ type matcher struct {
 const maxSeenList = 32
 
 // find lists the spans of s that hold a secret, in the order they start;
-// ends are its escape sequences (see sequences).
-func (r *Redactor) find(s string, ends []int32) []span {
+// q finds its escape sequences.
+func (r *Redactor) find(s string, q *seqScan) []span {
 	var spans []span
-	m := matcher{s: s, ends: ends}
+	m := matcher{s: s, seqs: q}
 	// A pattern is looked for again only past its last match, as a
 	// replacement of every match from left to right would: a text that
 	// repeats a secret costs its length once, not once a byte.
@@ -317,9 +318,11 @@ func (m *matcher) match(p *pattern, i int) int {
 			m.us = units(m.s, st.p, m.us[:0])
 			us = m.us
 		}
-		if m.ends != nil && m.ends[st.p] > 0 && p.split && st.k > 0 {
+		if p.split && st.k > 0 {
 			// An escape sequence, which shows as nothing: a separator.
-			m.push(state{int(m.ends[st.p]), st.k})
+			if end := m.seqs.at(m.s, st.p, us); end > st.p {
+				m.push(state{end, st.k})
+			}
 		}
 		for _, u := range us {
 			if u.sep && p.split && st.k > 0 {
