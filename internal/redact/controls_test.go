@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -246,20 +245,48 @@ func TestSequencesReadEachCharacterOnce(t *testing.T) {
 	}
 }
 
-// BenchmarkRedactSequences scrubs 1 MB of log text coloured as a test
-// runner colours it, a reset code after every few characters, with
-// escaped resets and starts of the secret among them: the sequences are
-// found once, and each is a separator to the match.
-func BenchmarkRedactSequences(b *testing.B) {
+// TestEachStateSearchedOnce: a title that is not ended runs over the
+// text after it, later starts of a secret included, so that a search from
+// each start could read on to the end of the text; each reads on only to
+// the states an earlier one found leads to no match, so that the states
+// searched from are fewer than the bytes of the text, not their square.
+func TestEachStateSearchedOnce(t *testing.T) {
+	t.Parallel()
 	r := New(gh, secret)
-	chunk := "\x1b[32mok\x1b[0m " + gh[:6] + "\x1b[0m" + `\u001b[1;31mFAIL\u001b[0m ` + "\x1b]8;;https://example.com\x1b\\x\x1b]8;;\x1b\\ "
-	text := strings.Repeat(chunk, (1<<20)/len(chunk))
-	if !utf8.ValidString(text) {
-		b.Fatal("not UTF-8")
+	for name, unit := range map[string]string{
+		"titles":           gh[:5] + `%25251B]&amp;amp;#27;]\\u001b]`,
+		"links and blanks": gh[:9] + "\x1b]8;;x " + gh[:3] + "  ",
+	} {
+		text := strings.Repeat(unit, 1000)
+		m := matcher{s: text, seqs: &seqScan{}, deads: make([]*deadStates, len(r.patterns))}
+		if spans := m.find(r); len(spans) > 0 {
+			t.Errorf("%s: %d spans found in text with no secret", name, len(spans))
+		}
+		if m.pushes > len(text) {
+			t.Errorf("%s: %d states searched from in %d bytes", name, m.pushes, len(text))
+		}
 	}
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r.Redact(text)
+}
+
+// BenchmarkRedactSequences scrubs log text coloured as a test runner
+// colours it, a reset code after every few characters, with escaped
+// resets and starts of the secret among them; and text of escapes of
+// escapes of ESC, each starting a title that runs to the end of the text
+// (none ends): the sequences are read once, and each is a separator to
+// the match. The time a byte stays the same at 1 and 4 MB.
+func BenchmarkRedactSequences(b *testing.B) {
+	chunk := "\x1b[32mok\x1b[0m " + gh[:6] + "\x1b[0m" + `\u001b[1;31mFAIL\u001b[0m ` + "\x1b]8;;https://example.com\x1b\\x\x1b]8;;\x1b\\ "
+	for name, unit := range map[string]string{"coloured": chunk, "unended titles": gh[:5] + `%25251B]&amp;amp;#27;]\\u001b]`} {
+		for _, size := range []int{1 << 20, 4 << 20} {
+			text := strings.Repeat(unit, size/len(unit))
+			b.Run(fmt.Sprintf("%s/%dMB", name, size>>20), func(b *testing.B) {
+				r := New(gh, secret)
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					r.Redact(text)
+				}
+			})
+		}
 	}
 }

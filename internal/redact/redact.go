@@ -240,6 +240,42 @@ type matcher struct {
 	// seenPeak is the most states seenMap has held: clearing it costs
 	// that, however few it holds now.
 	seenPeak int
+	// pushes counts the states searched from, for all the matches.
+	pushes int
+	// long are the positions stamped past the short list (their k in
+	// seenK; the others at them are in seenMap).
+	long []int32
+	// dead are, for each pattern, the states from which a match was
+	// searched for in full and none found; dead the current pattern's.
+	deads []*deadStates
+	dead  *deadStates
+}
+
+// deadStates are states that lead to no match of a pattern: an escape
+// sequence (a title, a link) shows as nothing, and may hold the text of
+// later starts of a secret, so that a search from each start could read
+// on to the end of the text. A search that reads a state found dead in an
+// earlier one stops there: each state of a pattern is searched from once.
+type deadStates struct {
+	k    []int32 // for each position, a dead k plus one; 0 for none
+	more map[state]bool
+}
+
+func (d *deadStates) has(st state) bool {
+	return d.k[st.p] == int32(st.k)+1 || d.more[st]
+}
+
+func (d *deadStates) add(st state) {
+	switch d.k[st.p] {
+	case 0:
+		d.k[st.p] = int32(st.k) + 1
+	case int32(st.k) + 1:
+	default:
+		if d.more == nil {
+			d.more = map[state]bool{}
+		}
+		d.more[st] = true
+	}
 }
 
 // maxSeenList is how many states are looked up in a list before a map.
@@ -248,8 +284,13 @@ const maxSeenList = 32
 // find lists the spans of s that hold a secret, in the order they start;
 // q finds its escape sequences.
 func (r *Redactor) find(s string, q *seqScan) []span {
+	m := matcher{s: s, seqs: q, deads: make([]*deadStates, len(r.patterns))}
+	return m.find(r)
+}
+
+func (m *matcher) find(r *Redactor) []span {
 	var spans []span
-	m := matcher{s: s, seqs: q}
+	s := m.s
 	// A pattern is looked for again only past its last match, as a
 	// replacement of every match from left to right would: a text that
 	// repeats a secret costs its length once, not once a byte.
@@ -264,7 +305,7 @@ func (r *Redactor) find(s string, q *seqScan) []span {
 			if i < next[pi] {
 				continue
 			}
-			if e := m.match(&r.patterns[pi], i); e > i {
+			if e := m.match(pi, &r.patterns[pi], i); e > i {
 				next[pi] = e
 				end = max(end, e)
 			}
@@ -278,10 +319,35 @@ func (r *Redactor) find(s string, q *seqScan) []span {
 
 // match is the end of the span that starts at i and reads as p, or as
 // the start of p (minCut bytes or more) followed by CutMark; -1 for none.
-func (m *matcher) match(p *pattern, i int) int {
+func (m *matcher) match(pi int, p *pattern, i int) int {
 	if !slices.ContainsFunc(m.first, func(u unit) bool { return p.continues(u.b, 0) }) {
 		return -1 // the way most positions end: no need to search
 	}
+	m.dead = m.deads[pi]
+	m.long = m.long[:0]
+	end := m.search(p, i)
+	if end < 0 && len(m.long) > 0 {
+		// Searched in full, past the short list, and no match: a later
+		// search that reaches one of these states need not read on.
+		if m.dead == nil {
+			m.dead = &deadStates{k: make([]int32, len(m.s)+1)}
+			m.deads[pi] = m.dead
+		}
+		for _, st := range m.seen {
+			m.dead.add(st)
+		}
+		for _, p := range m.long {
+			m.dead.add(state{int(p), int(m.seenK[p])})
+		}
+		for st := range m.seenMap {
+			m.dead.add(st)
+		}
+	}
+	return end
+}
+
+// search is match's search from i, past its first check.
+func (m *matcher) search(p *pattern, i int) int {
 	m.seen = m.seen[:0]
 	if m.gen++; m.gen == 0 { // wrapped: the stamps may hold this number
 		clear(m.seenGen)
@@ -356,6 +422,9 @@ func cutAt(s string, p int) int {
 }
 
 func (m *matcher) push(st state) {
+	if m.dead != nil && m.dead.has(st) {
+		return
+	}
 	switch {
 	case len(m.seen) < maxSeenList:
 		if slices.Contains(m.seen, st) {
@@ -370,6 +439,7 @@ func (m *matcher) push(st state) {
 		}
 		if m.seenGen[st.p] != m.gen {
 			m.seenGen[st.p], m.seenK[st.p] = m.gen, int32(st.k)
+			m.long = append(m.long, int32(st.p))
 			break
 		}
 		if int(m.seenK[st.p]) == st.k || m.seenMap[st] {
@@ -382,6 +452,7 @@ func (m *matcher) push(st state) {
 		m.seenPeak = max(m.seenPeak, len(m.seenMap))
 	}
 	m.stack = append(m.stack, st)
+	m.pushes++
 }
 
 // continues reports whether b, not empty, is what p holds at k.
