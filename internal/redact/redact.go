@@ -284,7 +284,7 @@ const maxSeenList = 32
 // find lists the spans of s that hold a secret, in the order they start;
 // q finds its escape sequences.
 func (r *Redactor) find(s string, q *seqScan) []span {
-	m := matcher{s: s, seqs: q, deads: make([]*deadStates, len(r.patterns))}
+	m := matcher{s: s, seqs: q}
 	return m.find(r)
 }
 
@@ -323,7 +323,10 @@ func (m *matcher) match(pi int, p *pattern, i int) int {
 	if !slices.ContainsFunc(m.first, func(u unit) bool { return p.continues(u.b, 0) }) {
 		return -1 // the way most positions end: no need to search
 	}
-	m.dead = m.deads[pi]
+	m.dead = nil
+	if pi < len(m.deads) {
+		m.dead = m.deads[pi]
+	}
 	m.long = m.long[:0]
 	end := m.search(p, i)
 	if end < 0 && len(m.long) > 0 {
@@ -331,6 +334,9 @@ func (m *matcher) match(pi int, p *pattern, i int) int {
 		// search that reaches one of these states need not read on.
 		if m.dead == nil {
 			m.dead = &deadStates{k: make([]int32, len(m.s)+1)}
+			if pi >= len(m.deads) {
+				m.deads = slices.Grow(m.deads, pi+1-len(m.deads))[:pi+1]
+			}
 			m.deads[pi] = m.dead
 		}
 		for _, st := range m.seen {
