@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/docs-publish/docs-publish/internal/cli"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
@@ -194,8 +195,15 @@ func shown(text, secret string) string {
 			return f
 		}
 	}
-	// Split by separators, cut short, or in another letter case.
+	// Split by separators (controls and a terminal's escape sequences
+	// too), cut short, or in another letter case.
 	squeezed := strings.ToLower(strings.NewReplacer("\r", "", "\n", "", "%0A", "", "%0D", "", " ", "", "<br>", "", `\`, "").Replace(text))
+	squeezed = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, terminalEscapes.ReplaceAllString(squeezed, ""))
 	for _, part := range []string{secret[:8], secret[len(secret)-8:]} {
 		if strings.Contains(squeezed, strings.ToLower(part)) {
 			return part
@@ -203,6 +211,10 @@ func shown(text, secret string) string {
 	}
 	return ""
 }
+
+// terminalEscapes are a terminal's escape sequences: CSI (a colour), OSC
+// (a title, a link) and the short ones.
+var terminalEscapes = regexp.MustCompile("\x1b(\\[[\x20-\x3f]*[\x40-\x7e]|\\][^\x07\x1b]*(\x07|\x1b)?|[\x20-\x2f]*[\x30-\x7e])")
 
 // withoutMasks is stdout without the ::add-mask:: commands, the one place
 // the secrets must be.
@@ -321,6 +333,19 @@ func TestNoSecretThroughAnySink(t *testing.T) {
 			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[:19]+" end")}},
 		{name: "the token's last 19 of 28 characters",
 			h: &hostile{list: errorBody(401, "text/plain", "bad: "+docsToken[9:]+" end")}},
+		// Colour codes and NUL between the token's characters, raw or as
+		// JSON escapes: GitHub's log viewer renders the codes, so that a
+		// reader sees the token whole. Each once went through every sink.
+		{name: "a token with a reset code after each character, JSON-escaped",
+			h: &hostile{list: errorBody(400, "application/json", `{"message":"`+strings.Join(strings.Split(docsToken, ""), `\u001b[0m`)+`"}`)}},
+		{name: "a token with a reset code after each character, raw",
+			h: &hostile{list: errorBody(400, "text/plain", "bad: "+strings.Join(strings.Split(docsToken, ""), "\x1b[0m")+" end")}},
+		{name: "a token with a colour, a title and a link inside",
+			h: &hostile{list: errorBody(400, "text/plain", "bad: "+docsToken[:8]+"\x1b[1;31m"+docsToken[8:14]+"\x1b]0;title\a"+docsToken[14:20]+"\x1b]8;;https://x.invalid\x1b\\"+docsToken[20:]+" end")}},
+		{name: "a token with NUL after each character, JSON-escaped",
+			h: &hostile{list: errorBody(400, "application/json", `{"message":"`+strings.Join(strings.Split(docsToken, ""), `\u0000`)+`"}`)}},
+		{name: "a token with NUL after each character, raw",
+			h: &hostile{list: errorBody(400, "text/plain", "bad: "+strings.Join(strings.Split(docsToken, ""), "\x00")+" end")}},
 		{name: "a success answer that echoes the token escaped, printed by the debug log", ok: true,
 			h: &hostile{list: func(w http.ResponseWriter, r *http.Request) {
 				io.WriteString(w, `{"docs":[{"id":17}],"echo":"`+escapeEach(docsToken, `\u%04X`, 1)+`"}`)

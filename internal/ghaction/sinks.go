@@ -65,9 +65,10 @@ func (s *lineSink) json(text string) { s.write(scrubJSON(text, s.secrets)) }
 const maxProperty = 1 << 10
 
 // command writes a workflow command the program means: its name and
-// property names as they are; each property value and the message escaped
-// as the runner reads them (a value cannot end its property, nor the
-// message its line), then scrubbed, then bounded. The scrub leaves the
+// property names as they are; each property value and the message with
+// its controls shown as escapes (see showControls) and escaped as the
+// runner reads them (a value cannot end its property, nor the message its
+// line), then scrubbed, then bounded. The scrub leaves the
 // command's syntax alone, so that a secret that is a short word cannot
 // break the command. The title property is the program's name, never
 // data, and is left as it is.
@@ -91,14 +92,14 @@ func commandLine(name string, props map[string]string, msg string, scrub func(st
 		if i == 0 {
 			sep = " "
 		}
-		v := escapeProperty(props[k])
+		v := escapeProperty(showControls(props[k]))
 		if k != "title" {
 			v = cutText(scrub(v), maxProperty)
 		}
 		b.WriteString(sep + k + "=" + v)
 	}
 	b.WriteString("::")
-	b.WriteString(cutText(scrub(escapeData(msg)), maxLine-b.Len()))
+	b.WriteString(cutText(scrub(escapeData(showControls(msg))), maxLine-b.Len()))
 	b.WriteString("\n")
 	return b.String()
 }

@@ -39,7 +39,7 @@ func units(s string, i int, out []unit) []unit {
 
 func unitsNested(s string, i int, out []unit, depth int) []unit {
 	c := s[i]
-	out = append(out, unit{n: 1, b: s[i : i+1], sep: isBlankByte(c)})
+	out = append(out, unit{n: 1, b: s[i : i+1], sep: separatorByte(c)})
 	if c >= utf8.RuneSelf {
 		if r, n := utf8.DecodeRuneInString(s[i:]); separator(r) {
 			out = append(out, unit{n: n, sep: true})
@@ -65,6 +65,12 @@ func unitsNested(s string, i int, out []unit, depth int) []unit {
 		out = percentEscape(s, i, out)
 	case '+':
 		out = append(out, unit{n: 1, b: " "}) // a blank in a query
+	case '^':
+		// Caret notation, as cat -v and less show a control: ^[ is ESC,
+		// ^@ NUL, ^? DEL.
+		if i+1 < len(s) && '?' <= s[i+1] && s[i+1] <= '_' {
+			out = append(out, unit{n: 2, b: string(rune(s[i+1] ^ 0x40))})
+		}
 	}
 	// A decoded character that itself starts an escape: decode the text
 	// it starts, once more. Markdown's escaping backslashes may stand
@@ -115,14 +121,11 @@ func unescapedMarkdown(head, text string) (string, []int) {
 
 func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 
-// isBlankByte reports whether c is an ASCII line break or blank: text
-// folded, or made one line, splits a secret with them. So do the others
-// Unicode counts as white space (U+00A0, U+2028, U+3000…): unicode.IsSpace.
-func isBlankByte(c byte) bool { return c < utf8.RuneSelf && unicode.IsSpace(rune(c)) }
-
 // separator reports whether r splits a secret's text as a blank does: a
-// white space or an invisible character.
-func separator(r rune) bool { return invisible(r) || unicode.IsSpace(r) }
+// white space (a line break or blank, as text folded or made one line
+// splits a secret with, and the others Unicode counts: U+00A0, U+2028,
+// U+3000…), an invisible character, or a control (see controls.go).
+func separator(r rune) bool { return invisible(r) || unicode.IsSpace(r) || control(r) }
 
 // invisible reports whether r shows as nothing, by Unicode's rule rather
 // than a list: every format character (category Cf: bidirectional marks,
@@ -142,7 +145,9 @@ func invisible(r rune) bool {
 
 // jsonEscape reads the escape at s[i] (a backslash) as JSON and
 // JavaScript decode it: \uXXXX (a surrogate pair as one character),
-// \u{X…}, \xXX, and the short escapes. \n and \r are line breaks.
+// \u{X…}, \xXX, and the short escapes. \n and \r are line breaks. It
+// reads those C, the shell and Python add too, which write terminal
+// escapes: \e (ESC), \a (BEL), and a byte in three octal digits (\033).
 func jsonEscape(s string, i int, out []unit) []unit {
 	if i+1 >= len(s) {
 		return out
@@ -183,6 +188,24 @@ func jsonEscape(s string, i int, out []unit) []unit {
 		return append(out, unit{n: 2, sep: true})
 	case 't':
 		return append(out, unit{n: 2, b: "\t", sep: true})
+	case 'e', 'E':
+		return append(out, unit{n: 2, b: "\x1b"})
+	case 'a':
+		return append(out, unit{n: 2, b: "\a"})
+	case 'v':
+		return append(out, unit{n: 2, b: "\v"})
+	case '0', '1', '2', '3':
+		if i+4 <= len(s) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			v := (e-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0')
+			out = append(out, unit{n: 4, b: string([]byte{v})})
+			if v >= utf8.RuneSelf {
+				out = octalRune(s, i, v, out)
+			}
+			return out
+		}
+		if e == '0' { // JavaScript's NUL
+			return append(out, unit{n: 2, b: "\x00"})
+		}
 	case 'b':
 		return append(out, unit{n: 2, b: "\b"})
 	case 'f':
@@ -274,16 +297,39 @@ func percentEscape(s string, i int, out []unit) []unit {
 // match a secret one at a time, but only the whole character can be told
 // invisible.
 func percentRune(s string, i int, lead byte, out []unit) []unit {
+	return escapedRune(s, i, lead, out, func(e string) (byte, bool) {
+		v, ok := hexValue(e[1:])
+		return byte(v), ok && e[0] == '%'
+	})
+}
+
+// octalRune reads the bytes of one character escaped one by one in octal
+// (\302\233), as percentRune does.
+func octalRune(s string, i int, lead byte, out []unit) []unit {
+	return escapedRune(s, i, lead, out, func(e string) (byte, bool) {
+		ok := e[0] == '\\' && '0' <= e[1] && e[1] <= '3' && isOctal(e[2]) && isOctal(e[3])
+		return (e[1]-'0')<<6 | (e[2]-'0')<<3 | (e[3] - '0'), ok
+	})
+}
+
+// escapedRune reads the bytes of one character, each escaped in an
+// escape of the same length as the first at s[i], whose byte is lead, as
+// byteOf reads one.
+func escapedRune(s string, i int, lead byte, out []unit, byteOf func(escape string) (byte, bool)) []unit {
+	size := map[byte]int{'%': 3, '\\': 4}[s[i]]
 	b := []byte{lead}
-	for j := i + 3; len(b) < utf8.UTFMax && !utf8.FullRune(b); j += 3 {
-		v, ok := hexValue(s[min(len(s), j+1):min(len(s), j+3)])
-		if !ok || j+3 > len(s) || s[j] != '%' {
+	for j := i + size; len(b) < utf8.UTFMax && !utf8.FullRune(b); j += size {
+		if j+size > len(s) {
 			return out
 		}
-		b = append(b, byte(v))
+		v, ok := byteOf(s[j : j+size])
+		if !ok {
+			return out
+		}
+		b = append(b, v)
 	}
 	if r, n := utf8.DecodeRune(b); r != utf8.RuneError && n == len(b) && n > 1 {
-		out = append(out, unit{n: 3 * n, b: string(b)})
+		out = append(out, unit{n: size * n, b: string(b)})
 	}
 	return out
 }
@@ -318,6 +364,7 @@ func hexValue(h string) (rune, bool) {
 }
 
 func isDigit(c byte) bool     { return '0' <= c && c <= '9' }
+func isOctal(c byte) bool     { return '0' <= c && c <= '7' }
 func isHexLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'f' }
 func isAlnum(c byte) bool     { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z' }
 

@@ -244,13 +244,13 @@ func (x *partialIndex) withPrefix(d string, pi int, run span) span {
 
 // partialSpans lists the spans of s that hold a run of a secret, in no
 // order.
-func (x *partialIndex) partialSpans(s string) []span {
+func (x *partialIndex) partialSpans(s string, q *seqScan) []span {
 	if len(x.pats) == 0 || len(s) < gramLen {
 		return nil
 	}
 	var spans []span
-	if x.seen(s) {
-		d, from := plainText(s)
+	if x.seen(s, q) {
+		d, from := plainText(s, q)
 		spans = x.find(d)
 		for i, sp := range spans {
 			_, n := plainAt(s, from[sp.to-1])
@@ -267,13 +267,13 @@ func (x *partialIndex) partialSpans(s string) []span {
 // seen reports whether s, read as plainText reads it, holds a gram of a
 // pattern: what most texts do not, so that they cost one pass that keeps
 // nothing.
-func (x *partialIndex) seen(s string) bool {
+func (x *partialIndex) seen(s string, q *seqScan) bool {
 	var key uint64
 	read := 0
 	for i := 0; i < len(s); {
 		b, n := s[i:i+1], 1
 		if c := s[i]; c >= utf8.RuneSelf || notPlain[c] {
-			b, n = plainAt(s, i)
+			b, n = plainStep(s, i, q)
 		}
 		for j := 0; j < len(b); j++ {
 			key = key<<8 | uint64(lower(b[j]))
@@ -289,17 +289,24 @@ func (x *partialIndex) seen(s string) bool {
 	return false
 }
 
-// notPlain are the ASCII bytes that plainAt reads as something else.
-var notPlain = [utf8.RuneSelf]bool{'\\': true, '&': true, '<': true, '%': true, ' ': true, '\t': true, '\r': true, '\n': true, '\v': true, '\f': true}
+// notPlain are the ASCII bytes that plainAt reads as something else: the
+// bytes escapes start with, blanks and other controls.
+var notPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := range byte(utf8.RuneSelf) {
+		t[c] = separatorByte(c) || strings.IndexByte(`\&<%^`, c) >= 0
+	}
+	return t
+}()
 
 // plainText is s as a reader decoding every escape reads it, one reading
-// for each position (see plainAt), the separators left out; and for each
+// for each position (see plainAt), the separators and the escape
+// sequences left out; and for each
 // byte of it, where in s the character it comes from starts.
-func plainText(s string) (string, []int) {
+func plainText(s string, q *seqScan) (string, []int) {
 	d := make([]byte, 0, len(s))
 	from := make([]int, 0, len(s))
 	for i := 0; i < len(s); {
-		b, n := plainAt(s, i)
+		b, n := plainStep(s, i, q)
 		d = append(d, b...)
 		for range len(b) {
 			from = append(from, i)
@@ -310,36 +317,38 @@ func plainText(s string) (string, []int) {
 }
 
 // plainAt is the character at s[i] as a reader decoding every escape
-// reads it, and its length in s: the longest escape the text starts with,
-// decoded as far as it goes (&amp;#43; is +), a backslash that escapes
-// the character after it left out, and a separator (a blank, a line
-// break, an invisible character, <br>) read as nothing.
+// reads it (see readAt), and its length in s; a separator (a blank, a line
+// break, an invisible character, a control, <br>, a backslash that escapes
+// the character after it) read as nothing.
 func plainAt(s string, i int) (string, int) {
+	u := readAt(s, i)
+	if u.sep {
+		return "", u.n
+	}
+	return u.b, u.n
+}
+
+// plainStep is plainAt, but for an escape sequence (see seqScan.at),
+// read as nothing.
+func plainStep(s string, i int, q *seqScan) (string, int) {
 	c := s[i]
-	switch {
-	case isBlankByte(c):
-		return "", 1
-	case c >= utf8.RuneSelf:
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if separator(r) {
-			return "", n
-		}
-		return s[i : i+n], n
-	case !notPlain[c]:
-		return s[i : i+1], 1
+	if c < utf8.RuneSelf && !notPlain[c] || c >= utf8.RuneSelf && c != 0xc2 {
+		return plainAt(s, i)
 	}
 	var buf [8]unit
-	us := units(s, i, buf[:0])
-	best := us[0]
-	for _, u := range us[1:] {
-		// A backslash, written or decoded (%5C, &#92;, \\), is read as
-		// one that escapes: as a separator.
-		if u.n > best.n || u.n == best.n && u.sep && best.b == `\` {
-			best = u
-		}
+	var us []unit
+	if c < utf8.RuneSelf {
+		us = units(s, i, buf[:0])
 	}
-	if best.sep {
-		return "", best.n
+	if end := q.at(s, i, us); end > i {
+		return "", end - i
 	}
-	return best.b, best.n
+	u := plainByteAt(s, i)
+	if us != nil {
+		u = longest(us)
+	}
+	if u.sep {
+		return "", u.n
+	}
+	return u.b, u.n
 }

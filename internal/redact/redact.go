@@ -8,7 +8,8 @@
 // Unicode counts as white space: U+00A0, U+2028, U+3000…), invisible
 // characters (every format character and default ignorable code point:
 // bidirectional marks and overrides, zero-width spaces, tags, variation
-// selectors…) or escaping backslashes, written or escaped again (%5C_,
+// selectors…), controls and a terminal's escape sequences (a colour code:
+// controls.go) or escaping backslashes, written or escaped again (%5C_,
 // &#92;_); cut short; and in part, a run of half of it or more
 // (partial.go).
 //
@@ -197,7 +198,8 @@ func (r *Redactor) Has(s string) bool {
 // matched as if the characters that show as nothing were not there.
 func (r *Redactor) spans(s string) []span {
 	view, at := visible(s)
-	spans := append(r.find(view), r.partial.partialSpans(view)...)
+	var q seqScan
+	spans := append(r.find(view, &q), r.partial.partialSpans(view, &q)...)
 	if at != nil {
 		for i, sp := range spans {
 			spans[i] = span{at[sp.from], at[sp.to]}
@@ -205,7 +207,7 @@ func (r *Redactor) spans(s string) []span {
 		if r.notUTF8 {
 			// Its first bytes may end a character of the text before it
 			// that shows as nothing, which the view leaves out.
-			spans = append(spans, r.find(s)...)
+			spans = append(spans, r.find(s, &seqScan{})...)
 			spans = append(spans, r.partial.find(s)...)
 		}
 	}
@@ -222,6 +224,7 @@ type state struct{ p, k int }
 // matcher holds what matching reuses from one position to the next.
 type matcher struct {
 	s     string
+	seqs  *seqScan
 	first []unit // the ways the text at the start position reads
 	us    []unit
 	stack []state
@@ -237,15 +240,57 @@ type matcher struct {
 	// seenPeak is the most states seenMap has held: clearing it costs
 	// that, however few it holds now.
 	seenPeak int
+	// pushes counts the states searched from, for all the matches.
+	pushes int
+	// long are the positions stamped past the short list (their k in
+	// seenK; the others at them are in seenMap).
+	long []int32
+	// dead are, for each pattern, the states from which a match was
+	// searched for in full and none found; dead the current pattern's.
+	deads []*deadStates
+	dead  *deadStates
+}
+
+// deadStates are states that lead to no match of a pattern: an escape
+// sequence (a title, a link) shows as nothing, and may hold the text of
+// later starts of a secret, so that a search from each start could read
+// on to the end of the text. A search that reads a state found dead in an
+// earlier one stops there: each state of a pattern is searched from once.
+type deadStates struct {
+	k    []int32 // for each position, a dead k plus one; 0 for none
+	more map[state]bool
+}
+
+func (d *deadStates) has(st state) bool {
+	return d.k[st.p] == int32(st.k)+1 || d.more[st]
+}
+
+func (d *deadStates) add(st state) {
+	switch d.k[st.p] {
+	case 0:
+		d.k[st.p] = int32(st.k) + 1
+	case int32(st.k) + 1:
+	default:
+		if d.more == nil {
+			d.more = map[state]bool{}
+		}
+		d.more[st] = true
+	}
 }
 
 // maxSeenList is how many states are looked up in a list before a map.
 const maxSeenList = 32
 
-// find lists the spans of s that hold a secret, in the order they start.
-func (r *Redactor) find(s string) []span {
+// find lists the spans of s that hold a secret, in the order they start;
+// q finds its escape sequences.
+func (r *Redactor) find(s string, q *seqScan) []span {
+	m := matcher{s: s, seqs: q}
+	return m.find(r)
+}
+
+func (m *matcher) find(r *Redactor) []span {
 	var spans []span
-	m := matcher{s: s}
+	s := m.s
 	// A pattern is looked for again only past its last match, as a
 	// replacement of every match from left to right would: a text that
 	// repeats a secret costs its length once, not once a byte.
@@ -260,7 +305,7 @@ func (r *Redactor) find(s string) []span {
 			if i < next[pi] {
 				continue
 			}
-			if e := m.match(&r.patterns[pi], i); e > i {
+			if e := m.match(pi, &r.patterns[pi], i); e > i {
 				next[pi] = e
 				end = max(end, e)
 			}
@@ -274,10 +319,41 @@ func (r *Redactor) find(s string) []span {
 
 // match is the end of the span that starts at i and reads as p, or as
 // the start of p (minCut bytes or more) followed by CutMark; -1 for none.
-func (m *matcher) match(p *pattern, i int) int {
+func (m *matcher) match(pi int, p *pattern, i int) int {
 	if !slices.ContainsFunc(m.first, func(u unit) bool { return p.continues(u.b, 0) }) {
 		return -1 // the way most positions end: no need to search
 	}
+	m.dead = nil
+	if pi < len(m.deads) {
+		m.dead = m.deads[pi]
+	}
+	m.long = m.long[:0]
+	end := m.search(p, i)
+	if end < 0 && len(m.long) > 0 {
+		// Searched in full, past the short list, and no match: a later
+		// search that reaches one of these states need not read on.
+		if m.dead == nil {
+			m.dead = &deadStates{k: make([]int32, len(m.s)+1)}
+			if pi >= len(m.deads) {
+				m.deads = slices.Grow(m.deads, pi+1-len(m.deads))[:pi+1]
+			}
+			m.deads[pi] = m.dead
+		}
+		for _, st := range m.seen {
+			m.dead.add(st)
+		}
+		for _, p := range m.long {
+			m.dead.add(state{int(p), int(m.seenK[p])})
+		}
+		for st := range m.seenMap {
+			m.dead.add(st)
+		}
+	}
+	return end
+}
+
+// search is match's search from i, past its first check.
+func (m *matcher) search(p *pattern, i int) int {
 	m.seen = m.seen[:0]
 	if m.gen++; m.gen == 0 { // wrapped: the stamps may hold this number
 		clear(m.seenGen)
@@ -314,6 +390,12 @@ func (m *matcher) match(p *pattern, i int) int {
 			m.us = units(m.s, st.p, m.us[:0])
 			us = m.us
 		}
+		if p.split && st.k > 0 {
+			// An escape sequence, which shows as nothing: a separator.
+			if end := m.seqs.at(m.s, st.p, us); end > st.p {
+				m.push(state{end, st.k})
+			}
+		}
 		for _, u := range us {
 			if u.sep && p.split && st.k > 0 {
 				m.push(state{st.p + u.n, st.k})
@@ -346,6 +428,9 @@ func cutAt(s string, p int) int {
 }
 
 func (m *matcher) push(st state) {
+	if m.dead != nil && m.dead.has(st) {
+		return
+	}
 	switch {
 	case len(m.seen) < maxSeenList:
 		if slices.Contains(m.seen, st) {
@@ -360,6 +445,7 @@ func (m *matcher) push(st state) {
 		}
 		if m.seenGen[st.p] != m.gen {
 			m.seenGen[st.p], m.seenK[st.p] = m.gen, int32(st.k)
+			m.long = append(m.long, int32(st.p))
 			break
 		}
 		if int(m.seenK[st.p]) == st.k || m.seenMap[st] {
@@ -372,6 +458,7 @@ func (m *matcher) push(st state) {
 		m.seenPeak = max(m.seenPeak, len(m.seenMap))
 	}
 	m.stack = append(m.stack, st)
+	m.pushes++
 }
 
 // continues reports whether b, not empty, is what p holds at k.
