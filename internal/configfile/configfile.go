@@ -136,13 +136,18 @@ func Parse(data []byte, keys Keys) ([]Entry, error) {
 	}
 	entries := make([]Entry, 0, len(list.Content))
 	var faults []*Error
+	beyond := 0 // faults past mostFaults: counted, not kept
 	for i, n := range list.Content {
 		e, errs := entry(i, n, keys)
-		faults = append(faults, errs...)
+		k := min(len(errs), mostFaults-len(faults))
+		faults, beyond = append(faults, errs[:k]...), beyond+len(errs)-k
 		entries = append(entries, e)
 	}
-	if len(faults) > 0 {
-		return nil, joinFaults(faults)
+	switch {
+	case len(faults) == 1:
+		return nil, faults[0]
+	case len(faults) > 1:
+		return nil, &Faults{Said: faults, More: beyond}
 	}
 	return entries, nil
 }
@@ -152,18 +157,9 @@ func Parse(data []byte, keys Keys) ([]Entry, error) {
 // a megabyte.
 const mostFaults = 10
 
-// joinFaults is the faults found in the entries, all said on one line
-// (a log line, an annotation), so that each is fixed in one go; errors.As
-// finds the first.
-func joinFaults(faults []*Error) error {
-	if len(faults) == 1 {
-		return faults[0]
-	}
-	return &Faults{Said: faults[:min(len(faults), mostFaults)], More: max(len(faults)-mostFaults, 0)}
-}
-
-// Faults are the faults of a config file's entries: those said, and how
-// many more there are.
+// Faults are the faults of a config file's entries, all said on one line
+// (a log line, an annotation), so that each is fixed in one go: the first
+// mostFaults, and how many more there are. errors.As finds the first.
 type Faults struct {
 	Said []*Error
 	More int
