@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction/ghactiontest"
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/report"
 	"github.com/sethvargo/go-githubactions"
 )
@@ -54,7 +55,7 @@ func TestNoCommandFromText(t *testing.T) {
 				var want []issued
 				// What a command holds of the text: its controls shown as
 				// escapes, its legacy commands broken.
-				logged := func(s string) string { return defuse(showControls(s)) }
+				logged := func(s string) string { return defuse(namerule.EscapeControls(s)) }
 				for _, text := range forged(ws) {
 					folder := "api/" + text + "/openapi.yaml"
 					end := r.Group(text)

@@ -1,9 +1,7 @@
 package ghaction
 
 import (
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/docs-publish/docs-publish/internal/namerule"
 )
@@ -17,9 +15,11 @@ import (
 
 // OneLine makes text safe as one line of the log: line breaks escaped as
 // the runner escapes them in workflow commands, other controls shown as
-// escapes (see showControls), and no command of the runner's (or another
-// CI system's) left in it, so that text from a description, a file name
-// or the service can never issue one.
+// escapes (namerule.EscapeControls: the sink scrubs the text after, and
+// reads these escapes as the controls they stand for, so that a secret
+// split by them is masked whole), and no command of the runner's (or
+// another CI system's) left in it, so that text from a description, a
+// file name or the service can never issue one.
 func OneLine(s string) string {
 	if strings.ContainsAny(s, "\r\n") {
 		s = strings.NewReplacer("\r", "%0D", "\n", "%0A").Replace(s)
@@ -38,11 +38,11 @@ func NoCommands(text string) string {
 }
 
 // noCommand makes a line, without line feeds, one the runner reads as no
-// command: its controls shown as escapes (see showControls), legacy
+// command: its controls shown as escapes (namerule.EscapeControls), legacy
 // commands broken wherever they are, and a line that would start with ::
 // once trimmed as the runner trims it put after "> ".
 func noCommand(line string) string {
-	line = defuse(showControls(line))
+	line = defuse(namerule.EscapeControls(line))
 	if strings.HasPrefix(strings.TrimLeftFunc(line, runnerTrims), "::") {
 		line = "> " + line
 	}
@@ -108,35 +108,4 @@ func commandAt(s string, i int) bool {
 	}
 	rest := s[i+1:]
 	return strings.HasPrefix(rest, "[") || len(rest) >= 4 && strings.EqualFold(rest[:4], "vso[")
-}
-
-// showControls writes each control of s that would restyle, hide or
-// reorder the text around it in the log or an annotation as its escape,
-// \u202E, by the rule the job summary follows (namerule.Control: C0 and
-// C1 controls, DEL, the bidirectional controls, the line and paragraph
-// separators), but line breaks and tabs: GitHub's log viewer renders a
-// terminal's escape sequences (ESC [8m hides what follows), and a
-// bidirectional override reorders an annotation. The sink scrubs the text
-// after, and reads these escapes as the controls they stand for, so that
-// a secret split by them is masked whole.
-func showControls(s string) string {
-	i := strings.IndexFunc(s, shownAsEscape)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i >= 0 {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[:i]) // as it is: bytes that are not UTF-8 too
-		fmt.Fprintf(&b, "\\u%04X", r)
-		s = s[i+size:]
-		i = strings.IndexFunc(s, shownAsEscape)
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-func shownAsEscape(r rune) bool {
-	return namerule.Control(r) && r != '\n' && r != '\r' && r != '\t'
 }

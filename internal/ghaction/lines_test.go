@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
 
@@ -22,7 +23,7 @@ func TestControlsShownAsTheSummaryShowsThem(t *testing.T) {
 			r = 0xe0000 // tags and variation selectors, then the end
 		}
 		escape := fmt.Sprintf(`\u%04X`, r)
-		inLog := showControls(string(r)) == escape
+		inLog := namerule.EscapeControls(string(r)) == escape
 		// The summary's form is Markdown: its backslash is escaped.
 		inSummary := strings.Contains(report.EscapeMarkdown(string(r)), `\`+escape)
 		if inLog != inSummary {
@@ -70,7 +71,7 @@ func TestNoControlReachesTheLog(t *testing.T) {
 				r.Print(text + "\n")
 			}
 			log := out.String()
-			if i := strings.IndexFunc(log, func(r rune) bool { return shownAsEscape(r) && r != '\n' }); i >= 0 {
+			if i := strings.IndexFunc(log, func(r rune) bool { return namerule.Escaped(r) && r != '\n' }); i >= 0 {
 				t.Errorf("a control reaches the log at %d: %q", i, log[max(0, i-40):min(len(log), i+40)])
 			}
 			for _, escape := range []string{`x\u001B[8mhidden\u001B[0m\u202E`, `\u001B]8;;https`, `b\u2066c\u2069d\u200F\u061C`, `e\u0000f\u007Fg\u0085h\u009Bi\u2028j`} {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/redact"
 	"github.com/docs-publish/docs-publish/internal/report"
 )
@@ -66,7 +67,7 @@ const maxProperty = 1 << 10
 
 // command writes a workflow command the program means: its name and
 // property names as they are; each property value and the message with
-// its controls shown as escapes (see showControls) and escaped as the
+// its controls shown as escapes (namerule.EscapeControls) and escaped as the
 // runner reads them (a value cannot end its property, nor the message its
 // line), then scrubbed, then bounded. The scrub leaves the
 // command's syntax alone, so that a secret that is a short word cannot
@@ -92,14 +93,14 @@ func commandLine(name string, props map[string]string, msg string, scrub func(st
 		if i == 0 {
 			sep = " "
 		}
-		v := escapeProperty(showControls(props[k]))
+		v := escapeProperty(namerule.EscapeControls(props[k]))
 		if k != "title" {
 			v = cutText(scrub(v), maxProperty)
 		}
 		b.WriteString(sep + k + "=" + v)
 	}
 	b.WriteString("::")
-	b.WriteString(cutText(scrub(escapeData(showControls(msg))), maxLine-b.Len()))
+	b.WriteString(cutText(scrub(escapeData(namerule.EscapeControls(msg))), maxLine-b.Len()))
 	b.WriteString("\n")
 	return b.String()
 }

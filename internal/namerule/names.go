@@ -60,3 +60,32 @@ func CheckText(s string) error {
 	}
 	return nil
 }
+
+// EscapeControls writes each control of s (Control) but line breaks and
+// tabs as its escape, \u202E: the form the job summary, the log and the
+// annotations show them in, so that no text from a description or a
+// server restyles, hides or reorders the text around it (GitHub's log
+// viewer renders a terminal's escape sequences: ESC [8m hides what
+// follows). Bytes that are not UTF-8 are kept as they are.
+func EscapeControls(s string) string {
+	i := strings.IndexFunc(s, Escaped)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i >= 0 {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[:i])
+		fmt.Fprintf(&b, "\\u%04X", r)
+		s = s[i+size:]
+		i = strings.IndexFunc(s, Escaped)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// Escaped reports whether EscapeControls writes r as an escape.
+func Escaped(r rune) bool {
+	return Control(r) && r != '\n' && r != '\r' && r != '\t'
+}

@@ -47,7 +47,7 @@ const zwsp = "\u200b"
 // it is to GitHub: a zero-width space is not part of one. The scrub of
 // secrets looks past the spaces wherever they stand.
 func unlinkReferences(s string) string {
-	s = escapeControls(s)
+	s = namerule.EscapeControls(s)
 	var b strings.Builder
 	last := 0
 	insert := func(at int) {
@@ -82,30 +82,6 @@ func unlinkReferences(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-// escapeControls writes the controls of s but line breaks and tabs as
-// escapes (\u202E).
-func escapeControls(s string) string {
-	i := strings.IndexFunc(s, isEscapedControl)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i >= 0 {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[:i]) // as it is: bytes that are not UTF-8 too
-		fmt.Fprintf(&b, "\\u%04X", r)
-		s = s[i+size:]
-		i = strings.IndexFunc(s, isEscapedControl)
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-func isEscapedControl(r rune) bool {
-	return namerule.Control(r) && r != '\n' && r != '\r' && r != '\t'
 }
 
 // numberAt reports whether s[i:] starts with a number GitHub would read

@@ -340,7 +340,7 @@ func FuzzUnlinkReferences(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := unlinkReferences(s)
-		if strings.ReplaceAll(got, zwsp, "") != strings.ReplaceAll(escapeControls(s), zwsp, "") {
+		if strings.ReplaceAll(got, zwsp, "") != strings.ReplaceAll(namerule.EscapeControls(s), zwsp, "") {
 			t.Fatalf("unlinkReferences(%q) = %q: more than zero-width spaces added", s, got)
 		}
 		if m := linkedIn(got); m != "" {
