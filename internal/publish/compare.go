@@ -158,18 +158,23 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	// The comparison has a time of its own, so that a slow one costs the
-	// publish a warning, not the run: past it, the comparison stops at its
-	// next call into the library, and the run goes on without waiting.
+	// publish a warning, not the run: past it, the run goes on without
+	// waiting. The comparison itself is told to stop a little sooner
+	// (stopAt), at its next call into the library: one that ran out while
+	// it placed the changes it found gives them, with the places found so
+	// far, within its time rather than after it.
 	wait, from := compareWait(ctx, f.compareWait)
 	cctx, stop := context.WithTimeout(ctx, wait)
 	defer stop()
+	sctx, stopSooner := context.WithTimeout(cctx, stopAt(wait))
+	defer stopSooner()
 	rep, err := runAside(cctx, func() (*apidiff.Report, error) {
 		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
-		return compareJSON(cctx, baseJSON, headJSON, bytes.NewReader(ignore))
+		return compareJSON(sctx, baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && sctx.Err() != nil {
 			err = &CompareTimeError{Wait: wait, from: from, Err: err}
 		}
 		return f.cannotCompare(ctx, c, err)
@@ -250,6 +255,11 @@ func compareWait(ctx context.Context, set time.Duration) (time.Duration, waitFro
 	}
 	return maxCompareWait, waitMost
 }
+
+// stopAt is when, of its time wait, the comparison is told to stop: nine
+// tenths in, so that what it does after (the end of a call into the
+// library, which cannot be stopped in) has the last tenth.
+func stopAt(wait time.Duration) time.Duration { return wait - wait/10 }
 
 // CompareTimeError is a comparison stopped when its time (compareWait) ran
 // out.

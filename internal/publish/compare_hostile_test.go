@@ -163,6 +163,32 @@ func TestCompareGoesOnWithoutWaiting(t *testing.T) {
 	}
 }
 
+// TestCompareReportAtItsEnd: a comparison that gives its report as its
+// context ends (as one does that ran out while it placed the changes it
+// found) is told to stop before the run stops waiting for it, and its
+// report is the run's, with no warning. Not parallel: it replaces the
+// comparison.
+func TestCompareReportAtItsEnd(t *testing.T) {
+	emu := startEmulator(t, nil)
+	cfg := compareConfig(t, emu.URL(), fakeGitHub(t), fixture(t, "removed-operation/head/openapi.yaml"))
+	cfg.Comment = false
+	writeBase(t, &cfg, fixture(t, "removed-operation/base/openapi.yaml"))
+	compare := compareJSON
+	t.Cleanup(func() { compareJSON = compare })
+	compareJSON = func(ctx context.Context, base, head []byte, ignore io.Reader) (*apidiff.Report, error) {
+		rep, err := compare(context.Background(), base, head, ignore)
+		<-ctx.Done()
+		return rep, err
+	}
+	res, rep, err := runFlow(t, cfg, Options{CompareWait: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rep.log())
+	}
+	if res.Changes == nil || res.Changes.Breaking() != 1 || rep.count("API changes not reported") != 0 {
+		t.Errorf("changes %+v: want the comparison's report, one breaking change\n%s", res.Changes, rep.log())
+	}
+}
+
 // TestCompareWait: the comparison's time is what Options sets, else half
 // of what remains of the run's, at most maxCompareWait; the error of one
 // that ran out says which, and what to do about it.
