@@ -162,26 +162,43 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
-// PanicError is a comparison that the library gave up on: it panicked over
-// an unusual description (a null where it expects an object).
+// PanicError is a comparison that panicked: the library's, over an
+// unusual description (a null where it expects an object), or, with
+// Internal set, the comparison's own code, a bug of this program's.
 type PanicError struct {
-	Value any // what the library panicked with
+	Value    any  // what was panicked with
+	Internal bool // the panic was in the comparison's own code
 }
 
 func (e *PanicError) Error() string {
+	if e.Internal {
+		return fmt.Sprintf("the comparison failed with an internal error (%v): please report it, with the descriptions compared if you can", e.Value)
+	}
 	return fmt.Sprintf("the API diff library failed (%v), as it does on a null where an object belongs: look for such values and fix them", e.Value)
 }
 
-// guard is fn, with a panic turned into a *PanicError. The descriptions are
-// untrusted input: a panic of the library's over an unusual one is an error
-// of this comparison, not the end of the run, which a panic in a goroutine
-// of the comparison would be. Every call into the library runs under it:
-// the comparison's entry points, and each goroutine it starts.
+// guard is fn, a call into the library, with a panic turned into a
+// *PanicError. The descriptions are untrusted input: a panic of the
+// library's over an unusual one is an error of this comparison, not the
+// end of the run, which a panic in a goroutine of the comparison would be.
+// Every call into the library runs under it, in each goroutine the
+// comparison starts.
 func guard[T any](fn func() (T, error)) (v T, err error) {
+	return recovered(false, fn)
+}
+
+// guardOwn is fn, the comparison's own code, with a panic turned into an
+// internal *PanicError: a bug in it costs the run a warning, as the
+// library's panics do, and says it is a bug rather than the description's.
+func guardOwn[T any](fn func() (T, error)) (v T, err error) {
+	return recovered(true, fn)
+}
+
+func recovered[T any](internal bool, fn func() (T, error)) (v T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			var zero T
-			v, err = zero, &PanicError{Value: p}
+			v, err = zero, &PanicError{Value: p, Internal: internal}
 		}
 	}()
 	return fn()
@@ -194,7 +211,7 @@ func guard[T any](fn func() (T, error)) (v T, err error) {
 // that can carry a change (prune.go), with the same report as the whole
 // documents would give.
 func Compare(base, head []byte) (*Report, error) {
-	return guard(func() (*Report, error) { return compareIn(context.Background(), base, head, nil, partText(base, head)) })
+	return guardOwn(func() (*Report, error) { return compareIn(context.Background(), base, head, nil, partText(base, head)) })
 }
 
 // partText is the most text a part holds for base and head: maxPartText,
@@ -218,7 +235,7 @@ func CompareAccepting(ctx context.Context, base, head []byte, ignore io.Reader) 
 	if err != nil {
 		return nil, err
 	}
-	return guard(func() (*Report, error) { return compareIn(ctx, base, head, ig, partText(base, head)) })
+	return guardOwn(func() (*Report, error) { return compareIn(ctx, base, head, ig, partText(base, head)) })
 }
 
 // compareIn is Compare with the changes the ignore lines list moved aside,
@@ -363,7 +380,7 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*o
 			// What the walk leaves to the library: read by its YAML
 			// reader, each member on a line of its own.
 			if yaml, ls, err := d.text(keep, drop, true); err == nil {
-				if s, err := newLoader(true).LoadFromData(yaml); err == nil {
+				if s, err := guard(func() (*openapi3.T, error) { return newLoader(true).LoadFromData(yaml) }); err == nil {
 					return s, ls, len(text), nil
 				}
 			}
@@ -391,7 +408,7 @@ func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 		return nil, nil, errNotDirect
 	}
 	applyPlaces(reflect.ValueOf(doc), n)
-	if err := newLoader(true).ResolveRefsIn(doc, nil); err != nil {
+	if _, err := guard(func() (any, error) { return nil, newLoader(true).ResolveRefsIn(doc, nil) }); err != nil {
 		return nil, nil, err
 	}
 	return doc, ls, nil

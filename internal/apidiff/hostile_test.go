@@ -1,7 +1,10 @@
 package apidiff
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -126,6 +129,41 @@ func TestHostileNulls(t *testing.T) {
 				if _, err := Compare(pair.base, pair.head); err != nil {
 					t.Logf("%s: %v", pair.name, err)
 				}
+			}
+		})
+	}
+}
+
+// panicky is a context whose Err panics: a bug in the comparison's own
+// code, which asks it first.
+type panicky struct{ context.Context }
+
+func (panicky) Err() error { panic("a bug") }
+
+// TestPanicSaysWhose: a panic of the library's over a null says to look for
+// nulls; one in the comparison's own code says it is an internal error to
+// report, not a fault of the description's. Either is a *PanicError.
+func TestPanicSaysWhose(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		compare  func() (*Report, error)
+		internal bool
+		want     string
+	}{
+		{"the library's", func() (*Report, error) {
+			return Compare(spoil(t, valid2, "paths", "/a"), []byte(valid2))
+		}, false, "as it does on a null where an object belongs"},
+		{"our own", func() (*Report, error) {
+			return CompareAccepting(panicky{context.Background()}, []byte(valid2), []byte(valid3), nil)
+		}, true, "the comparison failed with an internal error (a bug): please report it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := tc.compare()
+			var pe *PanicError
+			if !errors.As(err, &pe) || pe.Internal != tc.internal || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v: want a *PanicError (internal %t) that says %q", err, tc.internal, tc.want)
 			}
 		})
 	}

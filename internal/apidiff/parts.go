@@ -308,10 +308,11 @@ func compareSet(ctx context.Context, base, head *doc, set map[unitKey]bool, drop
 		n   int
 		err error
 	}
-	// Each side under guard: placing passes a part that fails over, and
-	// a panic in the goroutine would end the run.
+	// Each side under guardOwn, its calls into the library under guard:
+	// placing passes a part that fails over, and a panic in the goroutine
+	// would end the run.
 	readSide := func(d *doc) side {
-		s, err := guard(func() (side, error) {
+		s, err := guardOwn(func() (side, error) {
 			var s side
 			s.s, s.l, s.n, s.err = d.read(set, drop, placed)
 			return s, nil

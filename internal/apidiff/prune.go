@@ -460,6 +460,7 @@ func closure(keep map[unitKey]bool, sides ...*doc) map[unitKey]bool {
 // paths that differ only so to be the same path, and the library matches
 // them, and compares their parameters by place. A pair is the same when it
 // is the only path of its template on each side, no unit refers to either,
+// neither is a $ref nor has a parameter given by one (pathParams),
 // and the head's path item, its path parameters' names (those its
 // parameters give, with "in": "path") put back to the base's, is the base's.
 // Otherwise the library has it: a path the library cannot find under its
@@ -547,26 +548,43 @@ func sameRenamed(base, head []byte, from, to []string) bool {
 
 // pathParams calls each with every parameter of item, a path item, that
 // is in its path, in the path item and in its operations, and its name;
-// whether each said yes to all.
+// whether each said yes to all. It says no, calling each with none, to a
+// path item that is a $ref or has a parameter given by a $ref (or that is
+// no object): what it names, the library reads, and the names it holds
+// are not the path item's to put back.
 func pathParams(item map[string]any, each func(param map[string]any, name string) bool) bool {
-	in := func(params any) bool {
+	if has(item, "$ref") {
+		return false
+	}
+	lists := []any{item["parameters"]}
+	for _, m := range []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"} {
+		if o, ok := item[m].(map[string]any); ok {
+			lists = append(lists, o["parameters"])
+		}
+	}
+	for _, params := range lists {
 		list, _ := params.([]any)
 		for _, p := range list {
-			if o, ok := p.(map[string]any); ok && o["in"] == "path" {
+			if o, ok := p.(map[string]any); !ok || has(o, "$ref") {
+				return false
+			}
+		}
+	}
+	for _, params := range lists {
+		list, _ := params.([]any)
+		for _, p := range list {
+			if o := p.(map[string]any); o["in"] == "path" {
 				if n, ok := o["name"].(string); !ok || !each(o, n) {
 					return false
 				}
 			}
 		}
-		return true
-	}
-	if !in(item["parameters"]) {
-		return false
-	}
-	for _, m := range []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"} {
-		if o, ok := item[m].(map[string]any); ok && !in(o["parameters"]) {
-			return false
-		}
 	}
 	return true
+}
+
+// has says whether o has the member key, whatever its value.
+func has(o map[string]any, key string) bool {
+	_, ok := o[key]
+	return ok
 }

@@ -57,6 +57,27 @@ func TestRenamedPathParams(t *testing.T) {
 			{"beside a path changed", doc(version, "/a/{id}|"+p("id", "string"), "/a/{z}/c|"+p("z", "string")),
 				doc(version, "/a/{key}|"+p("key", "string"), "/a/{z}/c|"+p("z", "integer")), false},
 		}
+		// A parameter given by a $ref, which names the path's parameter
+		// where the path item does not show it: the library reads it.
+		ref := `{"$ref":"#/components/parameters/P"}`
+		shared := func(doc []byte) []byte {
+			return []byte(strings.TrimSuffix(string(doc), "}") + `,"components":{"parameters":{"P":` + p("id", "string") + `}}}`)
+		}
+		if version == v2 {
+			ref = `{"$ref":"#/parameters/P"}`
+			shared = func(doc []byte) []byte {
+				return []byte(strings.TrimSuffix(string(doc), "}") + `,"parameters":{"P":` + p("id", "string") + `}}`)
+			}
+		}
+		cases = append(cases, []struct {
+			name       string
+			base, head []byte
+			same       bool
+		}{
+			{"parameter by $ref", shared(doc(version, "/a/{key}|"+ref)), shared(doc(version, "/a/{id}|"+ref)), false},
+			{"parameter by $ref, renamed", shared(doc(version, "/a/{id}|"+ref)), shared(doc(version, "/a/{key}|"+ref)), false},
+			{"parameter undeclared", doc(version, "/a/{id}|"), doc(version, "/a/{key}|"), true},
+		}...)
 		if version == v3 {
 			// A link to the renamed path, from a path both have.
 			linked := func(name string) []byte {
@@ -69,6 +90,16 @@ func TestRenamedPathParams(t *testing.T) {
 				base, head []byte
 				same       bool
 			}{"linked to", linked("id"), linked("key"), false})
+			// A path item given by a $ref, whose parameters the library reads.
+			itemRef := func(path string) []byte {
+				return []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"` + path + `":{"$ref":"#/components/pathItems/X"}},` +
+					`"components":{"pathItems":{"X":{"get":{"parameters":[` + p("id", "string") + `],"responses":{"200":{"description":"ok"}}}}}}}`)
+			}
+			cases = append(cases, struct {
+				name       string
+				base, head []byte
+				same       bool
+			}{"path item by $ref", itemRef("/a/{key}"), itemRef("/a/{id}"), false})
 		}
 		for _, tc := range cases {
 			t.Run(version+" "+tc.name, func(t *testing.T) {

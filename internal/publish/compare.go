@@ -158,19 +158,24 @@ func (f *flow) compare(ctx context.Context) error {
 		}
 	}
 	// The comparison has a time of its own, so that a slow one costs the
-	// publish a warning, not the run: past it, the comparison stops at its
-	// next call into the library, and the run goes on without waiting.
-	wait := compareWait(ctx, f.compareWait)
+	// publish a warning, not the run: past it, the run goes on without
+	// waiting. The comparison itself is told to stop a little sooner
+	// (stopAt), at its next call into the library: one that ran out while
+	// it placed the changes it found gives them, with the places found so
+	// far, within its time rather than after it.
+	wait, from := compareWait(ctx, f.compareWait)
 	cctx, stop := context.WithTimeout(ctx, wait)
 	defer stop()
+	sctx, stopSooner := context.WithTimeout(cctx, stopAt(wait))
+	defer stopSooner()
 	rep, err := runAside(cctx, func() (*apidiff.Report, error) {
 		mem := compareReservation(int64(len(baseJSON) + len(headJSON)))
 		defer mem.Release()
-		return compareJSON(cctx, baseJSON, headJSON, bytes.NewReader(ignore))
+		return compareJSON(sctx, baseJSON, headJSON, bytes.NewReader(ignore))
 	}, nil)
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-			err = &CompareTimeError{Wait: wait, Err: err}
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && sctx.Err() != nil {
+			err = &CompareTimeError{Wait: wait, from: from, Err: err}
 		}
 		return f.cannotCompare(ctx, c, err)
 	}
@@ -224,32 +229,56 @@ func unusedIgnoreNotice(file string, unused []apidiff.IgnoreLine) string {
 // description takes (GitHub's REST description, 13 MB, takes seconds).
 const maxCompareWait = 5 * time.Minute
 
-// compareWait is the comparison's time in a run whose context is ctx: set
-// when it is set (Options.CompareWait), else half of what remains of the
-// run's timeout, at most maxCompareWait. Half, so that a comparison that
-// uses all of its time leaves the publish as much as it took: the upload
-// and the release take a few requests, and waiting for the build has
-// build-timeout of its own within the run's.
-func compareWait(ctx context.Context, set time.Duration) time.Duration {
+// waitFrom is how the comparison's time was set.
+type waitFrom int
+
+const (
+	waitHalf waitFrom = iota // half of what remained of timeout
+	waitMost                 // maxCompareWait, less than that half or without timeout
+	waitSet                  // Options.CompareWait
+)
+
+// compareWait is the comparison's time in a run whose context is ctx, and
+// how it was set: set when it is set (Options.CompareWait), else half of
+// what remains of the run's timeout, at most maxCompareWait. Half, so that
+// a comparison that uses all of its time leaves the publish as much as it
+// took: the upload and the release take a few requests, and waiting for
+// the build has build-timeout of its own within the run's.
+func compareWait(ctx context.Context, set time.Duration) (time.Duration, waitFrom) {
 	if set > 0 {
-		return set
+		return set, waitSet
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		return min(maxCompareWait, time.Until(dl)/2)
+		if half := time.Until(dl) / 2; half < maxCompareWait {
+			return half, waitHalf
+		}
 	}
-	return maxCompareWait
+	return maxCompareWait, waitMost
 }
+
+// stopAt is when, of its time wait, the comparison is told to stop: nine
+// tenths in, so that what it does after (the end of a call into the
+// library, which cannot be stopped in) has the last tenth.
+func stopAt(wait time.Duration) time.Duration { return wait - wait/10 }
 
 // CompareTimeError is a comparison stopped when its time (compareWait) ran
 // out.
 type CompareTimeError struct {
 	Wait time.Duration
+	from waitFrom
 	Err  error // the context's
 }
 
 func (e *CompareTimeError) Error() string {
-	return fmt.Sprintf("the comparison was stopped after %s, the time it may take (half of what remained of timeout, at most %s): the change reaches more of the descriptions than that time compares; raise timeout, or set compare: false",
-		e.Wait.Round(time.Millisecond), maxCompareWait)
+	budget, todo := "the time set for it", "set compare: false"
+	switch e.from {
+	case waitHalf:
+		budget, todo = "half of what remained of timeout", "raise timeout, or set compare: false"
+	case waitMost:
+		budget = "the most a comparison may take"
+	}
+	return fmt.Sprintf("the comparison was stopped after %s, %s: the change reaches more of the descriptions than that time compares; %s",
+		e.Wait.Round(time.Millisecond), budget, todo)
 }
 
 func (e *CompareTimeError) Unwrap() error { return e.Err }
