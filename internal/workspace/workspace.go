@@ -171,13 +171,18 @@ func (f regularFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.w.mu.Lock()
-	if f.w.read == nil {
-		f.w.read = map[string]bool{}
-	}
-	f.w.read[name] = true
-	f.w.mu.Unlock()
+	f.w.saw(name)
 	return fh, nil
+}
+
+// saw lists name in Read.
+func (w *Workspace) saw(name string) {
+	w.mu.Lock()
+	if w.read == nil {
+		w.read = map[string]bool{}
+	}
+	w.read[name] = true
+	w.mu.Unlock()
 }
 
 // open opens a regular file of the workspace for reading, without
@@ -205,10 +210,12 @@ func (w *Workspace) open(name string) (*os.File, error) {
 	return fh, nil
 }
 
-// Read is every file opened through this Workspace's FS (a description
-// and the files its $refs name, a list of agreed changes), each once, as
-// it was named, in sorted order. Open lists nothing: it reads the run's
-// own files (a zip it wrote, a report it checks).
+// Read is every file opened or described (Stat) through this Workspace's
+// FS (a description and the files its $refs name, a list of agreed
+// changes), each once, as it was named, in sorted order: a file a $ref
+// names that is only looked at, as with bundle false, where the upload
+// refers to it, is the user's as much as one opened. Open lists nothing:
+// it reads the run's own files (a zip it wrote, a report it checks).
 func (w *Workspace) Read() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -221,7 +228,7 @@ func (w *Workspace) Read() []string {
 }
 
 // Stat is what Open would find at name, without opening it: a regular
-// file's description, or Open's refusal (a name fs.FS does not take, a
+// file's description (the file is listed in Read), or Open's refusal (a name fs.FS does not take, a
 // path that leads out, a file that is not regular). A file whose
 // permissions forbid reading it is described, and Open refuses it.
 // fs.Stat on a file system without it opens the file, describes it and
@@ -238,6 +245,7 @@ func (f regularFS) Stat(name string) (fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
+	f.w.saw(name)
 	return st, nil
 }
 

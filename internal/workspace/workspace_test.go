@@ -311,9 +311,9 @@ func TestAbortRemovesTheFoldersItMade(t *testing.T) {
 	}
 }
 
-// TestReadNamesEveryFileOpened: Read lists each file opened through FS,
-// once; a file refused or missing is not listed, nor one opened with Open
-// (the run's own files).
+// TestReadNamesEveryFileOpened: Read lists each file opened or described
+// through FS, once; a file refused or missing is not listed, nor one
+// opened with Open or described with Stat (the run's own files).
 func TestReadNamesEveryFileOpened(t *testing.T) {
 	t.Parallel()
 	w, _ := setup(t)
@@ -323,11 +323,19 @@ func TestReadNamesEveryFileOpened(t *testing.T) {
 			f.Close()
 		}
 	}
+	// Described through FS, as a $ref left as written is: listed too.
+	must(t, os.WriteFile(filepath.Join(w.Dir(), "api", "stated.yaml"), []byte("a: 1\n"), 0o644))
+	for _, name := range []string{"api/stated.yaml", "missing-too.yaml", "api"} {
+		fs.Stat(w.FS(), name)
+	}
 	must(t, os.WriteFile(filepath.Join(w.Dir(), "report.json"), []byte("{}"), 0o644))
 	f, err := w.Open("report.json")
 	must(t, err)
 	f.Close()
-	if got, want := w.Read(), []string{"api/common.yaml", "api/openapi.yaml", "inside-link"}; !slices.Equal(got, want) {
+	if _, err := w.Stat("report.json"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := w.Read(), []string{"api/common.yaml", "api/openapi.yaml", "api/stated.yaml", "inside-link"}; !slices.Equal(got, want) {
 		t.Errorf("Read() = %q, want %q", got, want)
 	}
 }
