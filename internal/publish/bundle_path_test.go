@@ -159,3 +159,32 @@ func TestBundlePathKeptWhateverTheComparison(t *testing.T) {
 		})
 	}
 }
+
+// TestBundlesDroppedLeaveNoFolder: two descriptions whose bundles go in a
+// new folder they share, both dropped (each reads a file another
+// description would write over), leave no folder behind, whichever made it.
+func TestBundlesDroppedLeaveNoFolder(t *testing.T) {
+	t.Parallel()
+	refers := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /books:\n    get:\n      parameters:\n        - $ref: 'common.yaml#/limit'\n      responses:\n        '200': {description: ok}\n"
+	cfgs := manyConfigs(t, "https://docs-api.invalid/v1", 3)
+	ws := cfgs[0].Workspace
+	if err := os.WriteFile(filepath.Join(ws, "api/common.yaml"), []byte("limit: {name: limit, in: query, schema: {type: integer}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgs[0].DownloadPath = "api/common.yaml"
+	for i, bundle := range []string{"out/a.json", "out/b.json"} {
+		c := &cfgs[i+1]
+		c.DryRun, c.BundlePath = true, bundle
+		if err := os.WriteFile(filepath.Join(ws, c.File), []byte(refers), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, rep, err := runMany(t, cfgs, Options{Parallel: 1})
+	var re *RunsError
+	if !errors.As(err, &re) || len(re.Failed) != 2 {
+		t.Fatalf("error %v: want descriptions[1] and [2] failed\n%s", err, rep.log())
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "out")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("out is left behind (%v)", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -126,8 +127,8 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	}()
 	// The plans first: every input of every description is checked, and
 	// the descriptions against each other, before anything is loaded.
-	for _, u := range units {
-		u.err = u.validate()
+	for i, u := range units {
+		u.err = u.validate(units[:i])
 	}
 	if err := conflicts(units); err != nil {
 		return results, err
@@ -163,8 +164,13 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 }
 
 // validate opens the workspace and works out the plan of the description.
-func (u *unit) validate() error {
-	ws, err := workspace.Open(u.cfg.Workspace)
+// A workspace an earlier description has open is opened again (Another):
+// the description reads through its own, so that the files it reads are
+// its (see readsOverwritten), and the folders the run makes to write in
+// are recorded in one place, so that whichever description drops the last
+// entry of one removes it.
+func (u *unit) validate(earlier []*unit) error {
+	ws, err := openWorkspace(u.cfg.Workspace, earlier)
 	if err != nil {
 		u.res.FailedStep = StepCheck
 		return err
@@ -178,6 +184,19 @@ func (u *unit) validate() error {
 	u.res.FileName, u.res.Branch, u.res.CommitMessage = p.FileName, u.cfg.Branch, p.CommitMessage
 	u.res.DryRun, u.res.ForkCheck = p.DryRun, p.ForkCheck
 	return nil
+}
+
+// openWorkspace opens dir, as Another of an earlier unit's workspace when
+// one is dir.
+func openWorkspace(dir string, earlier []*unit) (*workspace.Workspace, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		for _, o := range earlier {
+			if o.ws != nil && o.ws.Dir() == abs {
+				return o.ws.Another()
+			}
+		}
+	}
+	return workspace.Open(dir)
 }
 
 // each runs fn on every unit without an error, parallel at a time, and

@@ -23,9 +23,13 @@ type Workspace struct {
 	// look at the target and the exchange: where another writer may
 	// change the target.
 	beforeExchange func()
+	// beforeCreate, set by tests only, runs in Create between the look
+	// for its folders and the file's creation.
+	beforeCreate func()
 
 	mu   sync.Mutex
 	read map[string]bool // the files opened for reading, as named
+	made *made           // shared with the Workspaces Another opens
 }
 
 // Open opens the workspace at dir.
@@ -38,7 +42,7 @@ func Open(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the workspace: %w", err)
 	}
-	w := &Workspace{dir: abs, root: root, owner: ownerOf(root)}
+	w := &Workspace{dir: abs, root: root, owner: ownerOf(root), made: &made{}}
 	// os.Root does not export its "path escapes" error: learn it once, so
 	// that refusals can be told from other failures without reading text.
 	var pe *fs.PathError
@@ -46,6 +50,19 @@ func Open(dir string) (*Workspace, error) {
 		w.escapes = pe.Err
 	}
 	return w, nil
+}
+
+// Another opens w's folder again: a Workspace with its own files read
+// (Read), closed on its own, that shares with w the record of the folders
+// made to write in, so that a folder one made, and another used, is
+// removed by whichever drops the last entry in it.
+func (w *Workspace) Another() (*Workspace, error) {
+	o, err := Open(w.dir)
+	if err != nil {
+		return nil, err
+	}
+	o.made = w.made
+	return o, nil
 }
 
 // Close releases the workspace.
