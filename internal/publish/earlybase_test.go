@@ -37,7 +37,7 @@ func TestBaseFileLoadedWithTheHead(t *testing.T) {
 			rep := &recorder{}
 			u := &unit{cfg: cfg, rep: rep, res: &Result{File: cfg.File}, alone: true}
 			defer u.close()
-			if err := u.validate(); err != nil {
+			if err := u.validate(nil); err != nil {
 				t.Fatal(err)
 			}
 			ctx := context.Background()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +38,19 @@ type unit struct {
 	// reads are files the description read, beyond its inputs, that a
 	// description of the run would write (see readsOverwritten).
 	reads []string
+	// clashed: a file the run read is where the description's bundle
+	// would go, or its own paths clash: its bundle is not kept.
+	clashed bool
+}
+
+// fail records err as the unit's error, after the one it has.
+func (u *unit) fail(err error) {
+	if err != nil && u.err != nil {
+		err = errors.Join(u.err, err)
+	}
+	if err != nil {
+		u.err = err
+	}
 }
 
 // label names a description in the log and in errors: its index in the
@@ -71,7 +85,9 @@ func (u *unit) close() {
 // are an input error), then each is loaded, bundled, validated and
 // compared, opts.Parallel at a time: if any of them fails, nothing is sent
 // to the service, and every fault of every description has been reported.
-// Then they are published, opts.Parallel at a time, through clients that
+// Each bundle-path is written then, once the run's write paths are found
+// clear of every file a description read, whatever the description's
+// comparison or the others' found. Then they are published, opts.Parallel at a time, through clients that
 // share one docsapi.Gate; one that fails does not stop the others. The
 // results are in the order of cfgs. With one description the error is its
 // own, as Run has always returned it; with several it is a *RunsError.
@@ -111,8 +127,8 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	}()
 	// The plans first: every input of every description is checked, and
 	// the descriptions against each other, before anything is loaded.
-	for _, u := range units {
-		u.err = u.validate()
+	for i, u := range units {
+		u.err = u.validate(units[:i])
 	}
 	if err := conflicts(units); err != nil {
 		return results, err
@@ -120,13 +136,19 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 	targets(units)
 	annotations := newBudget()
 	each(units, parallel, func(u *unit) error { return u.prepare(ctx, annotations, opts) })
-	if err := outcome(units, false); err != nil {
-		return results, err
+	// Each bundle is put in place once every description is loaded (a
+	// file another reads is known then, and none is written over before),
+	// whatever its comparison found or the others' outcome: a pull
+	// request's dry run keeps it as an artifact of a failed check too.
+	readsOverwritten(units)
+	for _, u := range units {
+		if !u.clashed {
+			u.fail(u.keepBundle())
+		}
+		if ur, ok := u.rep.(*unitReporter); ok {
+			ur.flush()
+		}
 	}
-	if err := readsOverwritten(units); err != nil {
-		return results, err
-	}
-	each(units, parallel, (*unit).keepBundle)
 	if err := outcome(units, false); err != nil {
 		return results, err
 	}
@@ -142,8 +164,13 @@ func RunAll(ctx context.Context, cfgs []Config, rep report.Reporter, opts Option
 }
 
 // validate opens the workspace and works out the plan of the description.
-func (u *unit) validate() error {
-	ws, err := workspace.Open(u.cfg.Workspace)
+// A workspace an earlier description has open is opened again (Another):
+// the description reads through its own, so that the files it reads are
+// its (see readsOverwritten), and the folders the run makes to write in
+// are recorded in one place, so that whichever description drops the last
+// entry of one removes it.
+func (u *unit) validate(earlier []*unit) error {
+	ws, err := openWorkspace(u.cfg.Workspace, earlier)
 	if err != nil {
 		u.res.FailedStep = StepCheck
 		return err
@@ -157,6 +184,19 @@ func (u *unit) validate() error {
 	u.res.FileName, u.res.Branch, u.res.CommitMessage = p.FileName, u.cfg.Branch, p.CommitMessage
 	u.res.DryRun, u.res.ForkCheck = p.DryRun, p.ForkCheck
 	return nil
+}
+
+// openWorkspace opens dir, as Another of an earlier unit's workspace when
+// one is dir.
+func openWorkspace(dir string, earlier []*unit) (*workspace.Workspace, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		for _, o := range earlier {
+			if o.ws != nil && o.ws.Dir() == abs {
+				return o.ws.Another()
+			}
+		}
+	}
+	return workspace.Open(dir)
 }
 
 // each runs fn on every unit without an error, parallel at a time, and
@@ -238,7 +278,13 @@ func overItsOwn(u *unit, blamedOnW bool, w, wPath, r, rPath string) string {
 	return fmt.Sprintf("%s would write %s %s over its %s, which it reads: give %s a path of its own", u.label(), w, wPath, what, w)
 }
 
-// conflicts finds descriptions that would overwrite each other: the same
+// conflicts is the error of the descriptions' clashes (see clashes).
+func conflicts(units []*unit) error {
+	clashes(units)
+	return outcome(units, false)
+}
+
+// clashes finds descriptions that would overwrite each other: the same
 // file of the same project and branch, or the same place in the workspace
 // (a bundle, a zip, a site, the report): the same path, one inside the
 // other (a bundle in another's site), or one reached through a link to the
@@ -249,7 +295,7 @@ func overItsOwn(u *unit, blamedOnW bool, w, wPath, r, rPath string) string {
 // file the run reads or writes, the config file among them, nor a file
 // there already that is not a report: its error wraps ErrReportInTheWay,
 // and the report is then not written.
-func conflicts(units []*unit) error {
+func clashes(units []*unit) {
 	type claim struct {
 		u     *unit // nil for the report file
 		input string
@@ -309,7 +355,7 @@ func conflicts(units []*unit) error {
 					u.err = reportInTheWay(report.path, "the config file's")
 				}
 			}
-			return outcome(units, false)
+			return
 		}
 		claims = append(claims, report)
 		reportAt = u
@@ -354,7 +400,6 @@ func conflicts(units []*unit) error {
 			}
 		}
 	}
-	return outcome(units, false)
 }
 
 // reportInTheWay is the error of a report file at path, which is where

@@ -30,6 +30,17 @@ func TestWritesOverFilesTheRunReads(t *testing.T) {
 			c[0].DryRun, c[0].BundlePath = true, "api/common.yaml"
 			return c[:1]
 		}, "bundle-path", []string{"input bundle-path: api/common.yaml is a file a $ref names"}, "api/common.yaml"},
+		{"bundle-path over its own $ref, bundle false", func(c []Config) []Config {
+			// The $ref is only looked at (the upload refers to it), not
+			// opened, and is the user's file all the same.
+			c[0].DryRun, c[0].Bundle, c[0].BundlePath = true, false, "api/common.yaml"
+			return c[:1]
+		}, "bundle-path", []string{"input bundle-path: api/common.yaml is a file a $ref names"}, "api/common.yaml"},
+		{"bundle-path over another's $ref, bundle false", func(c []Config) []Config {
+			c[0].File, c[0].BundlePath = "api/svc0.yaml", "api/common.yaml"
+			c[1].Bundle = false
+			return c
+		}, "config", []string{"bundle-path api/common.yaml", "$ref api/common.yaml", "descriptions[1] (api/r.yaml)"}, "api/common.yaml"},
 		{"bundle-path over its own $ref, through a link", func(c []Config) []Config {
 			c[0].DryRun, c[0].BundlePath = true, "alias/common.yaml"
 			return c[:1]

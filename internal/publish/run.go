@@ -178,15 +178,16 @@ func (u *unit) check(ctx context.Context, annotations *budget) error {
 	if f.head, err = loadDescription(ctx, cfg, p, ws, rep, f.annotations, res, f.body); err != nil {
 		if f.bundle != nil {
 			f.bundle.Abort()
+			f.bundle = nil
 		}
 		return err
 	}
 	return nil
 }
 
-// keepBundle puts the upload in bundle-path's place, once every
-// description of the run is loaded: a file another reads is known then
-// (see readsOverwritten), and none is written over before.
+// keepBundle puts the upload, when it was made, in bundle-path's place:
+// called once every description of the run is loaded and its write paths
+// found clear of the files the run reads (see readsOverwritten).
 func (u *unit) keepBundle() error {
 	f := u.f
 	if f == nil || f.bundle == nil {

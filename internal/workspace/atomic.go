@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
+	"sync"
 )
 
 // tempName is a fresh hidden name beside target.
@@ -23,7 +26,6 @@ type pending struct {
 	w       *Workspace
 	tmp     string
 	target  string
-	made    []string // the folders made for it, deepest last
 	settled bool
 }
 
@@ -51,7 +53,7 @@ func (p *pending) commit(what string, finish func() error, move func(tmp, target
 	return p.w.writeErr(p.target, err)
 }
 
-// drop removes the entry with remove, once, and the folders made for it
+// drop removes the entry with remove, once, and the folders the run made
 // that are empty then; it is a no-op after commit.
 func (p *pending) drop(remove func()) {
 	if p.settled {
@@ -59,16 +61,36 @@ func (p *pending) drop(remove func()) {
 	}
 	p.settled = true
 	remove()
-	p.w.removeMade(p.made)
+	p.w.made.mu.Lock()
+	defer p.w.made.mu.Unlock()
+	p.w.removeMade()
 }
 
-// removeMade removes the folders in made (deepest last) that are empty: a
-// folder made for a file that was not written is not left behind, and one
-// that another writer has used since is kept.
-func (w *Workspace) removeMade(made []string) {
-	for i := len(made) - 1; i >= 0; i-- {
-		if w.root.Remove(made[i]) != nil {
-			return
+// made is the record of the folders a run made to write in, shared by the
+// Workspaces of one folder (see Another): a folder one writer made may
+// hold another's entry, and be emptied by either. Its mutex is held from
+// a writer's look for its folders to its entry's creation, and while
+// empty folders are removed, so that none is removed between the two.
+type made struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+// removeMade removes the folders the run made that are empty, deepest
+// first (a folder emptied by the removal of another goes too), and forgets
+// them: a folder made for a file that was not written is not left behind,
+// and one that holds an entry (committed or under way) is kept. The caller
+// holds w.made.mu.
+func (w *Workspace) removeMade() {
+	dirs := make([]string, 0, len(w.made.dirs))
+	for d := range w.made.dirs {
+		dirs = append(dirs, d)
+	}
+	// A folder is longer than the folders it is in.
+	slices.SortFunc(dirs, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	for _, d := range dirs {
+		if err := w.root.Remove(d); err == nil || errors.Is(err, fs.ErrNotExist) {
+			delete(w.made.dirs, d)
 		}
 	}
 }
@@ -82,58 +104,61 @@ type File struct {
 }
 
 // mkdirAll makes the folders of dir that do not exist, each 0755 and the
-// workspace owner's, as the files written in them are. It returns the
-// folders it made, outermost first, which are removed again when it fails.
-func (w *Workspace) mkdirAll(dir string) (made []string, err error) {
-	defer func() {
-		if err != nil {
-			w.removeMade(made)
-			made = nil
-		}
-	}()
+// workspace owner's, as the files written in them are, and records them.
+// The caller holds w.made.mu, and removes what it made (removeMade) when
+// it fails.
+func (w *Workspace) mkdirAll(dir string) error {
 	var missing []string
 	for ; dir != "." && dir != "/"; dir = path.Dir(dir) {
 		st, err := w.root.Stat(dir)
 		if err == nil {
 			if !st.IsDir() {
-				return nil, &NotFolderError{Folder: dir}
+				return &NotFolderError{Folder: dir}
 			}
 			break
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return err
 		}
 		missing = append(missing, dir)
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
 		err := w.root.Mkdir(missing[i], 0o755)
 		if errors.Is(err, fs.ErrExist) {
-			continue // another writer's, made meanwhile
+			continue // made meanwhile, by a writer outside the run
 		}
 		if err != nil {
-			return made, err
+			return err
 		}
-		made = append(made, missing[i])
+		if w.made.dirs == nil {
+			w.made.dirs = map[string]bool{}
+		}
+		w.made.dirs[missing[i]] = true
 		if err := w.settle(missing[i], 0o755); err != nil {
-			return made, err
+			return err
 		}
 	}
-	return made, nil
+	return nil
 }
 
 // Create starts writing name (a slash path in the workspace).
 func (w *Workspace) Create(name string) (*File, error) {
-	made, err := w.mkdirAll(path.Dir(name))
-	if err != nil {
+	w.made.mu.Lock()
+	defer w.made.mu.Unlock()
+	if err := w.mkdirAll(path.Dir(name)); err != nil {
+		w.removeMade()
 		return nil, w.writeErr(name, err)
+	}
+	if w.beforeCreate != nil {
+		w.beforeCreate()
 	}
 	tmp := tempName(name)
 	fh, err := w.root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		w.removeMade(made)
+		w.removeMade()
 		return nil, w.writeErr(name, err)
 	}
-	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name, made: made}}, nil
+	return &File{File: fh, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
 // Commit closes the file and moves it to its target, readable by later
@@ -206,22 +231,24 @@ type Dir struct {
 // CreateDir starts writing the folder name, which must not exist or be
 // empty.
 func (w *Workspace) CreateDir(name string) (*Dir, error) {
-	made, err := w.mkdirAll(path.Dir(name))
-	if err != nil {
+	w.made.mu.Lock()
+	defer w.made.mu.Unlock()
+	if err := w.mkdirAll(path.Dir(name)); err != nil {
+		w.removeMade()
 		return nil, w.writeErr(name, err)
 	}
 	tmp := tempName(name)
 	if err := w.root.Mkdir(tmp, 0o700); err != nil {
-		w.removeMade(made)
+		w.removeMade()
 		return nil, w.writeErr(name, err)
 	}
 	r, err := w.root.OpenRoot(tmp)
 	if err != nil {
 		w.root.Remove(tmp)
-		w.removeMade(made)
+		w.removeMade()
 		return nil, err
 	}
-	return &Dir{Root: r, pending: pending{w: w, tmp: tmp, target: name, made: made}}, nil
+	return &Dir{Root: r, pending: pending{w: w, tmp: tmp, target: name}}, nil
 }
 
 // Commit gives the folder's contents the modes later steps need (0755

@@ -23,9 +23,13 @@ type Workspace struct {
 	// look at the target and the exchange: where another writer may
 	// change the target.
 	beforeExchange func()
+	// beforeCreate, set by tests only, runs in Create between the look
+	// for its folders and the file's creation.
+	beforeCreate func()
 
 	mu   sync.Mutex
 	read map[string]bool // the files opened for reading, as named
+	made *made           // shared with the Workspaces Another opens
 }
 
 // Open opens the workspace at dir.
@@ -38,7 +42,7 @@ func Open(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the workspace: %w", err)
 	}
-	w := &Workspace{dir: abs, root: root, owner: ownerOf(root)}
+	w := &Workspace{dir: abs, root: root, owner: ownerOf(root), made: &made{}}
 	// os.Root does not export its "path escapes" error: learn it once, so
 	// that refusals can be told from other failures without reading text.
 	var pe *fs.PathError
@@ -46,6 +50,19 @@ func Open(dir string) (*Workspace, error) {
 		w.escapes = pe.Err
 	}
 	return w, nil
+}
+
+// Another opens w's folder again: a Workspace with its own files read
+// (Read), closed on its own, that shares with w the record of the folders
+// made to write in, so that a folder one made, and another used, is
+// removed by whichever drops the last entry in it.
+func (w *Workspace) Another() (*Workspace, error) {
+	o, err := Open(w.dir)
+	if err != nil {
+		return nil, err
+	}
+	o.made = w.made
+	return o, nil
 }
 
 // Close releases the workspace.
@@ -171,13 +188,18 @@ func (f regularFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.w.mu.Lock()
-	if f.w.read == nil {
-		f.w.read = map[string]bool{}
-	}
-	f.w.read[name] = true
-	f.w.mu.Unlock()
+	f.w.saw(name)
 	return fh, nil
+}
+
+// saw lists name in Read.
+func (w *Workspace) saw(name string) {
+	w.mu.Lock()
+	if w.read == nil {
+		w.read = map[string]bool{}
+	}
+	w.read[name] = true
+	w.mu.Unlock()
 }
 
 // open opens a regular file of the workspace for reading, without
@@ -205,10 +227,12 @@ func (w *Workspace) open(name string) (*os.File, error) {
 	return fh, nil
 }
 
-// Read is every file opened through this Workspace's FS (a description
-// and the files its $refs name, a list of agreed changes), each once, as
-// it was named, in sorted order. Open lists nothing: it reads the run's
-// own files (a zip it wrote, a report it checks).
+// Read is every file opened or described (Stat) through this Workspace's
+// FS (a description and the files its $refs name, a list of agreed
+// changes), each once, as it was named, in sorted order: a file a $ref
+// names that is only looked at, as with bundle false, where the upload
+// refers to it, is the user's as much as one opened. Open lists nothing:
+// it reads the run's own files (a zip it wrote, a report it checks).
 func (w *Workspace) Read() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -221,7 +245,7 @@ func (w *Workspace) Read() []string {
 }
 
 // Stat is what Open would find at name, without opening it: a regular
-// file's description, or Open's refusal (a name fs.FS does not take, a
+// file's description (the file is listed in Read), or Open's refusal (a name fs.FS does not take, a
 // path that leads out, a file that is not regular). A file whose
 // permissions forbid reading it is described, and Open refuses it.
 // fs.Stat on a file system without it opens the file, describes it and
@@ -238,6 +262,7 @@ func (f regularFS) Stat(name string) (fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
+	f.w.saw(name)
 	return st, nil
 }
 

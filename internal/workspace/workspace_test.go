@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // setup makes a workspace beside a secret file outside it, with links that
@@ -311,9 +312,9 @@ func TestAbortRemovesTheFoldersItMade(t *testing.T) {
 	}
 }
 
-// TestReadNamesEveryFileOpened: Read lists each file opened through FS,
-// once; a file refused or missing is not listed, nor one opened with Open
-// (the run's own files).
+// TestReadNamesEveryFileOpened: Read lists each file opened or described
+// through FS, once; a file refused or missing is not listed, nor one
+// opened with Open or described with Stat (the run's own files).
 func TestReadNamesEveryFileOpened(t *testing.T) {
 	t.Parallel()
 	w, _ := setup(t)
@@ -323,11 +324,109 @@ func TestReadNamesEveryFileOpened(t *testing.T) {
 			f.Close()
 		}
 	}
+	// Described through FS, as a $ref left as written is: listed too.
+	must(t, os.WriteFile(filepath.Join(w.Dir(), "api", "stated.yaml"), []byte("a: 1\n"), 0o644))
+	for _, name := range []string{"api/stated.yaml", "missing-too.yaml", "api"} {
+		fs.Stat(w.FS(), name)
+	}
 	must(t, os.WriteFile(filepath.Join(w.Dir(), "report.json"), []byte("{}"), 0o644))
 	f, err := w.Open("report.json")
 	must(t, err)
 	f.Close()
-	if got, want := w.Read(), []string{"api/common.yaml", "api/openapi.yaml", "inside-link"}; !slices.Equal(got, want) {
+	if _, err := w.Stat("report.json"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := w.Read(), []string{"api/common.yaml", "api/openapi.yaml", "api/stated.yaml", "inside-link"}; !slices.Equal(got, want) {
 		t.Errorf("Read() = %q, want %q", got, want)
+	}
+}
+
+// TestFoldersSharedByWriters: a new folder two writers share, through one
+// Workspace or two of the same folder (Another), goes with the last of
+// their entries dropped, whichever made it; one that holds a committed
+// file stays.
+func TestFoldersSharedByWriters(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name        string
+		another     bool // the second writer's Workspace is Another's
+		makerFirst  bool // the writer that made the folder drops first
+		commitOther bool // the second writer commits
+	}{
+		{"one workspace, the maker drops first", false, true, false},
+		{"one workspace, the maker drops last", false, false, false},
+		{"two of one folder, the maker drops first", true, true, false},
+		{"two of one folder, the maker drops last", true, false, false},
+		{"two of one folder, the other commits", true, true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, _ := setup(t)
+			w2 := w
+			if tc.another {
+				var err error
+				w2, err = w.Another()
+				must(t, err)
+				t.Cleanup(func() { w2.Close() })
+			}
+			a, err := w.Create("built/deep/a.json")
+			must(t, err)
+			b, err := w2.Create("built/deep/b.json")
+			must(t, err)
+			first, last := a, b
+			if !tc.makerFirst {
+				first, last = b, a
+			}
+			first.Abort()
+			if tc.commitOther {
+				must(t, last.Commit())
+			} else {
+				last.Abort()
+			}
+			_, err = os.Lstat(filepath.Join(w.Dir(), "built"))
+			if tc.commitOther {
+				if err != nil {
+					t.Errorf("built went with a file committed in it: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("built is left after both writers dropped their files (%v)", err)
+			}
+		})
+	}
+}
+
+// TestDropSparesAFolderAboutToBeUsed: a writer that found its folder
+// there creates its file in it, though another writer drops the last
+// entry of that folder meanwhile.
+func TestDropSparesAFolderAboutToBeUsed(t *testing.T) {
+	t.Parallel()
+	w, _ := setup(t)
+	w2, err := w.Another()
+	must(t, err)
+	defer w2.Close()
+	a, err := w.Create("built/a.json")
+	must(t, err)
+	dropped := make(chan struct{})
+	w2.beforeCreate = func() {
+		// The drop waits for the creation; were it not to, it would
+		// remove built before the file is made in it. A wait bounded
+		// by time: a drop slower than that passes unseen, never fails.
+		go func() { a.Abort(); close(dropped) }()
+		select {
+		case <-dropped:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	b, err := w2.Create("built/b.json")
+	if err != nil {
+		t.Fatalf("create in a folder another writer dropped its file from: %v", err)
+	}
+	<-dropped
+	must(t, b.Commit())
+	if _, err := os.Stat(filepath.Join(w.Dir(), "built", "b.json")); err != nil {
+		t.Error(err)
 	}
 }
