@@ -282,14 +282,17 @@ func planOutputs(cfg Config, ws *workspace.Workspace, p *Plan) error {
 // there; fromFile: a config file may have set it).
 func writable(ws *workspace.Workspace, input, value string, check func(string) error, fromFile bool) (string, error) {
 	rel, err := ws.Path(value)
-	if err == nil {
-		err = check(rel)
-	}
 	if err != nil {
 		return "", pathInputError(input, value, err)
 	}
+	// Before the check, which makes the folders and the file to learn
+	// whether it can, and removes them: nothing is made where the run
+	// must not write.
 	if err := writePlace(ws, input, value, rel, fromFile); err != nil {
 		return "", err
+	}
+	if err := check(rel); err != nil {
+		return "", pathInputError(input, value, err)
 	}
 	return rel, nil
 }

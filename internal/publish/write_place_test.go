@@ -27,6 +27,9 @@ func TestWritePlace(t *testing.T) {
 		{"git's config", "bundle-path", ".git/config", false, "into .git,"},
 		{"git's config from a config file", "bundle-path", ".git/config", true, "into .git,"},
 		{"a hook", "download-path", ".git/hooks/post-checkout", true, "into .git,"},
+		// Refused before the check that would make the folders to learn
+		// whether it can: not told that .git/config is a file.
+		{"below a file of git's", "bundle-path", ".git/config/x.json", false, "into .git,"},
 		{"a workflow", "bundle-path", ".github/workflows/evil.yml", false, "into .github,"},
 		{"a site over the workflows", "extract-to", ".github/workflows", false, "into .github,"},
 		{"another case", "download-path", ".GIT/config", false, "into .GIT,"},
