@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/redact"
 )
 
@@ -90,7 +91,7 @@ func dispatch(ctx context.Context, env, plain Env, meta *ghaction.Metadata) erro
 		}
 		if a := env.Args[0]; !strings.HasPrefix(a, "-") {
 			for _, cmd := range commands {
-				if editDistance(a, cmd) <= 2 {
+				if namerule.EditsApart(a, cmd, 2) <= 2 {
 					return &UsageError{Msg: fmt.Sprintf("unknown command %q: did you mean %s? (see docs-publish --help)", a, cmd)}
 				}
 			}
@@ -121,7 +122,7 @@ func runHelp(ctx context.Context, env, plain Env, meta *ghaction.Metadata) error
 	}
 	msg := fmt.Sprintf("help %s: no command is called %q; the commands are %s (docs-publish alone publishes: see docs-publish --help)", name, name, strings.Join(commands, ", "))
 	for _, cmd := range commands {
-		if editDistance(name, cmd) <= 2 {
+		if namerule.EditsApart(name, cmd, 2) <= 2 {
 			msg = fmt.Sprintf("help %s: no command is called %q: did you mean %s? (see docs-publish --help)", name, name, cmd)
 			break
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/ghaction"
+	"github.com/docs-publish/docs-publish/internal/namerule"
 	"github.com/docs-publish/docs-publish/internal/openapi"
 	"github.com/docs-publish/docs-publish/internal/publish"
 	"github.com/docs-publish/docs-publish/internal/report"
@@ -139,40 +140,18 @@ func nearest(fs *flag.FlagSet, name, cmd string) string {
 }
 
 // nearestName is the name closest to a mistyped one, hyphens, underscores
-// and case aside, or "" when none is close.
+// and case aside, or "" when none is within max(2, a third of its length)
+// edits.
 func nearestName(name string, names []string) string {
 	best, bestDist := "", 0
+	limit := max(2, len(name)/3)
 	squash := func(s string) string { return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s)) }
 	for _, n := range names {
-		if d := editDistance(squash(name), squash(n)); best == "" || d < bestDist {
+		if d := namerule.EditsApart(squash(name), squash(n), limit); d <= limit && (best == "" || d < bestDist) {
 			best, bestDist = n, d
 		}
 	}
-	if bestDist > max(2, len(name)/3) {
-		return ""
-	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // loadConfig fills a publish.Config from flags, the runner's INPUT_*

@@ -89,3 +89,34 @@ func EscapeControls(s string) string {
 func Escaped(r rune) bool {
 	return Control(r) && r != '\n' && r != '\r' && r != '\t'
 }
+
+// EditsApart is how many letters inserted, deleted, changed or swapped
+// with the next take a to b (the optimal string alignment distance), or
+// more than limit when the lengths alone say it is, so that a long text
+// costs nothing to compare with a short name; else the product of their
+// lengths, a few dozen steps for names.
+func EditsApart(a, b string, limit int) int {
+	if len(a)-len(b) > limit || len(b)-len(a) > limit {
+		return limit + 1
+	}
+	// Three rows of the table: the one before the last, the last, this.
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

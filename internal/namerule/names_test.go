@@ -2,6 +2,7 @@ package namerule
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,31 @@ func TestCheckText(t *testing.T) {
 			t.Errorf("CheckText(%q) = %v, want nil", tc.text, err)
 		case tc.err != "" && (!errors.As(err, &te) || err.Error() != tc.err):
 			t.Errorf("CheckText(%q) = %v, want a *TextError %q", tc.text, err, tc.err)
+		}
+	}
+}
+
+// TestEditsApart: the letters inserted, deleted, changed or swapped with
+// the next that take one text to another, up to a limit.
+func TestEditsApart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"query", "query", 2, 0},
+		{"qeury", "query", 2, 1}, // a swap is one
+		{"strng", "string", 2, 1},
+		{"dowload", "download", 2, 1},
+		{"formdta", "formdata", 2, 1},
+		{"ab", "ba", 1, 1},
+		{"abc", "xyz", 3, 3},
+		{"pathh", "path", 0, 1},                     // more than the limit: limit+1 at most
+		{strings.Repeat("x", 1<<20), "query", 2, 3}, // the lengths alone say so
+	} {
+		if got := EditsApart(tc.a, tc.b, tc.limit); got != tc.want {
+			t.Errorf("EditsApart(%.20q, %q, %d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/docs-publish/docs-publish/internal/namerule"
 )
 
 // Schema Objects, checked against what the description's version allows:
@@ -328,7 +330,7 @@ func didYouMean(s string, names []string) string {
 			if len(n) > 5 {
 				limit = 2
 			}
-			if d := editsApart(s, strings.ToLower(n), limit); d <= limit && (best == "" || d < fewest) {
+			if d := namerule.EditsApart(s, strings.ToLower(n), limit); d <= limit && (best == "" || d < fewest) {
 				best, fewest = n, d
 			}
 		}
@@ -342,36 +344,6 @@ func didYouMean(s string, names []string) string {
 // maxNameLen is more than any name didYouMean suggests is long, with room
 // for the edits it allows.
 const maxNameLen = 32
-
-// editsApart is how many letters inserted, deleted, changed or swapped
-// with the next take a to b (the optimal string alignment distance), or
-// more than limit when the lengths alone say it is: a few dozen steps for
-// the short texts didYouMean compares.
-func editsApart(a, b string, limit int) int {
-	if len(a)-len(b) > limit || len(b)-len(a) > limit {
-		return limit + 1
-	}
-	// Three rows of the table: the one before the last, the last, this.
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
 
 // schemas checks every Schema Object of the tree where it is written (and
 // Swagger 2.0's parameters and headers, for their restrictions).
