@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/docs-publish/docs-publish/internal/docsapi"
 	"github.com/docs-publish/docs-publish/internal/namerule"
@@ -312,6 +313,25 @@ var ErrNotWritable = errors.New("the run does not write there")
 // .npmrc, .gitattributes), where tools keep settings and credentials. The
 // step's author, whom the workflow trusts, may write a hidden folder such
 // as .cache without a config file.
+// gitsFolder reports whether the name seg is git's or GitHub's folder on
+// some file system: .git or .github in any case, also as Windows reads it
+// (trailing dots and spaces dropped, the 8.3 short names GIT~1 and
+// GITHUB~1) and as macOS's HFS+ reads it (invisible characters such as
+// U+200C ignored), as git itself refuses them.
+func gitsFolder(seg string) bool {
+	name := strings.ToLower(strings.TrimRight(strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) {
+			return -1
+		}
+		return r
+	}, seg), ". "))
+	if name == ".git" || name == ".github" {
+		return true
+	}
+	short, n, ok := strings.Cut(name, "~")
+	return ok && (short == "git" || short == "github") && n != "" && strings.Trim(n, "0123456789") == ""
+}
+
 func writePlace(ws *workspace.Workspace, input, value, rel string, fromFile bool) error {
 	real := path.Join(leadsTo(ws, path.Dir(rel)), path.Base(rel))
 	for _, p := range []string{rel, real} {
@@ -320,7 +340,7 @@ func writePlace(ws *workspace.Workspace, input, value, rel string, fromFile bool
 			through = " through a symbolic link to " + p + ","
 		}
 		for _, seg := range strings.Split(p, "/") {
-			if strings.EqualFold(seg, ".git") || strings.EqualFold(seg, ".github") {
+			if gitsFolder(seg) {
 				return &InputError{Input: input, Err: ErrNotWritable, Msg: fmt.Sprintf("%q leads%s into %s, where git and GitHub keep the repository's settings, hooks and workflows, which a write there could change: refused; give a path outside it, such as %s", value, through, seg, writeExample(input))}
 			}
 		}

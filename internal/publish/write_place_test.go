@@ -44,6 +44,13 @@ func TestWritePlace(t *testing.T) {
 		{"a link to a hidden folder, a config file's", "bundle-path", "cachelink/b.json", true, "through a symbolic link to .cache/b.json"},
 		{"an ordinary path of a config file's", "bundle-path", "out/openapi.json", true, ""},
 		{"a name that only starts like git's", "bundle-path", ".gitx/b.json", false, ""},
+		// Names other file systems read as git's folder.
+		{"Windows' short name", "bundle-path", "GIT~1/hooks/pre-commit", true, "into GIT~1,"},
+		{"GitHub's short name", "bundle-path", "GITHUB~1/workflows/x.yml", false, "into GITHUB~1,"},
+		{"a trailing dot", "bundle-path", ".git./x.json", false, "into .git.,"},
+		{"a trailing space", "bundle-path", ".github /x.json", false, "into .github ,"},
+		{"a short name of another folder", "bundle-path", "GITX~1/b.json", false, ""},
+		{"a tilde alone", "bundle-path", "git~/b.json", false, ""},
 		{"a name with dots inside", "bundle-path", "a..b/c.json", true, ""},
 	}
 	for _, tc := range cases {
@@ -84,5 +91,20 @@ func TestWritePlace(t *testing.T) {
 				t.Errorf("error %q: want it to name %s and say %q, and what to do", msg, tc.value, tc.refused)
 			}
 		})
+	}
+}
+
+// TestGitsFolder: the names file systems read as git's or GitHub's
+// folder, and names that only look like them.
+func TestGitsFolder(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		".git": true, ".GitHub": true, "GIT~1": true, "github~12": true, ".git.": true, ".git. .": true,
+		".git\u200c": true, ".gi\u200dt": true, "\ufeff.github": true,
+		".gitx": false, "git": false, "GIT~": false, "GIT~1a": false, "GITX~1": false, "x.git": false, ".git~1": false,
+	} {
+		if got := gitsFolder(name); got != want {
+			t.Errorf("gitsFolder(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

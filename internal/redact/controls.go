@@ -19,10 +19,14 @@ import (
 //   - CSI: ESC [ (or U+009B), parameter and intermediate bytes, a final
 //     byte (@ to ~);
 //   - control strings: ESC ] (OSC), ESC P (DCS), ESC X, ESC ^, ESC _ (or
-//     their C1 forms), any text, then BEL or ST (ESC \ or U+009C), or the
-//     next control, which ends the string unfinished;
+//     their C1 forms), any text and C0 controls, which a terminal ignores
+//     there, then BEL or ST (ESC \ or U+009C); CAN or SUB, which cancel
+//     it, or another C1 control or ESC, which end it unfinished;
 //   - ESC, intermediate bytes (space to /), a final byte (0 to ~): the
 //     two- and three-character forms (ESC ( B, ESC 7, ESC c…).
+//
+// A C0 control but ESC, CAN and SUB, anywhere in a sequence (right after
+// its ESC too), is carried out and the sequence goes on.
 
 // control reports whether r is a control character: C0, DEL or C1.
 func control(r rune) bool { return r < 0x20 || 0x7f <= r && r <= 0x9f }
@@ -80,9 +84,20 @@ type seqScan struct {
 // sequence is the end of the sequence introduced by intro (a decoded
 // character) whose rest starts at j; 0 if intro introduces none.
 func (q *seqScan) sequence(s, intro string, j int) int {
+	if len(intro) == 1 && 0x80 <= intro[0] && intro[0] <= 0x9f {
+		// A C1 control decoded as one byte (Python reads \233 as U+009B).
+		intro = string(rune(intro[0]))
+	}
 	switch intro {
 	case "\x1b":
+		// A terminal carries out a control that follows an ESC, but for
+		// those that cancel it, and reads the sequence on (ESC ^A [0m is
+		// ESC [0m); each such control follows one ESC only, since ESC,
+		// CAN and SUB end the look.
 		u, j := nextReading(s, j)
+		for len(u.b) == 1 && actedOn(rune(u.b[0])) {
+			u, j = nextReading(s, j)
+		}
 		if len(u.b) != 1 {
 			return 0
 		}
@@ -190,10 +205,10 @@ func bodyStep(kind int, b string) int {
 			return goOn
 		case 0x40 <= r && r <= 0x7e:
 			return endAfter
-		case r == 0x1b || r == 0x18 || r == 0x1a: // ESC, CAN, SUB cancel it
-			return endBefore
-		case r < 0x20 || r == 0x7f: // other controls act, and it goes on
+		case actedOn(r) || r == 0x7f: // carried out, and it goes on
 			return goOn
+		case r < 0x20: // ESC, CAN, SUB cancel it
+			return endBefore
 		}
 	case stringBody:
 		switch {
@@ -201,6 +216,10 @@ func bodyStep(kind int, b string) int {
 			return endAfter
 		case r == 0x1b:
 			return endAfterST
+		case r == 0x18 || r == 0x1a: // CAN, SUB cancel it
+			return endAfter
+		case r < 0x20 || r == 0x7f: // other C0 controls and DEL are ignored in it
+			return goOn
 		case control(r):
 			return endBefore
 		}
@@ -211,9 +230,19 @@ func bodyStep(kind int, b string) int {
 			return goOn
 		case 0x30 <= r && r <= 0x7e:
 			return endAfter
+		case actedOn(r) || r == 0x7f: // carried out, and it goes on
+			return goOn
 		}
 	}
 	return endBefore
+}
+
+// actedOn reports whether r is a C0 control that a terminal carries out
+// inside an escape sequence, which goes on after it: all but ESC, CAN and
+// SUB, which end it (the parser of DEC's terminals, which xterm's and
+// others' follow).
+func actedOn(r rune) bool {
+	return r < 0x20 && r != 0x1b && r != 0x18 && r != 0x1a
 }
 
 // readAt is the character at s[i] as a reader decoding every escape

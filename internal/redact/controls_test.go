@@ -189,11 +189,28 @@ func TestSequenceEnds(t *testing.T) {
 		{"\x1b]0;title\ax", "\x1b]0;title\a"},
 		{"\x1b]0;title\x1b\\x", "\x1b]0;title\x1b\\"},
 		{"\x1b]0;title\x1b[0mx", "\x1b]0;title"},
-		{"\x1b]0;title\nx", "\x1b]0;title"},
+		// A C0 control inside a control string is ignored by a terminal:
+		// the string goes on to its end; CAN and SUB cancel it.
+		{"\x1b]0;ti\ntle\ax", "\x1b]0;ti\ntle\a"},
+		{"\x1b]0;\x01x\ay", "\x1b]0;\x01x\a"},
+		{"\x1bPq\x01x\x1b\\y", "\x1bPq\x01x\x1b\\"},
+		{"\x1b]0;x\x18y", "\x1b]0;x\x18"},
+		{"\x1b]0;x\u0085y", "\x1b]0;x"}, // a C1 control ends it
+		{`\u001b]0;\u0001x\u0007y`, `\u001b]0;\u0001x\u0007`},
+		{"&#27;&#93;0;&#1;x&#7;y", "&#27;&#93;0;&#1;x&#7;"},
 		{"\x1b]0;title", "\x1b]0;title"},
 		{"\x1b(Bx", "\x1b(B"},
 		{"\x1b7x", "\x1b7"},
-		{"\x1b\x01x", ""},
+		// A C0 control after ESC is carried out, and the sequence read
+		// on; ESC, CAN and SUB end the look.
+		{"\x1b\x01[0mx", "\x1b\x01[0m"},
+		{"\x1b\x01\x02(Bx", "\x1b\x01\x02(B"},
+		{"\x1b(\x01Bx", "\x1b(\x01B"},
+		{`\e\x01[0mx`, `\e\x01[0m`},
+		{"\x1b\x01x", "\x1b\x01x"},
+		{"\x1b\x18[0mx", ""},
+		// A C1 control written as one byte, as Python's \233 reads.
+		{`\2330mx`, `\2330m`},
 		{"\x1b", ""},
 		{`\u001b\[0mx`, `\u001b\[0m`},
 		{`\\u001B\[0mx`, `\\u001B\[0m`},
@@ -287,6 +304,34 @@ func BenchmarkRedactSequences(b *testing.B) {
 					r.Redact(text)
 				}
 			})
+		}
+	}
+}
+
+// TestSecretSplitAsTerminalsReadSequences: a secret cut in three by
+// sequences whose controls a terminal carries out or ignores (a control
+// inside a title, after an ESC, among a short form's bytes), written or
+// escaped, reads whole in a terminal, and is masked whole.
+func TestSecretSplitAsTerminalsReadSequences(t *testing.T) {
+	t.Parallel()
+	const sec = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+	r := New(sec)
+	a, b, c := sec[:11], sec[11:22], sec[22:]
+	for name, sep := range map[string]string{
+		"a control in a title":          "\x1b]0;\x01x\x07",
+		"a control in a title, escaped": `\u001b]0;\u0001x\u0007`,
+		"a line feed in a title":        "\x1b]0;\nx\x07",
+		"a control in a DCS":            "\x1bPq\x01x\x1b\\",
+		"a control after ESC":           "\x1b\x01[0m",
+		"a control after ESC, escaped":  `\e\x01[0m`,
+		"a control in a short form":     "\x1b(\x01B",
+		"HTML entities":                 "&#27;&#93;0;&#1;x&#7;",
+		"a C1 CSI written in octal":     `\2330m`,
+		"a title cancelled by CAN":      "\x1b]0;x\x18",
+	} {
+		text := a + sep + b + sep + c
+		if got := r.Redact(text); strings.Contains(got, a) || strings.Contains(got, b) || strings.Contains(got, c) {
+			t.Errorf("%s: %q scrubbed to %q", name, text, got)
 		}
 	}
 }
