@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docs-publish/docs-publish/internal/gitclone/gitclonetest"
 )
 
 // Descriptions of GET /users, whose query parameter status lists its
@@ -64,7 +66,8 @@ paths:
 // refers to in its own file; and a removal the base wrote inside a path
 // item by $ref, at its place in the head, whether the head writes it
 // inline or by $ref; an operation removed from such a path item, at the
-// head's path.
+// head's path; alike whether the base is base-file or a commit, whose
+// lines are not the head's.
 func TestPlacedThroughAPathItemRef(t *testing.T) {
 	t.Parallel()
 	byRef := func(version, values, required, more string) map[string]string {
@@ -109,29 +112,52 @@ func TestPlacedThroughAPathItemRef(t *testing.T) {
 			[]string{"api/openapi.yaml:4:3: " + deleted}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			emu := startEmulator(t, nil)
-			cfg := flowConfig(t, emu.URL())
-			cfg.Compare, cfg.FailOnBreaking, cfg.DryRun = true, true, true
-			writeFiles(t, filepath.Join(cfg.Workspace, "api"), tc.head)
-			writeFiles(t, filepath.Join(cfg.Workspace, "base"), tc.base)
-			cfg.File, cfg.BaseFile = "api/openapi.yaml", "base/openapi.yaml"
-			_, rep, err := runFlow(t, cfg, Options{})
-			var be *BreakingError
-			if !errors.As(err, &be) {
-				t.Fatalf("err %v\n%s", err, rep.log())
-			}
-			var got []string
-			for _, l := range strings.Split(rep.log(), "\n") {
-				if at, ok := strings.CutPrefix(l, "error: "); ok && strings.Contains(l, "breaking change: ") {
-					got = append(got, at)
+		for _, clone := range []bool{false, true} {
+			t.Run(tc.name+map[bool]string{false: ", base-file", true: ", a base commit"}[clone], func(t *testing.T) {
+				t.Parallel()
+				emu := startEmulator(t, nil)
+				cfg := flowConfig(t, emu.URL())
+				cfg.Compare, cfg.FailOnBreaking, cfg.DryRun = true, true, true
+				dir := ""
+				if clone {
+					// The base a commit of a clone in a folder: its lines
+					// are not the head's.
+					dir = "checkout/"
+					repo := filepath.Join(cfg.Workspace, "checkout")
+					os.MkdirAll(repo, 0o755)
+					git := gitclonetest.Git(t, repo)
+					git("init", "-q")
+					writeFiles(t, filepath.Join(repo, "api"), tc.base)
+					git("add", "-A")
+					git("commit", "-q", "-m", "base")
+					cfg.BaseSHA, cfg.EventName = git("rev-parse", "HEAD"), "push"
+					os.RemoveAll(filepath.Join(repo, "api"))
+					writeFiles(t, filepath.Join(repo, "api"), tc.head)
+					cfg.File = "checkout/api/openapi.yaml"
+				} else {
+					writeFiles(t, filepath.Join(cfg.Workspace, "api"), tc.head)
+					writeFiles(t, filepath.Join(cfg.Workspace, "base"), tc.base)
+					cfg.File, cfg.BaseFile = "api/openapi.yaml", "base/openapi.yaml"
 				}
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-		})
+				_, rep, err := runFlow(t, cfg, Options{})
+				var be *BreakingError
+				if !errors.As(err, &be) {
+					t.Fatalf("err %v\n%s", err, rep.log())
+				}
+				var got, want []string
+				for _, l := range strings.Split(rep.log(), "\n") {
+					if at, ok := strings.CutPrefix(l, "error: "); ok && strings.Contains(l, "breaking change: ") {
+						got = append(got, at)
+					}
+				}
+				for _, w := range tc.want {
+					want = append(want, dir+w)
+				}
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			})
+		}
 	}
 }
 
