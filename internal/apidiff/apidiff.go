@@ -394,7 +394,8 @@ func (d *doc) read(keep map[unitKey]bool, drop map[string]bool, placed bool) (*o
 
 // readPlaced is text, an OpenAPI 3 document as JSON, as the library reads
 // it with the places of its values (places.go), and the lines that name
-// them.
+// them; and with places the library does not give, in path items given by
+// $ref.
 func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	doc, err := decodeDirect(text)
 	if err != nil {
@@ -411,6 +412,7 @@ func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	if _, err := guard(func() (any, error) { return nil, newLoader(true).ResolveRefsIn(doc, nil) }); err != nil {
 		return nil, nil, err
 	}
+	placePathItemRefs(doc, n)
 	return doc, ls, nil
 }
 

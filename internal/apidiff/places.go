@@ -250,6 +250,7 @@ type placeInfo struct {
 	origin   []int          // the Origin field's index; nil when none
 	fields   map[string]int // the fields with a JSON name, by it
 	wrappers [][]int        // Value and Schema fields without one
+	ref      []int          // the Ref field's index; nil when none
 	hasMap   bool           // whether a pointer to it has a Map method
 }
 
@@ -301,6 +302,9 @@ func learnPlaces(m map[reflect.Type]*placeInfo, t reflect.Type) *placeInfo {
 			}
 			pi.fields[name] = i
 			holds = learnPlaces(m, f.Type).holds || holds
+		}
+		if f, ok := t.FieldByName("Ref"); ok && f.Type.Kind() == reflect.String {
+			pi.ref = f.Index
 		}
 		for _, name := range []string{"Value", "Schema"} {
 			if f, ok := t.FieldByName(name); ok && f.Type.Kind() == reflect.Pointer && f.Tag.Get("json") == "" {
@@ -369,8 +373,11 @@ func placeStruct(v, ptr reflect.Value, n *onode) {
 		}
 		applyPlaces(f, m.child)
 	}
+	// The value of a $ref is written where the $ref leads: it has the
+	// places of that text, not of the $ref's (when resolved already).
+	resolved := pi.ref != nil && v.FieldByIndex(pi.ref).String() != ""
 	for _, i := range pi.wrappers {
-		if f := v.FieldByIndex(i); !f.IsNil() {
+		if f := v.FieldByIndex(i); !f.IsNil() && !resolved {
 			applyPlaces(f, n)
 		}
 	}
@@ -428,4 +435,40 @@ func scalarMap(v reflect.Value) bool {
 
 func sortLocations(locs []openapi3.Location) {
 	slices.SortFunc(locs, func(a, b openapi3.Location) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// member is the places the member name of n holds, or nil.
+func (n *onode) member(name string) *onode {
+	if n == nil {
+		return nil
+	}
+	for _, m := range n.members {
+		if m.name == name {
+			return m.child
+		}
+	}
+	return nil
+}
+
+// placePathItemRefs gives each path item of doc that is a $ref to
+// components/pathItems the places of the component's text, n being the
+// document's. The library does not type that section (it holds path
+// items from OpenAPI 3.1 on): it resolves such a $ref by reading the
+// component again from an untyped value, which keeps no places, so that a
+// change inside a path item given by $ref (the way a bundle lifts a path
+// item from a file of its own) would have no place. It is placed where the
+// component writes it, and the values it refers to keep their own places.
+func placePathItemRefs(doc *openapi3.T, n *onode) {
+	section := n.member("components").member("pathItems")
+	if section == nil || doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		name, ok := strings.CutPrefix(item.Ref, "#/components/pathItems/")
+		if !ok || item.Origin != nil { // placed by the library itself
+			continue
+		}
+		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+		applyPlaces(reflect.ValueOf(item), section.member(name))
+	}
 }

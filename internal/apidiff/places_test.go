@@ -94,3 +94,41 @@ func TestOnlyBreakingChangesArePlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacedInPathItemRefs: a change inside a path item given by $ref to
+// components/pathItems (as a bundle lifts a path item from a file of its
+// own), which the library reads again from an untyped value and places
+// nowhere, is placed where the component writes it; a parameter that
+// path item refers to keeps its own component's place.
+func TestPlacedInPathItemRefs(t *testing.T) {
+	t.Parallel()
+	doc := func(values, required string) []byte {
+		return []byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},` +
+			`"paths":{"/users":{"$ref":"#/components/pathItems/us~1ers"}},` +
+			`"components":{"pathItems":{"us/ers":{"get":{"parameters":[{"$ref":"#/components/parameters/Limit"},` +
+			`{"name":"status","in":"query","schema":{"type":"string","enum":[` + values + `]}}],` +
+			`"responses":{"200":{"description":"ok"}}}}},` +
+			`"parameters":{"Limit":{"name":"limit","in":"query","required":` + required + `,"schema":{"type":"integer"}}}}}`)
+	}
+	for _, tc := range []struct {
+		name       string
+		base, head []byte
+		id, want   string
+	}{
+		{"a value removed from the path item", doc(`"a","b"`, "false"), doc(`"a"`, "false"),
+			"request-parameter-enum-value-removed", "/components/pathItems/us~1ers/get/parameters/1/schema/enum/1"},
+		{"a parameter it refers to", doc(`"a"`, "false"), doc(`"a"`, "true"),
+			"request-parameter-became-required", "/components/parameters/Limit/required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Compare(tc.base, tc.head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Changes) != 1 || rep.Changes[0].ID != tc.id || rep.Changes[0].BasePointer != tc.want {
+				t.Errorf("changes %+v, want one %s placed at %s in the base", rep.Changes, tc.id, tc.want)
+			}
+		})
+	}
+}

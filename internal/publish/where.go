@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,7 @@ func (p *placer) where(ch apidiff.Change) (report.Where, string, bool) {
 		return report.Where{}, "", false
 	}
 	if ch.HeadPointer != "" {
-		toks := tokens(ch.HeadPointer)
+		toks := throughPath(tokens(ch.HeadPointer), ch.Path)
 		if w, n := p.inHead(toks); n == len(toks) {
 			return w, "", true
 		}
@@ -69,7 +70,7 @@ func (p *placer) where(ch apidiff.Change) (report.Where, string, bool) {
 	if ch.BasePointer == "" {
 		return report.Where{}, "", false
 	}
-	toks := tokens(ch.BasePointer)
+	toks := throughPath(tokens(ch.BasePointer), ch.Path)
 	w, n := p.inHead(toks)
 	if n >= unitDepth(toks) && n > 0 {
 		return w, "", true
@@ -213,40 +214,82 @@ func tokens(pointer string) []string {
 	return toks
 }
 
-// locate follows toks from root as far as the tree goes: the place of the
-// deepest value reached (a member at its key, an item where it starts), how
-// many tokens that took (-1 when root is nil or has no file), and whether it
-// stopped at a value the tree holds only in part.
+// locate follows toks from root as far as the tree goes, through the
+// local $refs it meets (a path item a bundle lifted into components): the
+// place of the deepest value reached (a member at its key, an item where
+// it starts; a value reached through a $ref, where the $ref leads), how
+// many tokens that took (-1 when root is nil or has no file), and whether
+// it stopped at a value the tree holds only in part.
 func locate(root *openapi.Node, toks []string) (report.Where, int, bool) {
 	if root == nil || root.Src == nil {
 		return report.Where{}, -1, true
 	}
 	n := root
 	w := report.Where{File: root.Src.Name, Line: int(root.Pos.Line), Col: int(root.Pos.Col)}
-	for i, tok := range toks {
+	hops := 0 // $refs followed since the last token: a cycle of them ends
+	for i := 0; i < len(toks); {
 		var next *openapi.Node
 		pos := openapi.Pos{}
 		switch n.Kind {
 		case openapi.Object:
 			for j := range n.Fields() {
-				if n.Fields()[j].Key == tok {
+				if n.Fields()[j].Key == toks[i] {
 					next, pos = n.Fields()[j].Value, n.Fields()[j].KeyPos
 					break
 				}
 			}
 		case openapi.Array:
-			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && k < len(n.Elems()) {
+			if k, err := strconv.Atoi(toks[i]); err == nil && k >= 0 && k < len(n.Elems()) {
 				next = n.Items()[k]
 				pos = next.Pos
+			}
+		}
+		if next == nil && hops < maxHops {
+			if target := localTarget(root, n); target != nil && target.Src != nil {
+				n, hops = target, hops+1
+				continue
 			}
 		}
 		if next == nil || next.Src == nil {
 			return w, i, n.Partial()
 		}
-		n = next
+		n, hops, i = next, 0, i+1
 		w = report.Where{File: next.Src.Name, Line: int(pos.Line), Col: int(pos.Col)}
 	}
 	return w, len(toks), false
+}
+
+// maxHops is how many $refs in a row locate follows.
+const maxHops = 8
+
+// localTarget is what the local $ref n holds names in root, or nil.
+func localTarget(root, n *openapi.Node) *openapi.Node {
+	ref := n.Get("$ref")
+	if ref == nil || ref.Kind != openapi.String || !strings.HasPrefix(ref.Scalar(), "#") {
+		return nil
+	}
+	u, err := url.Parse(ref.Scalar())
+	if err != nil {
+		return nil
+	}
+	target, err := openapi.Resolve(root, u.Fragment)
+	if err != nil {
+		return nil
+	}
+	return target
+}
+
+// throughPath is toks, a place in the path item components/pathItems/X,
+// as a place under path, whose path item the change is about: the same
+// value, reached as the description's reader reaches it. A side's path
+// may hold the path item itself, or a $ref to a component of another name
+// than the other side's; and a lifted component's key is written nowhere,
+// while the path's is. Other places are as they are.
+func throughPath(toks []string, path string) []string {
+	if path == "" || len(toks) < 3 || toks[0] != "components" || toks[1] != "pathItems" {
+		return toks
+	}
+	return append([]string{"paths", path}, toks[3:]...)
 }
 
 // annotation is one annotation of breaking changes: a change, and the
