@@ -2,6 +2,7 @@ package publish
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,7 +20,13 @@ import (
 func (f *flow) download(ctx context.Context) error {
 	target := f.plan.ZipPath
 	if target == "" {
+		// Known only now, so not among the paths checked before sending:
+		// it may be a file the run read, a description named after a
+		// build of the same id.
 		target = zipName(f.res.BuildID, f.secrets)
+		if err := notOverAnother(f.ws, target); err != nil {
+			return &StepError{Step: StepDownload, Desc: "save the build's zip as " + target, Err: err}
+		}
 	}
 	if err := f.untilBuilt(ctx, func(ctx context.Context) error { return f.fetch(ctx, target) }); err != nil {
 		return f.buildError(ctx, err)
@@ -42,6 +49,24 @@ func (f *flow) download(ctx context.Context) error {
 	f.res.SitePath = f.plan.SitePath
 	f.rep.Infof("unpacked %d files (%d bytes) into %s", st.Files, st.Bytes, f.res.SitePath)
 	return f.rep.SetOutput("site-path", f.res.SitePath)
+}
+
+// notOverAnother refuses the default download-path when a file is there
+// that is not a zip: a zip is what an earlier run left, written over on a
+// runner that keeps its workspace; anything else may be a file the run
+// reads, which it never writes over.
+func notOverAnother(ws *workspace.Workspace, name string) error {
+	f, err := ws.Open(name)
+	if err != nil {
+		return nil // nothing there to keep, or nothing a file: writing says
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(f, head)
+	if head = head[:n]; n == 0 || bytes.Equal(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte("PK\x05\x06")) {
+		return nil
+	}
+	return fmt.Errorf("%s is there already and is not a zip: the default download-path (docs-build-<build id>.zip) would write over it, and the run never writes over a file it may have read; give download-path a path of its own", name)
 }
 
 // zipName is the default download-path: the build id in a file name. A

@@ -1,7 +1,10 @@
 package publish
 
 import (
+	"errors"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +39,41 @@ func TestZipNameShowsNoSecret(t *testing.T) {
 	}
 	if zipName(tok, secrets) == zipName(tok+"x", secrets) {
 		t.Error("two ids make one name")
+	}
+}
+
+// TestDefaultZipPathKeepsAnotherFile: the default download-path, known
+// only once the build is released, is written over an earlier run's zip,
+// never over a file that is not a zip (a description or a base named
+// after a build), which is left as it was; the download step fails,
+// saying what to do.
+func TestDefaultZipPathKeepsAnotherFile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, there string
+		fails       bool
+	}{
+		{"an earlier run's zip", "PK\x05\x06" + strings.Repeat("\x00", 18), false},
+		{"an empty file", "", false},
+		{"a description", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startEmulator(t, nil)
+			cfg := flowConfig(t, emu.URL())
+			cfg.Download = true
+			zip := filepath.Join(cfg.Workspace, "docs-build-1001.zip")
+			if err := os.WriteFile(zip, []byte(tc.there), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, rep, err := runFlow(t, cfg, Options{})
+			var se *StepError
+			if got := errors.As(err, &se) && se.Step == StepDownload && strings.Contains(err.Error(), "give download-path a path of its own"); got != tc.fails {
+				t.Errorf("error %v: want the download refused: %v\n%s", err, tc.fails, rep.log())
+			}
+			if after, _ := os.ReadFile(zip); tc.fails && string(after) != tc.there {
+				t.Errorf("the file was written over: %.40q", after)
+			}
+		})
 	}
 }
