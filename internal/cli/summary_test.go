@@ -28,12 +28,12 @@ func TestSummaryGolden(t *testing.T) {
 	}
 	steps := []publish.StepTime{{Step: publish.StepCheck, Duration: 12 * time.Millisecond}, {Step: publish.StepCompare, Duration: 30 * time.Millisecond}}
 	published := &publish.Result{
-		FileName: "openapi.yml", Branch: "main", CommitMessage: "Update openapi.yml", DocID: "17", BuildID: "1001",
+		FileName: "openapi.yml", Branch: "main", CommitMessage: "Update openapi.yml from octo/bookstore@abcdef1 (https://github.com/octo/bookstore/actions/runs/42)", DocID: "17", BuildID: "1001",
 		DocsURL: "https://docs.bookstore.example/", Live: true, BuildState: publish.BuildReady,
 		ZipPath: "docs-build-1001.zip", ZipSize: 4096, ZipSHA256: "00ff",
 		Steps: append(steps, publish.StepTime{Step: publish.StepList, Duration: 40 * time.Millisecond},
 			publish.StepTime{Step: publish.StepDownload, Duration: 900 * time.Millisecond}),
-		Changes: &publish.Comparison{Base: "the pull request's base commit 1111111", Report: &apidiff.Report{Changes: []apidiff.Change{
+		Changes: &publish.Comparison{Base: "the pull request's base commit 61a4a26", BaseCommit: "61a4a26", Report: &apidiff.Report{Changes: []apidiff.Change{
 			{ID: "new-optional-request-parameter", Level: apidiff.Info, Operation: "GET", Path: "/books", Text: "added the new optional `query` request parameter `limit`"},
 		}}},
 	}
@@ -95,7 +95,7 @@ func TestChangesRowCounts(t *testing.T) {
 		{[]apidiff.Change{change(apidiff.Breaking), change(apidiff.Warning), change(apidiff.Warning), change(apidiff.Info)}, "1 breaking, 2 warnings, 1 other, against b"},
 	}
 	for _, tc := range cases {
-		if got := changesRow(&publish.Comparison{Base: "b", Report: &apidiff.Report{Changes: tc.changes}}); got != tc.want {
+		if got := changesRow(&publish.Comparison{Base: "b", Report: &apidiff.Report{Changes: tc.changes}}, false); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
 		}
 	}
@@ -168,7 +168,7 @@ func TestSummaryBoundsTheFindings(t *testing.T) {
 // said to be new there, not compared with nothing.
 func TestChangesRowOfANewDescription(t *testing.T) {
 	t.Parallel()
-	got := changesRow(&publish.Comparison{New: true, Base: "the pull request's base commit 1111111"})
+	got := changesRow(&publish.Comparison{New: true, Base: "the pull request's base commit 1111111"}, false)
 	if want := "the description is new at the pull request's base commit 1111111"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
