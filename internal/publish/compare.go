@@ -713,7 +713,11 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: %v. The job summary has it.", f.cfg.PullRequest, err), report.Where{})
 	case act != githubapi.CommentNone:
 		c.CommentURL = link
-		f.rep.Infof("pull request #%d: comment %s (%s)", f.cfg.PullRequest, act, link)
+		note := fmt.Sprintf("pull request #%d: comment %s", f.cfg.PullRequest, act)
+		if link != "" { // an answer may leave its html_url out
+			note += " (" + link + ")"
+		}
+		f.rep.Infof("%s", note)
 	}
 	return nil
 }
