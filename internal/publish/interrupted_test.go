@@ -79,3 +79,30 @@ func TestInterruptedSaysWhatWasDone(t *testing.T) {
 		})
 	}
 }
+
+// TestSeveralInterruptedSayTheRunWasCancelled: a run of several
+// descriptions that a signal cut short says so first, then each
+// description's own account.
+func TestSeveralInterruptedSayTheRunWasCancelled(t *testing.T) {
+	t.Parallel()
+	emu := startEmulator(t, func(c *emulator.Config) { c.BuildDelay = time.Hour })
+	a, b := flowConfig(t, emu.URL()), flowConfig(t, emu.URL())
+	b.FileName = "other.yml"
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	go func() {
+		for emu.RequestsTo("/docs.release") < 2 && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel(errors.New("interrupt signal received"))
+	}()
+	_, err := RunAll(ctx, []Config{a, b}, &recorder{}, Options{FirstRetry: 5 * time.Millisecond})
+	var re *RunsError
+	if !errors.As(err, &re) || len(re.Failed) != 2 {
+		t.Fatalf("error %v: want a *RunsError of 2 descriptions", err)
+	}
+	want := "the run was cancelled: 2 of 2 descriptions cut short (see the job summary); descriptions[0] (api/openapi.yaml): cancelled during "
+	if !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), " (interrupt signal received): ") != 2 {
+		t.Errorf("error %q\nwant it to start %q and give the signal for each description", err, want)
+	}
+}
