@@ -71,11 +71,14 @@ func (s *summary) add(f fact) {
 // headline is the outcome in a few words, and the sentence under it.
 func (s *summary) headline() (icon, title, detail string) {
 	var be *publish.BreakingError
+	var ie *publish.InterruptedError
 	switch {
 	case s.runErr != nil && publish.IsInvalid(s.runErr):
 		return "❌", "The description is invalid: nothing was sent", s.runErr.Error()
 	case s.runErr != nil && errors.As(s.runErr, &be):
 		return "❌", "Breaking API changes: nothing was published", s.runErr.Error()
+	case s.runErr != nil && errors.As(s.runErr, &ie):
+		return "⏹️", "Cancelled during: " + s.res.FailedStep.String(), s.runErr.Error()
 	case s.runErr != nil:
 		return "❌", "Publishing failed at: " + s.res.FailedStep.String(), s.runErr.Error()
 	case s.res.Held:

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -54,6 +55,9 @@ func TestSummaryGolden(t *testing.T) {
 		{"breaking", &publish.Result{FailedStep: publish.StepCompare, Steps: steps, Changes: &publish.Comparison{Base: "base-file api/v1.yaml", Report: &apidiff.Report{Changes: []apidiff.Change{
 			{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "DELETE", Path: "/books/{bookId}", Text: "api removed without deprecation"},
 		}}}}, &publish.BreakingError{Count: 1}},
+		{"cancelled", &publish.Result{FailedStep: publish.StepWait, DocID: "17", BuildID: "1002", Live: true, Steps: steps},
+			&publish.InterruptedError{Desc: "wait for build 1002", Signal: "terminated signal received", Check: true, Err: context.Canceled,
+				Done: "build 1002 was released under doc 17 with set-live true, so the service may still build it and make it live"}},
 		{"fork-check", &publish.Result{DryRun: true, ForkCheck: true, FileName: "openapi.yml", Steps: steps, Changes: published.Changes}, nil},
 	}
 	for _, tc := range cases {
