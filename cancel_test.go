@@ -61,6 +61,15 @@ func TestCancelMidDownload(t *testing.T) {
 			if !strings.Contains(stdout.String(), "::error title=docs-publish::cancelled during download build") {
 				t.Errorf("no annotation naming the step cut short:\n%s", stdout)
 			}
+			// The annotation says by what, what was done, and what to do.
+			for _, w := range []string{sig.String() + " signal received): build ", "was released under doc", "check the doc's builds"} {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("the annotation does not say %q:\n%s", w, stdout)
+				}
+			}
+			if strings.Contains(stdout.String(), "context canceled") {
+				t.Errorf("the context's bare words:\n%s", stdout)
+			}
 			outputs, _ := os.ReadFile(outFile)
 			if !bytes.Contains(outputs, []byte("build-id<<")) || bytes.Contains(outputs, []byte("zip-path<<")) {
 				t.Errorf("outputs after cancel:\n%s", outputs)

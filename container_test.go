@@ -292,7 +292,7 @@ func TestContainerStopsOnCancel(t *testing.T) {
 		t.Errorf("the workspace holds %q after the cancel, want only %q", after, before)
 	}
 	summary, _ := os.ReadFile(c.summaryFile)
-	if !strings.Contains(string(summary), "failed at: download build") {
+	if !strings.Contains(string(summary), "Cancelled during: download build") {
 		t.Errorf("the summary does not name the step cut short:\n%s", summary)
 	}
 }

@@ -271,7 +271,8 @@ func runPublish(ctx context.Context, env Env, meta *ghaction.Metadata, args []st
 		cfgs, results = []publish.Config{cfg}, []*publish.Result{{FailedStep: publish.StepCheck}}
 	}
 	res := results[0]
-	if err != nil && ctx.Err() != nil {
+	var ie *publish.InterruptedError
+	if err != nil && ctx.Err() != nil && !errors.As(err, &ie) {
 		err = fmt.Errorf("cancelled during %s: %w", res.FailedStep, err)
 	}
 	if len(results) > 1 {

@@ -67,7 +67,7 @@ func (s *summaries) markdown() string {
 			docs = "<" + u + ">"
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", i, escapeCell(o.File), escapeCell(o.ProjectID), escapeCell(o.DocID),
-			escapeCell(o.BuildID), outcome, escapeCell(changesRow(s.results[i].Changes)), docs)
+			escapeCell(o.BuildID), outcome, changesRow(s.results[i].Changes, true), docs)
 	}
 	for i, r := range s.results {
 		fmt.Fprintf(&b, "\n### descriptions[%d]: %s\n\n", i, escapeCell(r.File))

@@ -23,7 +23,7 @@ type summary struct {
 	res    *publish.Result
 	runErr error
 	total  time.Duration
-	facts  [][2]string // label, value; facts without a value are left out
+	facts  []fact // facts without a value are left out
 	// deeper is how many levels below a summary of its own the summary's
 	// headings are: one description's details among several.
 	deeper int
@@ -34,7 +34,9 @@ func newSummary(cfg publish.Config, res *publish.Result, runErr error, total tim
 	s.fact("Project", cfg.ProjectID)
 	s.fact("File", res.FileName)
 	s.fact("Branch", res.Branch)
-	s.fact("Commit message", res.CommitMessage)
+	// A commit message is copied as it is: the default one names the
+	// repository and the commit (acme/pets@1a2b3c4).
+	s.add(fact{label: "Commit message", value: res.CommitMessage, md: report.CodeSpan(res.CommitMessage)})
 	s.fact("Doc", res.DocID)
 	s.fact("Build", res.BuildID)
 	if res.BuildID != "" {
@@ -48,24 +50,35 @@ func newSummary(cfg publish.Config, res *publish.Result, runErr error, total tim
 		s.fact("Zip sha256", res.ZipSHA256)
 	}
 	s.fact("Site", res.SitePath)
-	s.fact("API changes", changesRow(res.Changes))
+	s.add(fact{label: "API changes", value: changesRow(res.Changes, false), md: changesRow(res.Changes, true)})
 	return s
 }
 
-func (s *summary) fact(label, value string) {
-	if value != "" {
-		s.facts = append(s.facts, [2]string{label, value})
+// fact is one row of the summary's table of facts.
+type fact struct {
+	label, value string
+	md           string // the value in Markdown, when it is not value escaped
+}
+
+func (s *summary) fact(label, value string) { s.add(fact{label: label, value: value}) }
+
+func (s *summary) add(f fact) {
+	if f.value != "" {
+		s.facts = append(s.facts, f)
 	}
 }
 
 // headline is the outcome in a few words, and the sentence under it.
 func (s *summary) headline() (icon, title, detail string) {
 	var be *publish.BreakingError
+	var ie *publish.InterruptedError
 	switch {
 	case s.runErr != nil && publish.IsInvalid(s.runErr):
 		return "❌", "The description is invalid: nothing was sent", s.runErr.Error()
 	case s.runErr != nil && errors.As(s.runErr, &be):
 		return "❌", "Breaking API changes: nothing was published", s.runErr.Error()
+	case s.runErr != nil && errors.As(s.runErr, &ie):
+		return "⏹️", "Cancelled during: " + s.res.FailedStep.String(), s.runErr.Error()
 	case s.runErr != nil:
 		return "❌", "Publishing failed at: " + s.res.FailedStep.String(), s.runErr.Error()
 	case s.res.Held:
@@ -157,7 +170,11 @@ func (s *summary) markdown() string {
 	if len(s.facts) > 0 {
 		b.WriteString("| what | value |\n|---|---|\n")
 		for _, r := range s.facts {
-			fmt.Fprintf(&b, "| %s | %s |\n", r[0], esc(r[1]))
+			v := r.md
+			if v == "" {
+				v = esc(r.value)
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", r.label, v)
 		}
 	}
 	if len(s.res.Steps) > 0 {
@@ -235,7 +252,7 @@ func (s *summary) text() string {
 		fmt.Fprintf(&b, "  %s\n", ghaction.OneLine(note))
 	}
 	for _, r := range s.facts {
-		fmt.Fprintf(&b, "  %-20s %s\n", r[0]+":", ghaction.OneLine(r[1]))
+		fmt.Fprintf(&b, "  %-20s %s\n", r.label+":", ghaction.OneLine(r.value))
 	}
 	for _, st := range s.res.Steps {
 		fmt.Fprintf(&b, "  %-20s %s\n", st.Step.String()+":", st.Duration.Round(time.Millisecond))
@@ -281,17 +298,31 @@ func escapeCell(s string) string { return report.EscapeMarkdown(report.Shorten(s
 // over 1 MiB.
 const maxSummaryFindings = 500
 
-// changesRow is the comparison with the base in a few words.
-func changesRow(c *publish.Comparison) string {
+// changesRow is the comparison with the base in a few words; inMarkdown
+// writes it for a table cell: the words escaped and shortened, the base
+// commit a code span (Comparison.BaseMarkdown).
+func changesRow(c *publish.Comparison, inMarkdown bool) string {
+	text, base := func(s string) string { return s }, ""
+	if c != nil {
+		base = c.Base
+	}
+	if inMarkdown {
+		text = escapeCell
+		if c != nil && c.BaseCommit != "" {
+			base = c.BaseMarkdown()
+		} else {
+			base = escapeCell(base)
+		}
+	}
 	switch {
 	case c == nil:
 		return ""
 	case c.New:
-		return "the description is new at " + c.Base
+		return text("the description is new at ") + base
 	case c.Report == nil:
-		return "not compared: " + c.Skipped
+		return text("not compared: " + c.Skipped)
 	}
 	r := c.Report
-	return fmt.Sprintf("%d breaking, %s, %d other, against %s",
-		r.Count(apidiff.Breaking), report.Plural(r.Count(apidiff.Warning), "warning"), r.Count(apidiff.Info), c.Base)
+	return text(fmt.Sprintf("%d breaking, %s, %d other, against ",
+		r.Count(apidiff.Breaking), report.Plural(r.Count(apidiff.Warning), "warning"), r.Count(apidiff.Info))) + base
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -28,12 +29,12 @@ func TestSummaryGolden(t *testing.T) {
 	}
 	steps := []publish.StepTime{{Step: publish.StepCheck, Duration: 12 * time.Millisecond}, {Step: publish.StepCompare, Duration: 30 * time.Millisecond}}
 	published := &publish.Result{
-		FileName: "openapi.yml", Branch: "main", CommitMessage: "Update openapi.yml", DocID: "17", BuildID: "1001",
+		FileName: "openapi.yml", Branch: "main", CommitMessage: "Update openapi.yml from octo/bookstore@abcdef1 (https://github.com/octo/bookstore/actions/runs/42)", DocID: "17", BuildID: "1001",
 		DocsURL: "https://docs.bookstore.example/", Live: true, BuildState: publish.BuildReady,
 		ZipPath: "docs-build-1001.zip", ZipSize: 4096, ZipSHA256: "00ff",
 		Steps: append(steps, publish.StepTime{Step: publish.StepList, Duration: 40 * time.Millisecond},
 			publish.StepTime{Step: publish.StepDownload, Duration: 900 * time.Millisecond}),
-		Changes: &publish.Comparison{Base: "the pull request's base commit 1111111", Report: &apidiff.Report{Changes: []apidiff.Change{
+		Changes: &publish.Comparison{Base: "the pull request's base commit 61a4a26", BaseCommit: "61a4a26", Report: &apidiff.Report{Changes: []apidiff.Change{
 			{ID: "new-optional-request-parameter", Level: apidiff.Info, Operation: "GET", Path: "/books", Text: "added the new optional `query` request parameter `limit`"},
 		}}},
 	}
@@ -54,6 +55,9 @@ func TestSummaryGolden(t *testing.T) {
 		{"breaking", &publish.Result{FailedStep: publish.StepCompare, Steps: steps, Changes: &publish.Comparison{Base: "base-file api/v1.yaml", Report: &apidiff.Report{Changes: []apidiff.Change{
 			{ID: "api-removed-without-deprecation", Level: apidiff.Breaking, Operation: "DELETE", Path: "/books/{bookId}", Text: "api removed without deprecation"},
 		}}}}, &publish.BreakingError{Count: 1}},
+		{"cancelled", &publish.Result{FailedStep: publish.StepWait, DocID: "17", BuildID: "1002", Live: true, Steps: steps},
+			&publish.InterruptedError{Desc: "wait for build 1002", Signal: "terminated signal received", Check: true, Err: context.Canceled,
+				Done: "build 1002 was released under doc 17 with set-live true, so the service may still build it and make it live"}},
 		{"fork-check", &publish.Result{DryRun: true, ForkCheck: true, FileName: "openapi.yml", Steps: steps, Changes: published.Changes}, nil},
 	}
 	for _, tc := range cases {
@@ -95,7 +99,7 @@ func TestChangesRowCounts(t *testing.T) {
 		{[]apidiff.Change{change(apidiff.Breaking), change(apidiff.Warning), change(apidiff.Warning), change(apidiff.Info)}, "1 breaking, 2 warnings, 1 other, against b"},
 	}
 	for _, tc := range cases {
-		if got := changesRow(&publish.Comparison{Base: "b", Report: &apidiff.Report{Changes: tc.changes}}); got != tc.want {
+		if got := changesRow(&publish.Comparison{Base: "b", Report: &apidiff.Report{Changes: tc.changes}}, false); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
 		}
 	}
@@ -168,7 +172,7 @@ func TestSummaryBoundsTheFindings(t *testing.T) {
 // said to be new there, not compared with nothing.
 func TestChangesRowOfANewDescription(t *testing.T) {
 	t.Parallel()
-	got := changesRow(&publish.Comparison{New: true, Base: "the pull request's base commit 1111111"})
+	got := changesRow(&publish.Comparison{New: true, Base: "the pull request's base commit 1111111"}, false)
 	if want := "the description is new at the pull request's base commit 1111111"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}

@@ -20,13 +20,24 @@ func ChangesMarkdown(c *Comparison, file string) string {
 	return changesMarkdown(c, file, maxChangeRows)
 }
 
+// BaseMarkdown is c.Base in Markdown: a commit's SHA, the program's own
+// from the event, as a code span, so that it copies as it is and links to
+// nothing; the rest escaped.
+func (c *Comparison) BaseMarkdown() string {
+	what, ok := strings.CutSuffix(c.Base, " "+c.BaseCommit)
+	if c.BaseCommit == "" || !ok {
+		return report.EscapeMarkdown(c.Base)
+	}
+	return report.EscapeMarkdown(what) + " " + report.CodeSpan(c.BaseCommit)
+}
+
 // changesMarkdown is ChangesMarkdown with at most rows rows in each table.
 func changesMarkdown(c *Comparison, file string, rows int) string {
 	var b strings.Builder
 	esc := report.EscapeMarkdown
 	switch {
 	case c.Report == nil && c.New:
-		fmt.Fprintf(&b, "%s is new: it does not exist at %s, so there is nothing to compare.\n", esc(file), esc(c.Base))
+		fmt.Fprintf(&b, "%s is new: it does not exist at %s, so there is nothing to compare.\n", esc(file), c.BaseMarkdown())
 		return b.String()
 	case c.Report == nil:
 		fmt.Fprintf(&b, "Nothing compared: %s\n", esc(report.Shorten(c.Skipped, maxReason)))
@@ -36,12 +47,12 @@ func changesMarkdown(c *Comparison, file string, rows int) string {
 	breaking, warnings, other := r.Count(apidiff.Breaking), r.Count(apidiff.Warning), r.Count(apidiff.Info)
 	switch {
 	case len(r.Changes) == 0:
-		fmt.Fprintf(&b, "✅ No API changes in %s against %s.\n", esc(file), esc(c.Base))
+		fmt.Fprintf(&b, "✅ No API changes in %s against %s.\n", esc(file), c.BaseMarkdown())
 	case breaking > 0:
-		fmt.Fprintf(&b, "❌ **%s** in %s against %s, %s, %s.\n", report.Plural(breaking, "breaking change"), esc(file), esc(c.Base),
+		fmt.Fprintf(&b, "❌ **%s** in %s against %s, %s, %s.\n", report.Plural(breaking, "breaking change"), esc(file), c.BaseMarkdown(),
 			report.Plural(warnings, "warning"), report.Plural(other, "other change"))
 	default:
-		fmt.Fprintf(&b, "✅ No breaking changes in %s against %s: %s, %s.\n", esc(file), esc(c.Base),
+		fmt.Fprintf(&b, "✅ No breaking changes in %s against %s: %s, %s.\n", esc(file), c.BaseMarkdown(),
 			report.Plural(warnings, "warning"), report.Plural(other, "other change"))
 	}
 	if c.BaseFault != "" {

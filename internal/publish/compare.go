@@ -30,6 +30,9 @@ type Comparison struct {
 	// Base names what was compared with: "the pull request's base commit
 	// 1a2b3c4", "base-file api/v1.yaml".
 	Base string
+	// BaseCommit is the short SHA Base ends with, when the base is a commit
+	// of the event's: hex, as the event's SHAs are checked where read.
+	BaseCommit string
 	// New: the description does not exist at the base, so every operation is
 	// new and nothing is compared.
 	New bool
@@ -82,9 +85,10 @@ func (e *CompareError) Unwrap() error { return e.Err }
 
 // base is where the base description is read from.
 type base struct {
-	fsys  fs.FS
-	name  string // the description, in fsys
-	label string
+	fsys   fs.FS
+	name   string // the description, in fsys
+	label  string
+	commit string // the short SHA label ends with, for a commit's base
 	// ownFile: the base is a workspace file of its own (base-file), where
 	// a change can be annotated; a commit's files are not, and their lines
 	// are not the head's.
@@ -108,7 +112,7 @@ func (f *flow) compare(ctx context.Context) error {
 	if err != nil {
 		return f.cannotCompare(ctx, c, err)
 	}
-	c.Base = b.label
+	c.Base, c.BaseCommit = b.label, b.commit
 	f.rep.Infof("comparing with %s", b.label)
 	if f.sameAsBase(b) {
 		c.Report = &apidiff.Report{}
@@ -449,12 +453,13 @@ func (f *flow) base(ctx context.Context) (*base, error) {
 	if f.cfg.PullRequest > 0 {
 		what = "the pull request's base commit"
 	}
-	label := what + " " + shortSHA(sha)
+	commit := shortSHA(sha)
+	label := what + " " + commit
 	repoDir, name := f.inRepository(f.plan.File)
 	files, err := gitclone.Commit(f.ws.Dir(), filepath.Join(f.ws.Dir(), filepath.FromSlash(repoDir)), sha)
 	if err == nil {
 		f.rep.Debugf("reading %s from the local clone", label)
-		return &base{fsys: files, name: name, label: label}, nil
+		return &base{fsys: files, name: name, label: label, commit: commit}, nil
 	}
 	switch {
 	case errors.Is(err, gitclone.ErrRefused):
@@ -474,7 +479,7 @@ func (f *flow) base(ctx context.Context) (*base, error) {
 		return nil, err
 	}
 	f.rep.Debugf("reading %s through GitHub's API", label)
-	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label}, nil
+	return &base{fsys: gh.Files(f.github(ctx), sha), name: name, label: label, commit: commit}, nil
 }
 
 // inRepository finds the clone a workspace file is in (the workspace
@@ -708,7 +713,11 @@ func (f *flow) comment(ctx context.Context, c *Comparison) error {
 		f.rep.Annotate(report.Warning, fmt.Sprintf("the report is not posted on pull request #%d: %v. The job summary has it.", f.cfg.PullRequest, err), report.Where{})
 	case act != githubapi.CommentNone:
 		c.CommentURL = link
-		f.rep.Infof("pull request #%d: comment %s (%s)", f.cfg.PullRequest, act, link)
+		note := fmt.Sprintf("pull request #%d: comment %s", f.cfg.PullRequest, act)
+		if link != "" { // an answer may leave its html_url out
+			note += " (" + link + ")"
+		}
+		f.rep.Infof("%s", note)
 	}
 	return nil
 }

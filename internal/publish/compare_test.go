@@ -149,6 +149,11 @@ func TestStickyCommentFollowsThePullRequest(t *testing.T) {
 			if res.Changes.Report == nil || len(res.Changes.Report.Changes) != 0 || res.Changes.Base != "the pull request's base commit 1111111" {
 				t.Errorf("third push: %+v", res.Changes)
 			}
+			// The event's SHA is a code span, copied as it is, not cut by
+			// the zero-width spaces that keep untrusted text from linking.
+			if body := ours(gh)[0].Body; !strings.Contains(body, "against the pull request's base commit `1111111`.") {
+				t.Errorf("the comment does not give the base commit as code:\n%s", body)
+			}
 			for _, r := range gh.Requests() {
 				if !r.Authorized {
 					t.Errorf("%s %s without the token", r.Method, r.Path)
@@ -317,7 +322,7 @@ func TestComparisonOutcomes(t *testing.T) {
 			},
 			builds: 1,
 			check: func(t *testing.T, res *Result, rep *recorder, gh *githubapitest.Server) {
-				if res.Changes.Breaking() != 1 || res.Changes.Base != "base-file base/openapi.yaml" || len(gh.Requests()) != 0 {
+				if res.Changes.Breaking() != 1 || res.Changes.Base != "base-file base/openapi.yaml" || res.Changes.BaseCommit != "" || len(gh.Requests()) != 0 {
 					t.Errorf("%+v, %d GitHub requests", res.Changes, len(gh.Requests()))
 				}
 				if rep.count("notice: :0:0: the report is not posted on pull request #7: github-token is empty. The job summary has it.") != 1 {

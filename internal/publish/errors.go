@@ -170,3 +170,87 @@ func notFound(err error, resource string) (hint string, ok bool) {
 
 // routeHint is the advice for a route the server does not know.
 const routeHint = "the server has no such route, so api-url may be wrong: check its path prefix (such as /v1) against the service's API address"
+
+// InterruptedError is a run of the service's steps cut short by a signal
+// or by its timeout: it says by what, what the run had done on the service
+// already, and what to check before running again. Err is the step's
+// error, kept for errors.Is (context.Canceled, context.DeadlineExceeded).
+type InterruptedError struct {
+	Desc    string        // the step cut short, with its subject: "wait for build 1002"
+	Signal  string        // the signal's cause, "" when none is known
+	Timeout time.Duration // the timeout input, when it is what ran out
+	Done    string        // what the run had done on the service
+	Check   bool          // something may be under way on the service: check the doc's builds first
+	Err     error
+}
+
+func (e *InterruptedError) Error() string {
+	msg := "cancelled during " + e.Desc
+	switch {
+	case e.Timeout > 0:
+		msg += ": " + timeoutRanOut(e.Timeout)
+	case e.Signal != "":
+		msg += " (" + e.Signal + ")"
+	}
+	msg += ": " + e.Done + ": "
+	switch {
+	case e.Check && e.Timeout > 0:
+		return msg + "check the doc's builds in the web application, then raise timeout before running again"
+	case e.Check:
+		return msg + "check the doc's builds in the web application before running again"
+	case e.Timeout > 0:
+		return msg + "raise timeout for a slow service, or check api-url if the service does not answer"
+	}
+	return msg + "run again"
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// interrupted words err, the error of step st cut short by the end of the
+// run's ctx, with what the flow had done on the service by then.
+func (f *flow) interrupted(ctx context.Context, st Step, err error) error {
+	ie := &InterruptedError{Desc: st.String(), Err: err}
+	if se := (*StepError)(nil); errors.As(err, &se) && se.Desc != "" {
+		ie.Desc = se.Desc
+	}
+	ie.by(ctx, f.cfg)
+	live := ", kept unpublished (set-live false)"
+	if f.cfg.SetLive {
+		live = " with set-live true, so the service may still build it and make it live"
+	}
+	switch {
+	case f.res.BuildID != "":
+		ie.Done = fmt.Sprintf("build %s was released under doc %s%s", f.res.BuildID, f.res.DocID, live)
+		ie.Check = true
+	case st == StepRelease:
+		ie.Done = fmt.Sprintf("a build under doc %s may have been released (the request was under way)%s", f.res.DocID, live)
+		ie.Check = true
+	case st == StepUpdate:
+		ie.Done = fmt.Sprintf("file %s on branch %s may have been updated; no build was released", f.plan.FileName, f.cfg.Branch)
+	default:
+		ie.Done = "nothing was changed on the service"
+	}
+	return ie
+}
+
+// by says what ended ctx, the run's: its timeout, or a signal.
+func (e *InterruptedError) by(ctx context.Context, cfg Config) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Timeout = cfg.timeout()
+	case cause != nil && cause != context.Canceled:
+		e.Signal = cause.Error()
+	}
+}
+
+// interruptedEarly words err, the error of step st cut short by a signal
+// before the run sent anything to the service. (A timeout there is a
+// *TimeoutError: see overTime.)
+func interruptedEarly(ctx context.Context, cfg Config, st Step, err error) error {
+	if err == nil || !errors.Is(ctx.Err(), context.Canceled) {
+		return err
+	}
+	ie := &InterruptedError{Desc: st.String(), Done: "nothing was sent to the service", Err: err}
+	ie.by(ctx, cfg)
+	return ie
+}

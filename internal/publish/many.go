@@ -478,7 +478,15 @@ type RunsError struct {
 
 func (e *RunsError) Error() string {
 	var b strings.Builder
+	cut := 0 // the descriptions cut short by a signal or the timeout
+	for _, f := range e.Failed {
+		if ie := (*InterruptedError)(nil); errors.As(f, &ie) {
+			cut++
+		}
+	}
 	switch {
+	case cut > 0 && cut == len(e.Failed):
+		fmt.Fprintf(&b, "the run was cancelled: %d of %d descriptions cut short (see the job summary)", cut, e.Total)
 	case e.Sent && len(e.Failed) == e.Total:
 		fmt.Fprintf(&b, "all %d descriptions failed (see the job summary)", e.Total)
 	case e.Sent:

@@ -102,7 +102,7 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			err = fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
-		return overTime(ctx, u.cfg, StepCheck, err)
+		return interruptedEarly(ctx, u.cfg, StepCheck, overTime(ctx, u.cfg, StepCheck, err))
 	}
 	f := u.f
 	// Publishing needs the upload, not the tree: let it go, so that a run
@@ -119,7 +119,7 @@ func (u *unit) prepare(ctx context.Context, annotations *budget, opts Options) e
 		err := f.take(ctx, StepCompare, f.compare)
 		f.dropEarlyBase()
 		if err != nil {
-			return overTime(ctx, u.cfg, StepCompare, err)
+			return interruptedEarly(ctx, u.cfg, StepCompare, overTime(ctx, u.cfg, StepCompare, err))
 		}
 	}
 	if f.plan.DryRun {
@@ -271,6 +271,9 @@ func (f *flow) run(ctx context.Context) error {
 	}
 	for _, st := range steps {
 		if err := f.take(ctx, st.step, st.run); err != nil {
+			if ctx.Err() != nil {
+				return f.interrupted(ctx, st.step, err)
+			}
 			return err
 		}
 	}

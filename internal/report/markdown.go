@@ -130,6 +130,39 @@ func isWordByte(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
 
+// CodeSpan writes s as a Markdown code span, which shows its content as
+// it is and which GitHub links nothing in: no mention, address, issue or
+// commit. It is for values a reader copies, such as a commit SHA or a
+// commit message: one copied from the comment is the value itself, where
+// EscapeMarkdown's zero-width spaces would make it another. A control is
+// shown as its escape (\u202E), as EscapeMarkdown shows it; the fence is
+// longer than any run of backticks in s. Text a code span cannot hold
+// whole and safe in a line of a paragraph or of a table cell (a line
+// break, a pipe, which ends a table cell even inside a code span, or no
+// text at all) is escaped with EscapeMarkdown instead.
+func CodeSpan(s string) string {
+	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "|\r\n") {
+		return EscapeMarkdown(s)
+	}
+	s = namerule.EscapeControls(s)
+	fence, run := 1, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		fence = max(fence, run+1)
+	}
+	tick := strings.Repeat("`", fence)
+	if s[0] == '`' || s[len(s)-1] == '`' {
+		// A space on either side keeps a backtick at an end from joining
+		// the fence; Markdown takes one off each side.
+		return tick + " " + s + " " + tick
+	}
+	return tick + s + tick
+}
+
 // CutMark ends text that was cut short.
 const CutMark = "…"
 

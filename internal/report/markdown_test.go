@@ -348,3 +348,62 @@ func FuzzUnlinkReferences(f *testing.F) {
 		}
 	})
 }
+
+// TestCodeSpanCopiesAsItIs: a value written with CodeSpan, in a paragraph
+// or a table cell, renders as one code element that shows it byte for byte
+// (a SHA copied from it is the SHA), and hostile text written so opens no
+// link, HTML or cell of its own and shows as itself.
+func TestCodeSpanCopiesAsItIs(t *testing.T) {
+	t.Parallel()
+	places := map[string]struct {
+		md   func(string) string
+		tags map[string]bool
+	}{
+		"paragraph": {func(s string) string { return "against commit " + s + ".\n" }, set("p", "code", "br")},
+		"cell": {func(s string) string { return "| a | b |\n|---|---|\n| x | " + s + " |\n" },
+			set("table", "thead", "tbody", "tr", "th", "td", "code", "br")},
+	}
+	whole := []string{"61a4a26", "acme/pets@9ad33cd", "a5c3785ed8d6a35868bc169f07e40e889087fd2e",
+		"Update api.yml from acme/pets@0123456 (https://github.com/acme/pets/actions/runs/42)",
+		"fixes #12 for @someone", "`code` and ``more``", "<b>&amp;</b>"}
+	for place, p := range places {
+		for _, v := range whole {
+			rendered := reporttest.RenderGFM(t, p.md(CodeSpan(v)))
+			if want := "<code>" + xhtmlEscape(v) + "</code>"; !strings.Contains(rendered, want) {
+				t.Errorf("%s %q: renders\n%s\nwant %s in it", place, v, rendered, want)
+			}
+		}
+		for _, name := range hostileNames {
+			rendered := reporttest.RenderGFM(t, p.md(CodeSpan(name)))
+			tags, text, comments := inspect(t, rendered)
+			for _, tag := range tags {
+				if !p.tags[tag] {
+					t.Errorf("%s %q: renders a <%s>:\n%s", place, name, tag, rendered)
+				}
+			}
+			if comments > 0 {
+				t.Errorf("%s %q: renders an HTML comment:\n%s", place, name, rendered)
+			}
+			if place == "cell" && strings.Count(rendered, "<td>") != 2 {
+				t.Errorf("%s %q: not 2 cells in the row:\n%s", place, name, rendered)
+			}
+			shown := strings.ReplaceAll(text, "\u200b", "")
+			if want := strings.NewReplacer("\r\n", "", "\r", "", "\n", "").Replace(name); !strings.Contains(shown, want) {
+				t.Errorf("%s %q: shows %q", place, name, shown)
+			}
+		}
+	}
+	// GitHub's tables end a cell at a pipe even inside a code span (the
+	// GFM spec's tables extension), which the renderer here does not do.
+	if got := CodeSpan("a | b"); strings.Contains(got, "`") {
+		t.Errorf("a pipe in a code span: %q", got)
+	}
+	if got := CodeSpan("a\u202eb"); got != "`a\\u202Eb`" {
+		t.Errorf("a control in a code span: %q", got)
+	}
+}
+
+// xhtmlEscape is s as the renderer writes text in HTML.
+func xhtmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
