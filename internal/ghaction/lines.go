@@ -32,7 +32,13 @@ func OneLine(s string) string {
 func NoCommands(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = noCommand(l)
+		// The runner reads a lone carriage return as a line break too (its
+		// stream reader's ReadLine): what follows one starts a line.
+		parts := strings.Split(l, "\r")
+		for j, p := range parts {
+			parts[j] = noCommand(p)
+		}
+		lines[i] = strings.Join(parts, "\r")
 	}
 	return strings.Join(lines, "\n")
 }

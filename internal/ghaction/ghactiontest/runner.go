@@ -46,12 +46,14 @@ func WhiteSpace() []rune {
 }
 
 // Commands are the lines of log the runner takes for commands: it splits
-// the log at line feeds, trims each line's start of white space (and, to
+// the log at line feeds and carriage returns, trims each line's start of white space (and, to
 // be strict, of U+FEFF), and reads "::name props::message"; a legacy
 // command anywhere in a line counts too.
 func Commands(log string) []Command {
 	var out []Command
-	for i, line := range strings.Split(log, "\n") {
+	// The runner reads lines as .NET's StreamReader.ReadLine does: a line
+	// ends at a line feed, a carriage return, or both.
+	for i, line := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(log, "\r\n", "\n"), "\r", "\n"), "\n") {
 		lower := strings.ToLower(line)
 		if strings.Contains(line, "##[") || strings.Contains(lower, "##vso[") {
 			out = append(out, Command{Line: i, Legacy: true, Text: line})
