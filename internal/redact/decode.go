@@ -156,7 +156,11 @@ func jsonEscape(s string, i int, out []unit) []unit {
 	if i+1 >= len(s) {
 		return out
 	}
-	switch e := s[i+1]; e {
+	e := s[i+1]
+	if c, ok := controlEscapes[e]; ok {
+		return append(out, unit{n: 2, b: c})
+	}
+	switch e {
 	case 'u':
 		if i+2 < len(s) && s[i+2] == '{' {
 			end := strings.IndexByte(s[i+3:min(len(s), i+3+9)], '}')
@@ -192,8 +196,6 @@ func jsonEscape(s string, i int, out []unit) []unit {
 		return append(out, unit{n: 2, sep: true})
 	case 't':
 		return append(out, unit{n: 2, b: "\t", sep: true})
-	case 'e', 'E', 'a', 'v', 'b', 'f':
-		return append(out, unit{n: 2, b: controlEscapes[e]})
 	case '0', '1', '2', '3':
 		if i+4 <= len(s) && isOctal(s[i+2]) && isOctal(s[i+3]) {
 			v := (e-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0')

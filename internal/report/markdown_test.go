@@ -355,7 +355,7 @@ func TestCodeSpanCopiesAsItIs(t *testing.T) {
 		"cell": {func(s string) string { return "| a | b |\n|---|---|\n| x | " + s + " |\n" },
 			set("table", "thead", "tbody", "tr", "th", "td", "code", "br")},
 	}
-	whole := []string{"61a4a26", "acme/pets@9ad33cd", "a5c3785ed8d6a35868bc169f07e40e889087fd2e",
+	whole := []string{"61a4a26", "acme/pets@9ad33cd", " a ", "a5c3785ed8d6a35868bc169f07e40e889087fd2e",
 		"Update api.yml from acme/pets@0123456 (https://github.com/acme/pets/actions/runs/42)",
 		"fixes #12 for @someone", "`code` and ``more``", "<b>&amp;</b>"}
 	for place, p := range places {
