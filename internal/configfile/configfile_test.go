@@ -98,6 +98,9 @@ func TestParseSaysEveryFault(t *testing.T) {
 			t.Errorf("error %v: want it to say %q", err, want)
 		}
 	}
+	if err == nil || !strings.HasPrefix(err.Error(), "line 3: ") || strings.Contains(err.Error(), "more faults") {
+		t.Errorf("error %v: want the first fault first, and no count of more", err)
+	}
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Line != 3 {
 		t.Errorf("error %v: want the first fault's *Error, at line 3", err)

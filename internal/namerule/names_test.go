@@ -79,7 +79,9 @@ func TestEditsApart(t *testing.T) {
 		{"formdta", "formdata", 2, 1},
 		{"ab", "ba", 1, 1},
 		{"abc", "xyz", 3, 3},
-		{"pathh", "path", 0, 1},                     // more than the limit: limit+1 at most
+		{"path", "paths", 1, 1}, // lengths as far apart as the limit: counted
+		{"paths", "path", 1, 1},
+		{"pathh", "path", 0, 1},                     // lengths further apart than the limit: limit+1
 		{strings.Repeat("x", 1<<20), "query", 2, 3}, // the lengths alone say so
 	} {
 		if got := EditsApart(tc.a, tc.b, tc.limit); got != tc.want {

@@ -141,30 +141,29 @@ func (f *flow) untilBuilt(ctx context.Context, try func(context.Context) error) 
 	nextNote := start.Add(every)
 	var last error
 	notZips, cuts := 0, 0
+	// again asks once more after a fault the service may mend by then
+	// (seen of them so far, attempts the error's count), at most most
+	// times in all.
+	again := func(err error, seen, attempts *int, most int) error {
+		*seen++
+		*attempts = *seen
+		if *seen >= most {
+			return backoff.Permanent(err)
+		}
+		f.rep.Infof("build %s: %v; asking again", f.res.BuildID, err)
+		last = err
+		return err
+	}
 	op := func() error {
 		err := try(bctx)
 		var nr *notReady
 		var nz *NotAZipError
 		var cut *CutShortError
 		if errors.As(err, &cut) {
-			cuts++
-			cut.Attempts = cuts
-			if cuts >= maxCutShort {
-				return backoff.Permanent(err)
-			}
-			f.rep.Infof("build %s: %v; asking again", f.res.BuildID, err)
-			last = err
-			return err
+			return again(err, &cuts, &cut.Attempts, maxCutShort)
 		}
 		if errors.As(err, &nz) {
-			notZips++
-			nz.Attempts = notZips
-			if notZips >= maxNotAZip {
-				return backoff.Permanent(err)
-			}
-			f.rep.Infof("build %s: %v; asking again", f.res.BuildID, err)
-			last = err
-			return err
+			return again(err, &notZips, &nz.Attempts, maxNotAZip)
 		}
 		if errors.As(err, &nr) {
 			last = err

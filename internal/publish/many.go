@@ -348,7 +348,7 @@ func clashes(units []*unit) {
 			continue
 		}
 		report := claim{nil, "report", u.plan.ReportPath, leadsTo(u.ws, u.plan.ReportPath), true}
-		if rel, err := u.ws.Path(u.cfg.ConfigFile); u.cfg.ConfigFile != "" && err == nil && nested(report.real, leadsTo(u.ws, rel)) {
+		if rel := configPath(u); rel != "" && nested(report.real, leadsTo(u.ws, rel)) {
 			// Every description's: none can be published as it asks.
 			for _, u := range units {
 				if u.err == nil {

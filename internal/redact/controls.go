@@ -199,16 +199,19 @@ func bodyStep(kind int, b string) int {
 		return endBefore
 	}
 	switch kind {
-	case csiBody:
+	case csiBody, escBody:
+		// Parameter bytes (CSI only) and intermediates, then a final byte;
+		// a control is carried out, and it goes on, but ESC, CAN and SUB,
+		// which cancel it.
+		last := rune(0x2f)
+		if kind == csiBody {
+			last = 0x3f
+		}
 		switch {
-		case 0x20 <= r && r <= 0x3f:
+		case 0x20 <= r && r <= last, actedOn(r), r == 0x7f:
 			return goOn
-		case 0x40 <= r && r <= 0x7e:
+		case last < r && r <= 0x7e:
 			return endAfter
-		case actedOn(r) || r == 0x7f: // carried out, and it goes on
-			return goOn
-		case r < 0x20: // ESC, CAN, SUB cancel it
-			return endBefore
 		}
 	case stringBody:
 		switch {
@@ -224,15 +227,6 @@ func bodyStep(kind int, b string) int {
 			return endBefore
 		}
 		return goOn
-	case escBody:
-		switch {
-		case 0x20 <= r && r <= 0x2f:
-			return goOn
-		case 0x30 <= r && r <= 0x7e:
-			return endAfter
-		case actedOn(r) || r == 0x7f: // carried out, and it goes on
-			return goOn
-		}
 	}
 	return endBefore
 }

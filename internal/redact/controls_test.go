@@ -209,6 +209,7 @@ func TestSequenceEnds(t *testing.T) {
 		{`\e\x01[0mx`, `\e\x01[0m`},
 		{"\x1b\x01x", "\x1b\x01x"},
 		{"\x1b\x18[0mx", ""},
+		{`\E[0mx`, `\E[0m`},
 		// A C1 control written as one byte, as Python's \233 reads.
 		{`\2330mx`, `\2330m`},
 		{"\x1b", ""},
@@ -327,6 +328,7 @@ func TestSecretSplitAsTerminalsReadSequences(t *testing.T) {
 		"a control in a short form":     "\x1b(\x01B",
 		"HTML entities":                 "&#27;&#93;0;&#1;x&#7;",
 		"a C1 CSI written in octal":     `\2330m`,
+		"vertical tabs, escaped":        `\v\v`,
 		"a title cancelled by CAN":      "\x1b]0;x\x18",
 	} {
 		text := a + sep + b + sep + c

@@ -143,6 +143,10 @@ func invisible(r rune) bool {
 		unicode.Is(unicode.Variation_Selector, r)
 }
 
+// controlEscapes are the one-letter escapes of C and the shell that
+// write a control character: \e for ESC, \a, \v, \b and \f.
+var controlEscapes = map[byte]string{'e': "\x1b", 'E': "\x1b", 'a': "\a", 'v': "\v", 'b': "\b", 'f': "\f"}
+
 // jsonEscape reads the escape at s[i] (a backslash) as JSON and
 // JavaScript decode it: \uXXXX (a surrogate pair as one character),
 // \u{X…}, \xXX, and the short escapes. \n and \r are line breaks. It
@@ -152,7 +156,11 @@ func jsonEscape(s string, i int, out []unit) []unit {
 	if i+1 >= len(s) {
 		return out
 	}
-	switch e := s[i+1]; e {
+	e := s[i+1]
+	if c, ok := controlEscapes[e]; ok {
+		return append(out, unit{n: 2, b: c})
+	}
+	switch e {
 	case 'u':
 		if i+2 < len(s) && s[i+2] == '{' {
 			end := strings.IndexByte(s[i+3:min(len(s), i+3+9)], '}')
@@ -188,12 +196,6 @@ func jsonEscape(s string, i int, out []unit) []unit {
 		return append(out, unit{n: 2, sep: true})
 	case 't':
 		return append(out, unit{n: 2, b: "\t", sep: true})
-	case 'e', 'E':
-		return append(out, unit{n: 2, b: "\x1b"})
-	case 'a':
-		return append(out, unit{n: 2, b: "\a"})
-	case 'v':
-		return append(out, unit{n: 2, b: "\v"})
 	case '0', '1', '2', '3':
 		if i+4 <= len(s) && isOctal(s[i+2]) && isOctal(s[i+3]) {
 			v := (e-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0')
@@ -206,10 +208,6 @@ func jsonEscape(s string, i int, out []unit) []unit {
 		if e == '0' { // JavaScript's NUL
 			return append(out, unit{n: 2, b: "\x00"})
 		}
-	case 'b':
-		return append(out, unit{n: 2, b: "\b"})
-	case 'f':
-		return append(out, unit{n: 2, b: "\f"})
 	case '/', '"', '\\', '\'':
 		return append(out, unit{n: 2, b: s[i+1 : i+2]})
 	}

@@ -9,8 +9,9 @@ import (
 // A server may echo part of a secret, with no cut mark to say so
 // (emutoken-SECRET of emutoken-SECRET-123456). A run of at least half a
 // secret's characters in a row, and never fewer than MinDistinct, is
-// masked: the half left unmasked next to it gives a reader no more than
-// half of a token, and a run that long does not occur in text by chance.
+// masked: a run shorter than that gives a reader less than half of a
+// token, and a run that long does not occur in text by chance. Several
+// shorter runs of one text can give more together; they are left.
 // A token's well-known prefix (ghs_, github_pat_) is the same in every
 // token of its kind: it does not count towards the run, so that a text
 // naming the kind of token, or a different token of it, is left alone.

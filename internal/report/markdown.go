@@ -155,9 +155,10 @@ func CodeSpan(s string) string {
 		fence = max(fence, run+1)
 	}
 	tick := strings.Repeat("`", fence)
-	if s[0] == '`' || s[len(s)-1] == '`' {
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
 		// A space on either side keeps a backtick at an end from joining
-		// the fence; Markdown takes one off each side.
+		// the fence, and a value with a space at both ends whole: Markdown
+		// takes one off each side.
 		return tick + " " + s + " " + tick
 	}
 	return tick + s + tick
