@@ -263,6 +263,10 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 	if p.same {
 		return &Report{}, nil
 	}
+	// What the library will pair, within bounds (estimate.go).
+	if err := checkPairs(base, head, b, h, p.keep); err != nil {
+		return nil, err
+	}
 	if p.keep == nil {
 		if b.swagger != h.swagger || b.wide || h.wide {
 			// A reference to the whole document, or a change of version:

@@ -229,26 +229,33 @@ func stringAt(b []byte) (string, int) {
 // to a whole section (section gives its units); one to the whole document
 // sets wide.
 func (d *doc) target(ref string) (unitKey, bool) {
+	k, ok, whole := refUnit(ref, d.swagger)
+	if whole {
+		d.wide = true
+	}
+	return k, ok
+}
+
+// refUnit is the unit ref names in a document of the version swagger
+// says, or in it; and whether it names the whole document.
+func refUnit(ref string, swagger bool) (k unitKey, ok, whole bool) {
 	frag, toks, ok := refTokens(ref)
 	if !ok {
-		return unitKey{}, false
+		return unitKey{}, false, false
 	}
 	sec, n := toks[0], 1
-	if sec == "components" && !d.swagger {
+	if sec == "components" && !swagger {
 		if len(toks) < 2 || !unitSections3[toks[1]] {
-			return unitKey{}, false
+			return unitKey{}, false, false
 		}
 		sec, n = "components/"+toks[1], 2
-	} else if sec != "paths" && !(d.swagger && unitSections2[sec]) {
-		if frag == "" || frag == "/" {
-			d.wide = true
-		}
-		return unitKey{}, false
+	} else if sec != "paths" && !(swagger && unitSections2[sec]) {
+		return unitKey{}, false, frag == "" || frag == "/"
 	}
 	if len(toks) <= n {
-		return unitKey{}, false
+		return unitKey{}, false, false
 	}
-	return unitKey{sec, toks[n]}, true
+	return unitKey{sec, toks[n]}, true, false
 }
 
 // refTokens are the fragment of a local reference and its tokens,
@@ -334,23 +341,11 @@ type plan struct {
 
 // prune works out what of base and head can carry a change. A nil keep
 // means the documents are to be compared whole.
-func prune(base, head *doc) plan {
-	if base.swagger != head.swagger || base.wide || head.wide {
-		return plan{}
-	}
-	// The document-level parts: they are given whole, and a difference in
-	// most of them concerns every operation.
-	levelSame := true
-	for _, l := range [][2]*doc{{base, head}, {head, base}} {
-		for k, v := range l[0].level {
-			if w, ok := l[1].level[k]; !ok || !bytes.Equal(v, w) {
-				if !aboutTheDocument(k) {
-					return plan{}
-				}
-				levelSame = false
-			}
-		}
-	}
+// changedUnits are the units of base and head that differ, or are on one
+// side only (but for a path whose only difference from one of the other
+// side is the names of its path parameters), and, through the $refs of
+// either side, every unit that reaches one of them.
+func changedUnits(base, head *doc) map[unitKey]bool {
 	changed := map[unitKey]bool{}
 	var queue []unitKey
 	mark := func(k unitKey) {
@@ -370,16 +365,9 @@ func prune(base, head *doc) plan {
 			mark(k)
 		}
 	}
-	drop := map[string]bool{}
-	for k, v := range base.level {
-		if isExtension(k) && bytes.Equal(v, head.level[k]) {
-			drop[k] = true
-		}
-	}
 	if len(queue) == 0 {
-		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
+		return changed
 	}
-	// Whatever reaches a changed unit, on either side, is changed.
 	referrers := map[unitKey][]unitKey{}
 	for _, d := range []*doc{base, head} {
 		for from, tos := range d.refs {
@@ -394,6 +382,36 @@ func prune(base, head *doc) plan {
 		for _, from := range referrers[k] {
 			mark(from)
 		}
+	}
+	return changed
+}
+
+func prune(base, head *doc) plan {
+	if base.swagger != head.swagger || base.wide || head.wide {
+		return plan{}
+	}
+	// The document-level parts: they are given whole, and a difference in
+	// most of them concerns every operation.
+	levelSame := true
+	for _, l := range [][2]*doc{{base, head}, {head, base}} {
+		for k, v := range l[0].level {
+			if w, ok := l[1].level[k]; !ok || !bytes.Equal(v, w) {
+				if !aboutTheDocument(k) {
+					return plan{}
+				}
+				levelSame = false
+			}
+		}
+	}
+	drop := map[string]bool{}
+	for k, v := range base.level {
+		if isExtension(k) && bytes.Equal(v, head.level[k]) {
+			drop[k] = true
+		}
+	}
+	changed := changedUnits(base, head)
+	if len(changed) == 0 {
+		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
 	}
 	for _, d := range []*doc{base, head} {
 		for _, to := range d.levelRefs {
