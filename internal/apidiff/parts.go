@@ -123,7 +123,10 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	}
 	for i, group := range groups {
 		added, g := reach(group)
-		if i > 0 && n > 0 && n+g > most {
+		// A group the part holds already adds nothing, and cuts no part:
+		// schemas that each refer to the next would each start one
+		// holding the rest of them.
+		if len(added) > 0 && i > 0 && n > 0 && n+g > most {
 			out = append(out, in)
 			in, n = map[unitKey]bool{}, 0
 			added, g = reach(slices.Concat(group, level))

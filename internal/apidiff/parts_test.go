@@ -442,3 +442,25 @@ func TestPartsReportAPathOnce(t *testing.T) {
 		t.Errorf("report in parts (-whole +parts):\n%s", d)
 	}
 }
+
+// TestPartsOfAChainHoldItOnce: schemas that each refer to the next, all
+// changed, cut into parts smaller than the chain: the first part holds
+// the chain, and the groups that follow, already in it, add no part of
+// their own, where each started a part holding the rest of the chain (n
+// parts, the text n*n). Counted as the text the parts hold.
+func TestPartsOfAChainHoldItOnce(t *testing.T) {
+	t.Parallel()
+	growthtest.LinearCount(t, "parts of a chain", "bytes in parts", 200, func(n int) uint64 {
+		base, head := spec(1, refChain(n, "string")), spec(1, refChain(n, "integer"))
+		b, errB := index(base)
+		h, errH := index(head)
+		if errB != nil || errH != nil {
+			t.Fatal(errB, errH)
+		}
+		p := prune(b, h)
+		if len(p.keep) != n+2 {
+			t.Fatalf("%d units kept, want the %d schemas and the path", len(p.keep), n+2)
+		}
+		return uint64(textOf(parts(p.keep, b, h, (len(base)+len(head))/8), b, h))
+	})
+}
