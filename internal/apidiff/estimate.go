@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -790,9 +791,8 @@ func checkPairs(base, head []byte, b, h *doc, keep map[unitKey]bool) error {
 }
 
 // pairRoots are the units of keep (nil: all) that the library compares,
-// each a node of bTree and one of hTree, in a stable order, so that a
-// refusal does not depend on a map's: the structure around schemas (path
-// items, and the components other than schemas), and the schemas.
+// each a node of bTree and one of hTree: the structure around schemas
+// (path items, and the components other than schemas), and the schemas.
 func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure, schemas [][2]int32) {
 	headPaths := map[string]unitKey{} // a head path for each template
 	for _, m := range h.sections["paths"] {
@@ -800,7 +800,12 @@ func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure,
 			headPaths[template(m.key)] = unitKey{"paths", m.key}
 		}
 	}
-	for k := range b.units {
+	// In the order of their names, so that the nodes are read, and the
+	// pairs walked, in the same order on every run.
+	keys := slices.SortedFunc(maps.Keys(b.units), func(x, y unitKey) int {
+		return cmp.Or(cmp.Compare(x.sec, y.sec), cmp.Compare(x.name, y.name))
+	})
+	for _, k := range keys {
 		if keep != nil && !keep[k] {
 			continue
 		}
@@ -820,9 +825,6 @@ func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure,
 			structure = append(structure, [2]int32{x, y})
 		}
 	}
-	byNodes := func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }
-	slices.SortFunc(structure, byNodes)
-	slices.SortFunc(schemas, byNodes)
 	return structure, schemas
 }
 
