@@ -264,7 +264,7 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 		return &Report{}, nil
 	}
 	// What the library will pair, within bounds (estimate.go).
-	if err := checkPairs(base, head, b, h, p.keep); err != nil {
+	if err := checkPairs(base, head, b, h, p); err != nil {
 		return nil, err
 	}
 	if p.keep == nil {

@@ -776,10 +776,13 @@ func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPai
 }
 
 // checkPairs walks the pairs of schemas the library compares when given
-// the units of keep (nil: all) of b and h, indexed from base and head,
+// the units of p.keep (nil: all) of b and h, indexed from base and head,
 // within the bounds for the two descriptions' size.
-func checkPairs(base, head []byte, b, h *doc, keep map[unitKey]bool) error {
-	changed := changedUnits(b, h)
+func checkPairs(base, head []byte, b, h *doc, p plan) error {
+	keep, changed := p.keep, p.changed
+	if changed == nil {
+		changed = changedUnits(b, h)
+	}
 	bTree, hTree := newTree(base, b, changed), newTree(head, h, changed)
 	if bTree == nil || hTree == nil {
 		return nil

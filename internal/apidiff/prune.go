@@ -337,10 +337,11 @@ type plan struct {
 	drop map[string]bool
 	// same: the two documents say the same, so there is nothing to compare.
 	same bool
+	// changed are the units that changed (changedUnits); nil when the
+	// documents are to be compared whole.
+	changed map[unitKey]bool
 }
 
-// prune works out what of base and head can carry a change. A nil keep
-// means the documents are to be compared whole.
 // changedUnits are the units of base and head that differ, or are on one
 // side only (but for a path whose only difference from one of the other
 // side is the names of its path parameters), and, through the $refs of
@@ -386,6 +387,8 @@ func changedUnits(base, head *doc) map[unitKey]bool {
 	return changed
 }
 
+// prune works out what of base and head can carry a change. A nil keep
+// means the documents are to be compared whole.
 func prune(base, head *doc) plan {
 	if base.swagger != head.swagger || base.wide || head.wide {
 		return plan{}
@@ -438,7 +441,7 @@ func prune(base, head *doc) plan {
 			}
 		}
 	}
-	return plan{keep: keep, drop: drop}
+	return plan{keep: keep, drop: drop, changed: changed}
 }
 
 // closure is keep with everything the kept parts refer to on either side,
