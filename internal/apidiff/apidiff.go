@@ -256,8 +256,20 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 	b, errB := index(base)
 	h, errH := index(head)
 	if errB != nil || errH != nil {
-		// Not documents the index takes apart: the library says what is wrong.
-		return compareWhole(ctx, base, head, ignore)
+		// Text the index does not read, which the library may: as the
+		// library reads it, written again (invalid UTF-8, a lone
+		// surrogate, replaced), so that its pairs are walked as any
+		// other's; or the library says what is wrong.
+		var ok bool
+		if base, head, ok = asTheLibraryReads(base, head); !ok {
+			return compareWhole(ctx, base, head, ignore)
+		}
+		if b, errB = index(base); errB == nil {
+			h, errH = index(head)
+		}
+		if errB != nil || errH != nil {
+			return compareWhole(ctx, base, head, ignore)
+		}
 	}
 	p := prune(b, h)
 	if p.same {
@@ -307,6 +319,28 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 // descriptions beyond a fixed part.
 func placedPart(both int) int {
 	return min(maxPlacedPart, max(both/32, minPlacingText))
+}
+
+// asTheLibraryReads is base and head read as the library reads JSON
+// (encoding/json), and written again; false, and the two as they were,
+// when they are more than it reads whole or it does not read them.
+func asTheLibraryReads(base, head []byte) ([]byte, []byte, bool) {
+	if int64(len(base)+len(head)) > maxWholeText {
+		return base, head, false
+	}
+	again := func(data []byte) ([]byte, error) {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
+	}
+	b, errB := again(base)
+	h, errH := again(head)
+	if errB != nil || errH != nil {
+		return base, head, false
+	}
+	return b, h, true
 }
 
 // compact is data without the spaces between its tokens; data itself when

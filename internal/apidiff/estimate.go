@@ -3,14 +3,10 @@ package apidiff
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // What the library does with two schemas grows faster than their text in
@@ -56,6 +52,14 @@ const pairWorkPerByte = 128
 // minPairWork is the work allowed however small the two descriptions are.
 const minPairWork = 1 << 20
 
+// pairOpsPerByte is what the walk itself may read (the members of the
+// values it pairs) a byte of the two descriptions' text: GitHub's
+// releases take some 0.2.
+const pairOpsPerByte = 8
+
+// minPairOps is what the walk may read however small the descriptions.
+const minPairOps = 1 << 20
+
 // bytesPerPair is the text of the two descriptions a pair of schemas
 // walked needs (the walk holds some 40 bytes a pair): the pairs of the
 // corpus's descriptions are one for 100 bytes of them or fewer.
@@ -63,349 +67,6 @@ const bytesPerPair = 16
 
 // minPairs is the pairs allowed however small the two descriptions are.
 const minPairs = 1 << 14
-
-// tree is one side's JSON as the walk reads it: its objects and arrays, each
-// with its members, and each $ref's text.
-type tree struct {
-	data    []byte
-	doc     *doc
-	changed map[unitKey]bool
-	// units are the units read, each its node, or -1.
-	units map[unitKey]int32
-	nodes []tnode
-	kids  []tkid
-	keys  []byte // the keys written with escapes, unescaped
-	// byKey finds a member of an object with many, built as references
-	// need it.
-	byKey map[int32]map[string]int32
-	// targets are the references resolved so far: a node, or -1.
-	targets map[string]int32
-}
-
-// tnode is an object or an array: its members are kids[first:first+n].
-type tnode struct {
-	first, n int32
-	object   bool
-	// touched is whether it, or a value in it, has a "$ref" to a unit that
-	// changed, or to anything else (touch).
-	touched bool
-	// ref is where the text of the value of its "$ref" member starts in
-	// data, and refLen its length; refLen 0 for none.
-	ref, refLen int32
-	// sum is a hash of its text as read (its members' keys and values),
-	// seeded at random, so that two values of the same text, and no
-	// $ref, are the same to the library without reading them again.
-	sum uint64
-}
-
-// tkid is a member: its key and its value, a node or -1 for any other.
-// The key is data[key:key+keyLen], or, when written with escapes,
-// unescaped in keys (keyLen's top bit set).
-type tkid struct {
-	key, keyLen int32
-	node        int32
-}
-
-const escapedKey = -1 << 31
-
-// key is the text of k's key, unescaped.
-func (t *tree) key(k tkid) []byte {
-	if k.keyLen&escapedKey != 0 {
-		n := k.keyLen &^ escapedKey
-		return t.keys[k.key : k.key+n]
-	}
-	return t.data[k.key : k.key+k.keyLen]
-}
-
-// newTree is a tree of d, which was indexed from data, JSON, with the
-// units that changed: each unit is read as the walk reaches it.
-func newTree(data []byte, d *doc, changed map[unitKey]bool) *tree {
-	if len(data) > 1<<31-1 {
-		return nil
-	}
-	return &tree{data: data, doc: d, changed: changed, units: map[unitKey]int32{},
-		byKey: map[int32]map[string]int32{}, targets: map[string]int32{}}
-}
-
-// unit is the node of unit k, read when first asked for; -1 for none.
-func (t *tree) unit(k unitKey) int32 {
-	if n, ok := t.units[k]; ok {
-		return n
-	}
-	t.units[k] = -1
-	raw, ok := t.doc.units[k]
-	if !ok || len(raw) == 0 || (raw[0] != '{' && raw[0] != '[') {
-		return -1
-	}
-	// The unit's text is a slice of data: where it starts there.
-	p := &treeParser{t: t, data: t.data, i: cap(t.data) - cap(raw), seed: treeSeed}
-	first := len(t.nodes)
-	n, ok := p.value()
-	if !ok {
-		t.nodes = t.nodes[:first]
-		return -1
-	}
-	t.touch(first)
-	t.units[k] = n
-	return n
-}
-
-// touch marks the nodes from first on that have a $ref, or a value that
-// has one, to a unit that changed or to anything but a unit. A node's
-// members come after it, so that, from the last node back, each node's
-// are marked before it is.
-func (t *tree) touch(first int) {
-	for i := len(t.nodes) - 1; i >= first; i-- {
-		n := &t.nodes[i]
-		if n.refLen > 0 {
-			k, ok, _ := refUnit(unquoted(t.data[n.ref:n.ref+n.refLen]), t.doc.swagger)
-			n.touched = !ok || t.changed[k]
-		}
-		for _, k := range t.kids[n.first : n.first+n.n] {
-			if n.touched {
-				break
-			}
-			n.touched = k.node >= 0 && t.nodes[k.node].touched
-		}
-	}
-}
-
-// treeSeed seeds the sums of both sides' trees alike.
-var treeSeed = maphash.MakeSeed()
-
-// treeParser reads a JSON text into a tree in one pass: the members of an
-// object are gathered on a stack of their own until it ends, so that each
-// node's are together.
-type treeParser struct {
-	t     *tree
-	data  []byte
-	i     int
-	stack []tkid
-	seed  maphash.Seed
-}
-
-func (p *treeParser) space() {
-	for p.i < len(p.data) && (p.data[p.i] == ' ' || p.data[p.i] == '\t' || p.data[p.i] == '\n' || p.data[p.i] == '\r') {
-		p.i++
-	}
-}
-
-// value reads the value at p.i: the node it is, or -1 for a scalar.
-func (p *treeParser) value() (int32, bool) {
-	p.space()
-	if p.i >= len(p.data) {
-		return 0, false
-	}
-	switch p.data[p.i] {
-	case '{', '[':
-		return p.composite()
-	case '"':
-		_, _, ok := p.str()
-		return -1, ok
-	default:
-		for p.i < len(p.data) && !bytes.ContainsRune([]byte(",]} \t\r\n"), rune(p.data[p.i])) {
-			p.i++
-		}
-		return -1, true
-	}
-}
-
-// str reads a string at p.i: where its text starts and ends, quotes left
-// out.
-func (p *treeParser) str() (int, int, bool) {
-	start := p.i + 1
-	for j := start; j < len(p.data); j++ {
-		switch p.data[j] {
-		case '\\':
-			j++
-		case '"':
-			p.i = j + 1
-			return start, j, true
-		}
-	}
-	return 0, 0, false
-}
-
-func (p *treeParser) composite() (int32, bool) {
-	object := p.data[p.i] == '{'
-	end := byte(']')
-	if object {
-		end = '}'
-	}
-	p.i++
-	self := int32(len(p.t.nodes))
-	p.t.nodes = append(p.t.nodes, tnode{object: object})
-	var sum maphash.Hash
-	sum.SetSeed(p.seed)
-	sum.WriteByte(end)
-	mark := len(p.stack)
-	for first := true; ; first = false {
-		p.space()
-		if p.i >= len(p.data) {
-			return 0, false
-		}
-		if p.data[p.i] == end {
-			p.i++
-			break
-		}
-		if !first {
-			if p.data[p.i] != ',' {
-				return 0, false
-			}
-			p.i++
-			p.space()
-		}
-		var kid tkid
-		if object {
-			if p.i >= len(p.data) || p.data[p.i] != '"' {
-				return 0, false
-			}
-			s, e, ok := p.str()
-			if !ok {
-				return 0, false
-			}
-			body := p.data[s:e]
-			if bytes.IndexByte(body, '\\') < 0 {
-				kid.key, kid.keyLen = int32(s), int32(e-s)
-			} else {
-				u := unquoted(body)
-				kid.key, kid.keyLen = int32(len(p.t.keys)), int32(len(u))|escapedKey
-				p.t.keys = append(p.t.keys, u...)
-			}
-			sum.Write(p.t.key(kid))
-			sum.WriteByte(0)
-			p.space()
-			if p.i >= len(p.data) || p.data[p.i] != ':' {
-				return 0, false
-			}
-			p.i++
-			p.space()
-			if string(p.t.key(kid)) == "$ref" && p.i < len(p.data) && p.data[p.i] == '"' {
-				rs, re, ok := p.str()
-				if !ok {
-					return 0, false
-				}
-				p.t.nodes[self].ref, p.t.nodes[self].refLen = int32(rs), int32(re-rs)
-				sum.Write(p.data[rs:re])
-				sum.WriteByte(0)
-				kid.node = -1
-				p.stack = append(p.stack, kid)
-				continue
-			}
-		}
-		from := p.i
-		n, ok := p.value()
-		if !ok {
-			return 0, false
-		}
-		if n >= 0 {
-			var b [8]byte
-			binary.LittleEndian.PutUint64(b[:], p.t.nodes[n].sum)
-			sum.Write(b[:])
-		} else {
-			sum.Write(p.data[from:p.i])
-			sum.WriteByte(0)
-		}
-		kid.node = n
-		p.stack = append(p.stack, kid)
-	}
-	p.t.nodes[self].first, p.t.nodes[self].n = int32(len(p.t.kids)), int32(len(p.stack)-mark)
-	p.t.nodes[self].sum = sum.Sum64()
-	p.t.kids = append(p.t.kids, p.stack[mark:]...)
-	p.stack = p.stack[:mark]
-	return self, true
-}
-
-// unquoted is the text of a JSON string's body: itself without escapes,
-// else as a JSON decoder reads it.
-func unquoted(body []byte) string {
-	if bytes.IndexByte(body, '\\') < 0 {
-		return string(body)
-	}
-	s, err := strconv.Unquote(`"` + string(body) + `"`)
-	if err != nil || !utf8.ValidString(s) {
-		return string(body)
-	}
-	return s
-}
-
-// member is the value of node's member key: a node, -1 for a scalar or
-// none.
-func (t *tree) member(node int32, key []byte) int32 {
-	n := t.nodes[node]
-	if n.n <= 16 {
-		for _, k := range t.kids[n.first : n.first+n.n] {
-			if bytes.Equal(t.key(k), key) {
-				return k.node
-			}
-		}
-		return -1
-	}
-	m, ok := t.byKey[node]
-	if !ok {
-		m = make(map[string]int32, n.n)
-		for _, k := range t.kids[n.first : n.first+n.n] {
-			if _, dup := m[string(t.key(k))]; !dup {
-				m[string(t.key(k))] = k.node
-			}
-		}
-		t.byKey[node] = m
-	}
-	if v, ok := m[string(key)]; ok {
-		return v
-	}
-	return -1
-}
-
-// at is the node that the tokens name from node, -1 for none.
-func (t *tree) at(node int32, toks []string) int32 {
-	for _, tok := range toks {
-		if node < 0 {
-			return -1
-		}
-		n := t.nodes[node]
-		if n.object {
-			node = t.member(node, []byte(tok))
-			continue
-		}
-		i, err := strconv.Atoi(tok)
-		if err != nil || i < 0 || i >= int(n.n) {
-			return -1
-		}
-		node = t.kids[int(n.first)+i].node
-	}
-	return node
-}
-
-// resolved is node with its $refs followed, as far as they lead to
-// objects or arrays of this document.
-func (t *tree) resolved(node int32) int32 {
-	for hops := 0; node >= 0 && t.nodes[node].refLen > 0; hops++ {
-		if hops == maxRefHops {
-			return -1
-		}
-		n := t.nodes[node]
-		ref := string(t.data[n.ref : n.ref+n.refLen])
-		target, ok := t.targets[ref]
-		if !ok {
-			// A reference into a unit; one to anything else leads nowhere
-			// the walk goes.
-			target = -1
-			u := unquoted([]byte(ref))
-			if k, ok, _ := refUnit(u, t.doc.swagger); ok {
-				_, toks, _ := refTokens(u)
-				target = t.at(t.unit(k), toks[strings.Count(k.sec, "/")+2:])
-			}
-			t.targets[ref] = target
-		}
-		node = target
-	}
-	return node
-}
-
-// maxRefHops is the most $refs followed from one value to another: a
-// chain of them longer, or a cycle, leads nowhere.
-const maxRefHops = 64
 
 // branchLists are the members whose branches the library compares each
 // with each.
@@ -418,6 +79,7 @@ type PairsError struct {
 	Depth, MostDepth int   // how deep the pairs nest, when too deep
 	Pairs, MostPairs int   // how many pairs, when too many
 	Work, MostWork   int64 // the work they take, when too much
+	Ops, MostOps     int64 // what the walk reads to find that, when too much
 }
 
 func (e *PairsError) Error() string {
@@ -426,6 +88,8 @@ func (e *PairsError) Error() string {
 		return fmt.Sprintf("the schemas nest more than %d levels deep, through their $refs, as the two descriptions are compared, and the comparison's time grows as the square of the depth", e.MostDepth)
 	case e.Pairs > 0:
 		return fmt.Sprintf("the two descriptions' schemas pair into more than %d pairs to compare, the most their size allows (recursive schemas that differ in shape, or oneOf, anyOf or allOf branches, each compared with each)", e.MostPairs)
+	case e.Ops > 0:
+		return fmt.Sprintf("the pairs of the two descriptions' schemas to compare take reading more than %d values, the most their size allows (many ways through their $refs)", e.MostOps)
 	}
 	return fmt.Sprintf("comparing the two descriptions would take more than %d steps, the most their size allows (schemas that nest deep or change much, named by many operations)", e.MostWork)
 }
@@ -440,19 +104,20 @@ func pairOf(b, h int32) pairKey { return pairKey(uint64(uint32(b))<<32 | uint64(
 func (k pairKey) nodes() (int32, int32) { return int32(uint32(k >> 32)), int32(uint32(k)) }
 
 // pairWalk walks the pairs of nodes of base and head that the library
-// compares, counting its work against a bound.
+// compares, counting its work, and its own, against bounds.
 type pairWalk struct {
 	base, head *tree
 	maxDepth   int
-	maxWork    int64
 	maxPairs   int
+	maxWork    int64
+	maxOps     int64
 	tooMany    bool // a list of branches paired into more than maxPairs
 	cost       pairCost
 	// height is each schema pair walked (pairs), the height below it, or
 	// onPath.
 	height map[pairKey]int
 	// uses counts the schema pairs that the operations name, by how many
-	// times (uses).
+	// times (structure).
 	uses map[pairKey]int64
 	// seen is the pairs a walk from one schema pair reached (reach), as
 	// the walk's number.
@@ -465,24 +130,25 @@ type pairWalk struct {
 
 const onPath = -1
 
-// pairCost is what a walk of pairs found: the depth of the deepest pair
-// and the work.
+// pairCost is what a walk of pairs found: the depth of the deepest pair,
+// the library's work and the walk's own.
 type pairCost struct {
 	depth int
 	work  int64
-	pairs int // the pairs of schemas walked, each once
+	ops   int64 // the members of paired values the walk read
+	pairs int   // the pairs of schemas walked, each once
 }
 
-// errOver is the walk's work over its bound.
-func (w *pairWalk) errOver() error {
-	if w.tooMany {
-		return w.errPairs()
+// errStop is the error of a walk stopped at one of its bounds.
+func (w *pairWalk) errStop() error {
+	switch {
+	case len(w.height) > w.maxPairs || len(w.seen) > w.maxPairs || w.tooMany:
+		return &PairsError{Pairs: w.maxPairs + 1, MostPairs: w.maxPairs}
+	case w.cost.ops > w.maxOps:
+		return &PairsError{Ops: w.cost.ops, MostOps: w.maxOps}
 	}
 	return &PairsError{Work: w.cost.work, MostWork: w.maxWork}
 }
-
-// errPairs is the pairs walked over their bound.
-func (w *pairWalk) errPairs() error { return &PairsError{Pairs: w.maxPairs + 1, MostPairs: w.maxPairs} }
 
 // charge adds n to the work; false once it is over the bound.
 func (w *pairWalk) charge(n int64) bool {
@@ -493,12 +159,14 @@ func (w *pairWalk) charge(n int64) bool {
 // below appends to w.pending the pairs below the pair b, h (both resolved)
 // as the library pairs them, with whether each is a schema the structure
 // around schemas names (its "schema" member), and but for those the same
-// to the library when changed is set; false when the work is over the
-// bound.
+// to the library when changed is set; false when a bound is passed.
+// Extensions (x-…) are left out: the library reads them as they are
+// written, without their $refs.
 func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	base, head := w.base, w.head
 	nb, nh := base.nodes[b], head.nodes[h]
-	if !w.charge(1 + int64(nb.n) + int64(nh.n)) {
+	scan := 1 + int64(nb.n) + int64(nh.n)
+	if w.cost.ops += scan; w.cost.ops > w.maxOps || !w.charge(scan) {
 		return false
 	}
 	bk := base.kids[nb.first : nb.first+nb.n]
@@ -521,22 +189,27 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	switch {
 	case nb.object && nh.object:
 		for _, k := range bk {
-			if k.node < 0 {
+			key := base.key(k)
+			if k.node < 0 || bytes.HasPrefix(key, []byte("x-")) {
 				continue
 			}
-			key := base.key(k)
 			v := head.member(h, key)
 			if v < 0 {
 				continue
 			}
 			lb, lh := base.nodes[k.node], head.nodes[v]
-			if branchLists[string(key)] && !lb.object && !lh.object {
+			switch {
+			case lb.object || lh.object:
+				add(k.node, v, string(key) == "schema")
+			case branchLists[string(key)]:
 				// Each branch with each: as many pairs as the product,
 				// which the pairs' bound bounds before any is made.
-				if n := int64(lb.n) * int64(lh.n); n > int64(w.maxPairs) {
+				n := int64(lb.n) * int64(lh.n)
+				if n > int64(w.maxPairs) {
 					w.tooMany = true
 					return false
-				} else if !w.charge(n) {
+				}
+				if w.cost.ops += n; w.cost.ops > w.maxOps || !w.charge(n) {
 					return false
 				}
 				for _, x := range base.kids[lb.first : lb.first+lb.n] {
@@ -546,9 +219,11 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 						}
 					}
 				}
-				continue
+			case string(key) == "parameters":
+				w.parameters(k.node, v, add)
+			default:
+				add(k.node, v, false)
 			}
-			add(k.node, v, string(key) == "schema")
 		}
 	case !nb.object && !nh.object:
 		for i := range min(len(bk), len(hk)) {
@@ -560,6 +235,31 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	return true
 }
 
+// parameters adds the pairs of the lists of parameters b and h as the
+// library pairs them: by where each is (in) and its name.
+func (w *pairWalk) parameters(b, h int32, add func(x, y int32, schema bool)) {
+	named := func(t *tree, list int32) map[string]int32 {
+		n := t.nodes[list]
+		out := make(map[string]int32, n.n)
+		for _, k := range t.kids[n.first : n.first+n.n] {
+			p := t.resolved(k.node)
+			if p < 0 || !t.nodes[p].object {
+				continue
+			}
+			in, _ := t.str(p, "in")
+			name, _ := t.str(p, "name")
+			out[in+"\x00"+name] = k.node
+		}
+		return out
+	}
+	hs := named(w.head, h)
+	for key, x := range named(w.base, b) {
+		if y, ok := hs[key]; ok {
+			add(x, y, false)
+		}
+	}
+}
+
 // frame is a pair on a walk's path: pending[start:end] are the pairs
 // below it, from next on not walked yet.
 type frame struct {
@@ -568,43 +268,86 @@ type frame struct {
 	height           int
 }
 
-// structure walks the structure around schemas from the pair root (path
-// items, operations, responses, media types) as the library's checks do,
-// once for each way it is reached, counting in uses each schema pair it
-// names; a pair that comes back to one on its path is not walked again.
-func (w *pairWalk) structure(root pairKey) error {
-	onStack := map[pairKey]bool{root: true}
-	var schemas []bool
-	var stack []frame
-	b, h := root.nodes()
-	if !w.below(b, h, true, &schemas) {
-		return w.errOver()
-	}
-	stack = append(stack, frame{pair: root, end: len(w.pending)})
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next == f.end {
-			delete(onStack, f.pair)
-			w.pending, schemas = w.pending[:f.start], schemas[:f.start]
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		c, schema := w.pending[f.next], schemas[f.next]
-		f.next++
-		if onStack[c] {
-			continue
-		}
-		if schema {
-			w.uses[c]++
-			continue
-		}
+// structure walks the structure around schemas from the pairs roots (path
+// items, operations, responses, media types), each pair once, and counts
+// in uses the schema pairs it names, each as many times as the library's
+// checks walk it: once for each way from a root to the pair that names
+// it (an operation's, a response's shared by many operations), counted
+// along the pairs in an order where each comes after all that lead to it
+// (a way that comes back to a pair on it is not counted).
+func (w *pairWalk) structure(roots []pairKey) error {
+	index := map[pairKey]int32{}
+	const walking = -1
+	var (
+		order []int32                 // the pairs, each after all below it
+		links = map[int32][]int32{}   // the pairs below each
+		names = map[int32][]pairKey{} // the schema pairs each names
+		state []int32                 // walking, or its place in order
+		stack []frame
+		kinds []bool
+	)
+	enter := func(p pairKey) error {
+		i := int32(len(state))
+		index[p] = i
+		state = append(state, walking)
 		start := len(w.pending)
-		onStack[c] = true
-		b, h := c.nodes()
-		if !w.below(b, h, true, &schemas) {
-			return w.errOver()
+		b, h := p.nodes()
+		if !w.below(b, h, true, &kinds) {
+			return w.errStop()
 		}
-		stack = append(stack, frame{pair: c, start: start, next: start, end: len(w.pending)})
+		stack = append(stack, frame{pair: p, start: start, next: start, end: len(w.pending)})
+		return nil
+	}
+	for _, r := range roots {
+		if _, ok := index[r]; ok {
+			continue
+		}
+		if err := enter(r); err != nil {
+			return err
+		}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			i := index[f.pair]
+			if f.next == f.end {
+				state[i] = int32(len(order))
+				order = append(order, i)
+				w.pending, kinds = w.pending[:f.start], kinds[:f.start]
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			c, schema := w.pending[f.next], kinds[f.next]
+			f.next++
+			if schema {
+				names[i] = append(names[i], c)
+				continue
+			}
+			if j, ok := index[c]; ok {
+				if state[j] != walking {
+					links[i] = append(links[i], j)
+				}
+				continue
+			}
+			links[i] = append(links[i], int32(len(state)))
+			if err := enter(c); err != nil {
+				return err
+			}
+		}
+	}
+	// The ways to each pair, from the roots down: in order, the pairs
+	// that lead to a pair come after it.
+	ways := make([]int64, len(state))
+	for _, r := range roots {
+		ways[index[r]]++
+	}
+	most := w.maxWork + 1
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		for _, j := range links[i] {
+			ways[j] = min(most, ways[j]+ways[i])
+		}
+		for _, p := range names[i] {
+			w.uses[p] = min(most, w.uses[p]+ways[i])
+		}
 	}
 	return nil
 }
@@ -665,14 +408,6 @@ func (w *pairWalk) pairs(root pairKey) error {
 	return nil
 }
 
-// errStop is the error of a walk stopped by one of its bounds of size.
-func (w *pairWalk) errStop() error {
-	if len(w.height) > w.maxPairs || w.tooMany {
-		return w.errPairs()
-	}
-	return w.errOver()
-}
-
 // reach is what one walk of the library's checks from the schema pair
 // root costs: each changed pair it reaches (once), with its depth, which
 // is the length of the name it gives the pair's property; and each change
@@ -696,14 +431,14 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		start := len(w.pending)
 		b, h := c.pair.nodes()
 		if !w.below(b, h, true, nil) {
-			return 0, w.errOver()
+			return 0, w.errStop()
 		}
 		cost := c.depth
 		if len(w.pending) == start && w.base.nodes[b].sum != w.head.nodes[h].sum {
 			cost += changeCost
 		}
 		if n += cost; !w.charge(cost) {
-			return 0, w.errOver()
+			return 0, w.errStop()
 		}
 		for _, p := range w.pending[start:] {
 			if w.seen[p] != walk {
@@ -713,7 +448,7 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		}
 		w.pending = w.pending[:start]
 		if len(w.seen) > w.maxPairs {
-			return 0, w.errPairs()
+			return 0, w.errStop()
 		}
 	}
 	w.reached[root] = n
@@ -729,29 +464,27 @@ const changeCost = 128
 // walkPairs walks the pairs of nodes of base and head that the library
 // compares from roots (structure: path items and the components around
 // schemas; schemas: the schemas of components), and says whether they are
-// within bounds: no deeper than maxDepth, and no more than maxWork of work:
-// each pair and the members of the two nodes it pairs, once for the pairs
-// of schemas and for each way the structure is reached, and a walk of the
-// checks from each schema the operations name, for each time they name it.
-func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPairs int, maxWork int64) (pairCost, error) {
-	w := &pairWalk{base: base, head: head, maxDepth: maxDepth, maxPairs: maxPairs, maxWork: maxWork,
+// within bounds: no deeper than maxDepth, no more than maxPairs pairs of
+// schemas, no more than maxWork of the library's work (each pair and the
+// members of the two nodes it pairs, once for the pairs of schemas and of
+// the structure, and a walk of the checks from each schema the operations
+// name, for each time they name it), and no more than maxOps of its own.
+func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPairs int, maxWork, maxOps int64) (pairCost, error) {
+	w := &pairWalk{base: base, head: head, maxDepth: maxDepth, maxPairs: maxPairs, maxWork: maxWork, maxOps: maxOps,
 		height: map[pairKey]int{}, uses: map[pairKey]int64{}, seen: map[pairKey]int32{}, reached: map[pairKey]int64{}}
-	resolved := func(r [2]int32) (pairKey, bool) {
-		b, h := base.resolved(r[0]), head.resolved(r[1])
-		return pairOf(b, h), b >= 0 && h >= 0
-	}
-	for _, r := range structure {
-		if p, ok := resolved(r); ok {
-			if err := w.structure(p); err != nil {
-				return w.cost, err
+	resolved := func(rs [][2]int32) []pairKey {
+		var out []pairKey
+		for _, r := range rs {
+			if b, h := base.resolved(r[0]), head.resolved(r[1]); b >= 0 && h >= 0 {
+				out = append(out, pairOf(b, h))
 			}
 		}
+		return out
 	}
-	named := make([]pairKey, 0, len(w.uses))
-	for p := range w.uses {
-		named = append(named, p)
+	if err := w.structure(resolved(structure)); err != nil {
+		return w.cost, err
 	}
-	slices.Sort(named) // so that a refusal does not depend on a map's order
+	named := slices.Sorted(maps.Keys(w.uses)) // so that a refusal does not depend on a map's order
 	for _, p := range named {
 		if err := w.pairs(p); err != nil {
 			return w.cost, err
@@ -760,15 +493,14 @@ func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPai
 		if err != nil {
 			return w.cost, err
 		}
-		if !w.charge(n * (w.uses[p] - 1)) {
-			return w.cost, w.errOver()
+		if more := w.uses[p] - 1; more > 0 && n > 0 && (more > w.maxWork/n || !w.charge(n*more)) {
+			w.cost.work = w.maxWork + 1
+			return w.cost, w.errStop()
 		}
 	}
-	for _, r := range schemas {
-		if p, ok := resolved(r); ok {
-			if err := w.pairs(p); err != nil {
-				return w.cost, err
-			}
+	for _, p := range resolved(schemas) {
+		if err := w.pairs(p); err != nil {
+			return w.cost, err
 		}
 	}
 	w.cost.pairs = max(len(w.height), len(w.seen))
@@ -789,7 +521,8 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 	}
 	both := len(base) + len(head)
 	structure, schemas := pairRoots(bTree, hTree, b, h, keep)
-	_, err := walkPairs(bTree, hTree, structure, schemas, maxPairDepth, max(minPairs, both/bytesPerPair), max(minPairWork, pairWorkPerByte*int64(both)))
+	_, err := walkPairs(bTree, hTree, structure, schemas, maxPairDepth, max(minPairs, both/bytesPerPair),
+		max(minPairWork, pairWorkPerByte*int64(both)), max(minPairOps, pairOpsPerByte*int64(both)))
 	return err
 }
 

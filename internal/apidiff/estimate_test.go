@@ -1,9 +1,11 @@
 package apidiff
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,82 +19,8 @@ import (
 // links took 1.3 s, cycles of 80 and 81 schemas 7.7 minutes, 800 branches
 // each side 14 s, 2,000 operations naming 1,000 changed properties 65 s.
 
-// spec is a description whose operations (paths /x0, /x1, …) answer with
-// the schema L0, and whose schemas are schemas.
-func spec(ops int, schemas string) []byte {
-	var b strings.Builder
-	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
-	for i := range ops {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"/x%d":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/L0"}}}}}}}`, i)
-	}
-	fmt.Fprintf(&b, `},"components":{"schemas":{%s}}}`, schemas)
-	return []byte(b.String())
-}
-
-// refChain is n schemas, each with a property that is a $ref to the next,
-// the last of type leaf.
-func refChain(n int, leaf string) string {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, `"L%d":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/L%d"}}},`, i, i+1)
-	}
-	fmt.Fprintf(&b, `"L%d":{"type":%q}`, n, leaf)
-	return b.String()
-}
-
-// nested is one schema, n properties deep, the deepest of type leaf.
-func nested(n int, leaf string) string {
-	return `"L0":` + strings.Repeat(`{"type":"object","properties":{"a":`, n) + fmt.Sprintf(`{"type":%q}`, leaf) + strings.Repeat(`}}`, n)
-}
-
-// cycle is n schemas, each with a property that is a $ref to the next,
-// the last to the first; the last with a description when marked.
-func cycle(n int, marked bool) string {
-	var b strings.Builder
-	for i := range n {
-		d := ""
-		if marked && i == n-1 {
-			d = `"description":"x",`
-		}
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"L%d":{%s"type":"object","properties":{"a":{"$ref":"#/components/schemas/L%d"}}}`, i, d, (i+1)%n)
-	}
-	return b.String()
-}
-
-// branches is a schema of n inline oneOf branches, each a property of
-// type leaf.
-func branches(n int, leaf string) string {
-	var b strings.Builder
-	b.WriteString(`"L0":{"oneOf":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `{"type":"object","properties":{"p%d":{"type":%q}}}`, i, leaf)
-	}
-	b.WriteString(`]}`)
-	return b.String()
-}
-
-// wide is a schema of n properties of type leaf.
-func wide(n int, leaf string) string {
-	var b strings.Builder
-	b.WriteString(`"L0":{"type":"object","properties":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"p%d":{"type":%q}`, i, leaf)
-	}
-	b.WriteString(`}}`)
-	return b.String()
-}
+// spec is growthtest.Spec as bytes.
+func spec(ops int, schemas string) []byte { return []byte(growthtest.Spec(ops, schemas)) }
 
 // costlyShapes are the shapes, each at size n: base, head, and what the
 // walk finds too much.
@@ -101,11 +29,21 @@ var costlyShapes = []struct {
 	pair func(n int) ([]byte, []byte)
 	want func(*PairsError) bool
 }{
-	{"a chain of $refs", func(n int) ([]byte, []byte) { return spec(1, refChain(n, "string")), spec(1, refChain(n, "integer")) }, depth},
-	{"a schema nested inline", func(n int) ([]byte, []byte) { return spec(1, nested(n, "string")), spec(1, nested(n, "integer")) }, depth},
-	{"cycles of n and n+1 schemas", func(n int) ([]byte, []byte) { return spec(1, cycle(n/16, false)), spec(1, cycle(n/16+1, true)) }, depthOrPairs},
-	{"n oneOf branches each side", func(n int) ([]byte, []byte) { return spec(1, branches(n, "string")), spec(1, branches(n, "integer")) }, pairs},
-	{"n operations naming n changed properties", func(n int) ([]byte, []byte) { return spec(n, wide(n, "string")), spec(n, wide(n, "integer")) }, work},
+	{"a chain of $refs", func(n int) ([]byte, []byte) {
+		return spec(1, growthtest.RefChain(n, "string")), spec(1, growthtest.RefChain(n, "integer"))
+	}, depth},
+	{"a schema nested inline", func(n int) ([]byte, []byte) {
+		return spec(1, growthtest.Nested(n, "string")), spec(1, growthtest.Nested(n, "integer"))
+	}, depth},
+	{"cycles of n and n+1 schemas", func(n int) ([]byte, []byte) {
+		return spec(1, growthtest.Cycle(n/16, false)), spec(1, growthtest.Cycle(n/16+1, true))
+	}, depthOrPairs},
+	{"n oneOf branches each side", func(n int) ([]byte, []byte) {
+		return spec(1, growthtest.Branches(n, "string")), spec(1, growthtest.Branches(n, "integer"))
+	}, pairs},
+	{"n operations naming n changed properties", func(n int) ([]byte, []byte) {
+		return spec(n, growthtest.Wide(n, "string")), spec(n, growthtest.Wide(n, "integer"))
+	}, work},
 }
 
 func depth(e *PairsError) bool { return e.Depth > e.MostDepth }
@@ -180,9 +118,143 @@ func TestShallowShapesCompared(t *testing.T) {
 // compared, where walking the chain once an operation would be refused.
 func TestUnchangedSchemasCostNoWalk(t *testing.T) {
 	t.Parallel()
-	base := spec(2000, refChain(200, "string"))
+	base := spec(2000, growthtest.RefChain(200, "string"))
 	head := []byte(strings.Replace(string(base), `"info":`, `"security":[{"key":[]}],"info":`, 1))
 	if _, err := CompareAccepting(context.Background(), base, head, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cycles is the shape of cycles of p schemas (base) and p+1 (head), each
+// description passed through edit, in head's only where head is set.
+func cycles(p int, edit func(doc string, head bool) string) ([]byte, []byte) {
+	base := growthtest.Spec(1, growthtest.Cycle(p, false))
+	head := growthtest.Spec(1, growthtest.Cycle(p+1, true))
+	return []byte(edit(base, false)), []byte(edit(head, true))
+}
+
+// closing is the member of head's last schema that closes its cycle.
+const closing = `{"a":{"$ref":"#/components/schemas/L0"}}}`
+
+// replaceLast is s with the last old replaced by new.
+func replaceLast(s, old, new string) string {
+	i := strings.LastIndex(s, old)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + new + s[i+len(old):]
+}
+
+// TestCostlyShapesRefusedHowEverWritten: the cycles of 40 and 41 schemas
+// (11 s in the library) are refused however their text is written, where
+// the walk read it otherwise than the library does: each of these let
+// them through to the library.
+func TestCostlyShapesRefusedHowEverWritten(t *testing.T) {
+	t.Parallel()
+	headOnly := func(f func(string) string) func(string, bool) string {
+		return func(doc string, head bool) string {
+			if !head {
+				return doc
+			}
+			return f(doc)
+		}
+	}
+	cases := []struct {
+		name string
+		edit func(doc string, head bool) string
+	}{
+		{"invalid UTF-8, which the index does not read", func(doc string, _ bool) string {
+			return strings.Replace(doc, `"title":"t"`, "\"title\":\"t\xff\"", 1)
+		}},
+		{"a lone surrogate, which the index does not read", func(doc string, _ bool) string {
+			return strings.Replace(doc, `"title":"t"`, `"title":"t\ud800"`, 1)
+		}},
+		{"the closing $ref after a key written twice", headOnly(func(doc string) string {
+			return replaceLast(doc, closing, `{"a":{"type":"string"},"a":{"$ref":"#/components/schemas/L0"}}}`)
+		})},
+		{"the closing $ref written with \\/", headOnly(func(doc string) string {
+			return replaceLast(doc, closing, `{"a":{"$ref":"#\/components\/schemas\/L0"}}}`)
+		})},
+		{"the closing property's key written with \\u0061", headOnly(func(doc string) string {
+			return replaceLast(doc, closing, `{"\u0061":{"$ref":"#/components/schemas/L0"}}}`)
+		})},
+		{"the closing $ref through 70 others", headOnly(func(doc string) string {
+			var aliases strings.Builder
+			for i := range 70 {
+				fmt.Fprintf(&aliases, `"H%d":{"$ref":"#/components/schemas/H%d"},`, i, i+1)
+			}
+			aliases.WriteString(`"H70":{"$ref":"#/components/schemas/L0"},`)
+			doc = replaceLast(doc, closing, `{"a":{"$ref":"#/components/schemas/H0"}}}`)
+			return strings.Replace(doc, `"schemas":{`, `"schemas":{`+aliases.String(), 1)
+		})},
+		{"the cycles named by parameters in another order", func(doc string, head bool) string {
+			params := `[{"name":"p","in":"query","schema":{"$ref":"#/components/schemas/L0"}},{"name":"q","in":"query","schema":{"type":"string"}}]`
+			if head {
+				params = `[{"name":"q","in":"query","schema":{"type":"string"}},{"name":"p","in":"query","schema":{"$ref":"#/components/schemas/M0"}}]`
+				doc = strings.ReplaceAll(doc, `schemas/L`, `schemas/M`)
+				doc = regexp.MustCompile(`"L(\d+)":`).ReplaceAllString(doc, `"M$1":`)
+			}
+			return strings.Replace(doc, `"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/`+map[bool]string{false: "L", true: "M"}[head]+`0"}}}}}}`,
+				`"get":{"parameters":`+params+`,"responses":{"200":{"description":"ok"}}}`, 1)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, head := cycles(40, tc.edit)
+			plainBase, plainHead := cycles(40, func(doc string, _ bool) string { return doc })
+			if bytes.Equal(base, plainBase) && bytes.Equal(head, plainHead) {
+				t.Fatal("the edit changed nothing")
+			}
+			_, err := CompareAccepting(context.Background(), base, head, nil)
+			var pe *PairsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a PairsError", err)
+			}
+		})
+	}
+}
+
+// TestRefsInExtensionsCostNothing: $refs in extensions (x-…), which the
+// library reads as written, are not followed: 2,000 operations whose
+// extension names a response of 1,000 changed properties are compared,
+// the response once, as a component, where 2,000 walks of it would be
+// refused.
+func TestRefsInExtensionsCostNothing(t *testing.T) {
+	t.Parallel()
+	doc := func(leaf string) []byte {
+		var b strings.Builder
+		b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+		for i := range 2000 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"/x%d":{"get":{"x-a":{"$ref":"#/components/responses/R"},"responses":{"200":{"description":"ok"}}}}`, i)
+		}
+		fmt.Fprintf(&b, `},"components":{"responses":{"R":{"description":"r","content":{"application/json":{"schema":%s}}}}}}`,
+			strings.TrimPrefix(growthtest.Wide(1000, leaf), `"L0":`))
+		return []byte(b.String())
+	}
+	if _, err := CompareAccepting(context.Background(), doc("string"), doc("integer"), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestManyWaysCountedNotWalked: responses that each refer twice to the
+// next, 60 deep, are 2^60 ways to the last, which the walk counts, where
+// it would walk each: they are compared.
+func TestManyWaysCountedNotWalked(t *testing.T) {
+	t.Parallel()
+	doc := func(leaf string) []byte {
+		var b strings.Builder
+		b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{"200":{"$ref":"#/components/responses/R0"}}}}},"components":{"responses":{`)
+		for i := range 60 {
+			fmt.Fprintf(&b, `"R%d":{"description":"r","a":{"$ref":"#/components/responses/R%d"},"b":{"$ref":"#/components/responses/R%d"}},`, i, i+1, i+1)
+		}
+		fmt.Fprintf(&b, `"R60":{"description":%q}}}}`, leaf)
+		return []byte(b.String())
+	}
+	if _, err := CompareAccepting(context.Background(), doc("s"), doc("i"), nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -451,7 +451,7 @@ func TestPartsReportAPathOnce(t *testing.T) {
 func TestPartsOfAChainHoldItOnce(t *testing.T) {
 	t.Parallel()
 	growthtest.LinearCount(t, "parts of a chain", "bytes in parts", 200, func(n int) uint64 {
-		base, head := spec(1, refChain(n, "string")), spec(1, refChain(n, "integer"))
+		base, head := spec(1, growthtest.RefChain(n, "string")), spec(1, growthtest.RefChain(n, "integer"))
 		b, errB := index(base)
 		h, errH := index(head)
 		if errB != nil || errH != nil {
