@@ -9,9 +9,10 @@ import (
 	"strings"
 )
 
-// What the library does with two schemas grows faster than their text in
-// three shapes, none of which the parts bound, since each lies within one
-// schema:
+// What the library does with two descriptions grows faster than their
+// text in shapes that the parts do not bound, since each lies within one
+// schema, or in what many operations share (measured in process, before
+// this walk refused them):
 //
 //   - nesting: each change is named by its property path, built again at
 //     every level of the walk, so a schema nested n levels deep (inline or
@@ -25,36 +26,51 @@ import (
 //   - lists of branches (oneOf, anyOf, allOf): each inline branch of the
 //     base is compared with each of the head's. 800 and 800, 94 kB both,
 //     took 14 s.
+//   - a schema that many operations name: its changes are walked, and
+//     reported, once an operation. 2,000 operations naming one schema of
+//     1,000 changed properties, 593 kB both, took 65 s.
 //
-// So before the library is called, the pairs it will compare are walked
-// here, as it walks them: from the units of both sides that the comparison
-// gives it, through each side's $refs, key by key and each branch with
-// each branch, each pair once. The walk counts its work (each pair, and
-// each member of the two values it pairs) and the depth of the deepest
-// pair, and stops at its bounds: the comparison is then refused as too
-// large (ErrTooLarge), at a cost linear in the text, and the run publishes
-// without it.
+// So before the library is called, what it will do is walked here, as it
+// does it, from the units of both sides that the comparison gives it and
+// through each side's $refs:
+//
+//   - the structure around schemas (path items, operations, responses,
+//     media types), each pair of values once, counting the ways to each
+//     schema that an operation names (structure);
+//   - the pairs of schemas, key by key and each branch with each branch,
+//     each pair once, and the depth of the deepest (pairs);
+//   - for each schema an operation names, a walk of the library's checks:
+//     each changed pair it reaches, with its depth, and each change, as
+//     many times as there are ways to it (reach).
+//
+// The walk counts that work, and its own, and stops at its bounds, each a
+// number of steps a byte of the two texts: the comparison is then refused
+// as too large (PairsError, ErrTooLarge), at a cost linear in the text,
+// and the run publishes without it. Within the bounds, the library's time
+// is linear in the text too, at most some 2.5 times what it takes a byte
+// on two releases of Stripe's description (26 s for 5.2 MB of both), the
+// costliest pair of real descriptions measured.
 
 // maxPairDepth is the deepest the pairs of two schemas may nest, in JSON
-// values (an object and each of its members' values are two levels):
-// Stripe's description, the deepest of the released descriptions the
-// corpus tests read, nests 127 levels deep through its $refs; a test
-// description made to stress tools, 183.
+// values (an object and each of its members' values are two levels): of
+// the descriptions the corpus tests read, Stripe's pairs nest 83 deep, and
+// a description made to stress tools (speakeasy's combinatorial.json) 168;
+// GitHub's 19 to 21.
 const maxPairDepth = 512
 
-// pairWorkPerByte is the work (pairs, and members of the paired values,
-// walks of the checks, changes) a byte of the two descriptions' text
-// allows: two releases of Stripe's description (2.2 and 3.0 MB as JSON),
-// which the library compares in 26 s, take 19 a byte; two of GitHub's,
-// 0.1.
+// pairWorkPerByte is the library's work (pairs, and the members of the
+// paired values; the walks of its checks, by depth; its changes) a byte of
+// the two descriptions' text allows: two releases of Stripe's description
+// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 41 a
+// byte; two of GitHub's, 0.23 to 0.3.
 const pairWorkPerByte = 128
 
 // minPairWork is the work allowed however small the two descriptions are.
 const minPairWork = 1 << 20
 
 // pairOpsPerByte is what the walk itself may read (the members of the
-// values it pairs) a byte of the two descriptions' text: GitHub's
-// releases take some 0.2.
+// values it pairs) a byte of the two descriptions' text: Stripe's
+// releases take 0.97, GitHub's 0.055, at some 45 ns each.
 const pairOpsPerByte = 8
 
 // minPairOps is what the walk may read however small the descriptions.
@@ -165,14 +181,17 @@ func (w *pairWalk) charge(n int64) bool {
 func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	base, head := w.base, w.head
 	nb, nh := base.nodes[b], head.nodes[h]
-	scan := 1 + int64(nb.n) + int64(nh.n)
+	scan := 1 + int64(nb.members()) + int64(nh.members())
 	if w.cost.ops += scan; w.cost.ops > w.maxOps || !w.charge(scan) {
 		return false
 	}
 	bk := base.kids[nb.first : nb.first+nb.n]
 	hk := head.kids[nh.first : nh.first+nh.n]
 	add := func(x, y int32, schema bool) {
-		if bx, hy := base.nodes[x], head.nodes[y]; changed && !bx.touched && !hy.touched && bx.sum == hy.sum {
+		if x < 0 || y < 0 {
+			return
+		}
+		if bx, hy := base.nodes[x], head.nodes[y]; changed && !bx.touched() && !hy.touched() && bx.sum == hy.sum {
 			return // no change below: the library's checks do not walk it
 		}
 		if x = base.resolved(x); x < 0 {
@@ -187,7 +206,7 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 		}
 	}
 	switch {
-	case nb.object && nh.object:
+	case nb.object() && nh.object():
 		for _, k := range bk {
 			key := base.key(k)
 			if k.node < 0 || bytes.HasPrefix(key, []byte("x-")) {
@@ -199,7 +218,7 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 			}
 			lb, lh := base.nodes[k.node], head.nodes[v]
 			switch {
-			case lb.object || lh.object:
+			case lb.object() || lh.object():
 				add(k.node, v, string(key) == "schema")
 			case branchLists[string(key)]:
 				// Each branch with each: as many pairs as the product,
@@ -225,10 +244,17 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 				add(k.node, v, false)
 			}
 		}
-	case !nb.object && !nh.object:
-		for i := range min(len(bk), len(hk)) {
-			if bk[i].node >= 0 && hk[i].node >= 0 {
-				add(bk[i].node, hk[i].node, false)
+	case !nb.object() && !nh.object():
+		// Member by member, by their places.
+		for i, j := 0, 0; i < len(bk) && j < len(hk); {
+			switch c := cmp.Compare(bk[i].key, hk[j].key); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				add(bk[i].node, hk[j].node, false)
+				i, j = i+1, j+1
 			}
 		}
 	}
@@ -243,7 +269,7 @@ func (w *pairWalk) parameters(b, h int32, add func(x, y int32, schema bool)) {
 		out := make(map[string]int32, n.n)
 		for _, k := range t.kids[n.first : n.first+n.n] {
 			p := t.resolved(k.node)
-			if p < 0 || !t.nodes[p].object {
+			if p < 0 || !t.nodes[p].object() {
 				continue
 			}
 			in, _ := t.str(p, "in")

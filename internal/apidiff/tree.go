@@ -2,8 +2,10 @@ package apidiff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,41 +24,58 @@ type tree struct {
 	nodes []tnode
 	kids  []tkid
 	keys  []byte // the keys written with escapes, unescaped
-	// byKey finds a member of an object with many (its place in kids),
-	// built as the walk needs it.
-	byKey map[int32]map[string]int32
+	// byKey finds a member of an object with many: their places in its
+	// kids, sorted by key, as the walk needs it.
+	byKey map[int32][]int32
 	// targets are the references resolved so far: a node, or -1.
 	targets map[string]int32
 }
 
-// tnode is an object or an array: its members are kids[first:first+n].
+// tnode is an object or an array that has members: kids[first:first+n]
+// are those of them that are objects or arrays with members (and an
+// object's "in" and "name", which name a parameter), of its members in
+// all (bits, with two flags).
 type tnode struct {
 	first, n int32
-	object   bool
-	// touched is whether it, or a value in it, has a "$ref" to a unit that
-	// changed, or to anything else (touch).
-	touched bool
+	bits     uint32
 	// ref is where the text of the value of its "$ref" member starts in
-	// data, and refLen its length; refLen 0 for none.
-	ref, refLen int32
+	// data; 0 for none.
+	ref int32
 	// sum is a hash of its text as read (its members' keys and values),
 	// seeded at random, so that two values of the same text, and no
 	// $ref, are the same to the library without reading them again.
 	sum uint64
 }
 
-// tkid is a member: its key and its value, a node or -1 for any other.
-// The key is data[key:key+keyLen], or, when written with escapes,
-// unescaped in keys (keyLen's top bit set); any other value's text is
-// data[value:value+valueLen].
-type tkid struct {
-	key, keyLen     int32
-	node            int32
-	value, valueLen int32
+const (
+	objectBit  = 1 << 31
+	touchedBit = 1 << 30 // it, or a value in it, has a "$ref" to a unit that changed, or to anything else (touch)
+)
+
+func (n tnode) object() bool   { return n.bits&objectBit != 0 }
+func (n tnode) touched() bool  { return n.bits&touchedBit != 0 }
+func (n tnode) members() int32 { return int32(n.bits &^ (objectBit | touchedBit)) }
+
+// refText is the text of node's "$ref", unescaped; "" for none.
+func (t *tree) refText(node int32) string {
+	n := t.nodes[node]
+	if n.ref == 0 {
+		return ""
+	}
+	p := &treeParser{data: t.data, i: int(n.ref) - 1}
+	s, e, _ := p.str()
+	return unquoted(t.data[s:e])
 }
 
-// text is the text of k's value when it is no object or array, as JSON.
-func (t *tree) text(k tkid) []byte { return t.data[k.value : k.value+k.valueLen] }
+// tkid is a member: its key and its value. The key is
+// data[key:key+keyLen], or, when written with escapes, unescaped in keys
+// (keyLen's top bit set); an array's member has its place for key. The
+// value is a node; or, -2 less where its text starts in data, a string
+// (a parameter's "in" or "name").
+type tkid struct {
+	key, keyLen int32
+	node        int32
+}
 
 const escapedKey = -1 << 31
 
@@ -69,6 +88,10 @@ func (t *tree) key(k tkid) []byte {
 	return t.data[k.key : k.key+k.keyLen]
 }
 
+// valueKeys are the members whose values the library compares as values,
+// not as schemas: their objects and arrays are read as text.
+var valueKeys = map[string]bool{"enum": true, "example": true, "examples": true, "default": true, "const": true}
+
 // newTree is a tree of d, which was indexed from data, JSON, with the
 // units that changed: each unit is read as the walk reaches it.
 func newTree(data []byte, d *doc, changed map[unitKey]bool) *tree {
@@ -76,7 +99,7 @@ func newTree(data []byte, d *doc, changed map[unitKey]bool) *tree {
 		return nil
 	}
 	return &tree{data: data, doc: d, changed: changed, units: map[unitKey]int32{},
-		byKey: map[int32]map[string]int32{}, targets: map[string]int32{}}
+		byKey: map[int32][]int32{}, targets: map[string]int32{}}
 }
 
 // unit is the node of unit k, read when first asked for; -1 for none.
@@ -114,7 +137,7 @@ func (t *tree) parse(raw []byte) int32 {
 	}
 	p := &treeParser{t: t, data: t.data, i: at, seed: treeSeed}
 	first := len(t.nodes)
-	n, ok := p.value()
+	n, ok := p.value(false, false)
 	if !ok {
 		t.nodes = t.nodes[:first]
 		return -1
@@ -130,15 +153,19 @@ func (t *tree) parse(raw []byte) int32 {
 func (t *tree) touch(first int) {
 	for i := len(t.nodes) - 1; i >= first; i-- {
 		n := &t.nodes[i]
-		if n.refLen > 0 {
-			k, ok, _ := refUnit(unquoted(t.data[n.ref:n.ref+n.refLen]), t.doc.swagger)
-			n.touched = !ok || t.changed[k]
+		touched := false
+		if n.ref > 0 {
+			k, ok, _ := refUnit(t.refText(int32(i)), t.doc.swagger)
+			touched = !ok || t.changed[k]
 		}
 		for _, k := range t.kids[n.first : n.first+n.n] {
-			if n.touched {
+			if touched {
 				break
 			}
-			n.touched = k.node >= 0 && t.nodes[k.node].touched
+			touched = k.node >= 0 && t.nodes[k.node].touched()
+		}
+		if touched {
+			n.bits |= touchedBit
 		}
 	}
 }
@@ -164,15 +191,21 @@ func (p *treeParser) space() {
 }
 
 // value reads the value at p.i: the node it is, or -1 for a scalar.
-func (p *treeParser) value() (int32, bool) {
+// value reads the value at p.i: the node it is, or -1 for any other. An
+// object or array is read as text, and -1, when its members cannot hold a
+// schema: it has none, or it is an array's member that is an array, or
+// text is set.
+func (p *treeParser) value(inArray, text bool) (int32, bool) {
 	p.space()
 	if p.i >= len(p.data) {
 		return 0, false
 	}
-	switch p.data[p.i] {
-	case '{', '[':
+	switch c := p.data[p.i]; {
+	case c == '[' && (inArray || text), c == '{' && text:
+		return -1, p.skip()
+	case c == '{' || c == '[':
 		return p.composite()
-	case '"':
+	case c == '"':
 		_, _, ok := p.str()
 		return -1, ok
 	default:
@@ -181,6 +214,29 @@ func (p *treeParser) value() (int32, bool) {
 		}
 		return -1, true
 	}
+}
+
+// skip reads the object or array at p.i as text.
+func (p *treeParser) skip() bool {
+	depth := 0
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case '"':
+			if _, _, ok := p.str(); !ok {
+				return false
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				p.i++
+				return true
+			}
+		}
+		p.i++
+	}
+	return false
 }
 
 // str reads a string at p.i: where its text starts and ends, quotes left
@@ -207,12 +263,13 @@ func (p *treeParser) composite() (int32, bool) {
 	}
 	p.i++
 	self := int32(len(p.t.nodes))
-	p.t.nodes = append(p.t.nodes, tnode{object: object})
+	p.t.nodes = append(p.t.nodes, tnode{})
 	var sum maphash.Hash
 	sum.SetSeed(p.seed)
 	sum.WriteByte(end)
 	mark := len(p.stack)
-	for first := true; ; first = false {
+	members := int32(0)
+	for ; ; members++ {
 		p.space()
 		if p.i >= len(p.data) {
 			return 0, false
@@ -221,14 +278,15 @@ func (p *treeParser) composite() (int32, bool) {
 			p.i++
 			break
 		}
-		if !first {
+		if members > 0 {
 			if p.data[p.i] != ',' {
 				return 0, false
 			}
 			p.i++
 			p.space()
 		}
-		var kid tkid
+		kid := tkid{key: members}
+		text := false
 		if object {
 			if p.i >= len(p.data) || p.data[p.i] != '"' {
 				return 0, false
@@ -245,7 +303,8 @@ func (p *treeParser) composite() (int32, bool) {
 				kid.key, kid.keyLen = int32(len(p.t.keys)), int32(len(u))|escapedKey
 				p.t.keys = append(p.t.keys, u...)
 			}
-			sum.Write(p.t.key(kid))
+			key := p.t.key(kid)
+			sum.Write(key)
 			sum.WriteByte(0)
 			p.space()
 			if p.i >= len(p.data) || p.data[p.i] != ':' {
@@ -253,40 +312,51 @@ func (p *treeParser) composite() (int32, bool) {
 			}
 			p.i++
 			p.space()
-			if string(p.t.key(kid)) == "$ref" && p.i < len(p.data) && p.data[p.i] == '"' {
+			text = valueKeys[string(key)] || bytes.HasPrefix(key, []byte("x-"))
+			if string(key) == "$ref" && p.i < len(p.data) && p.data[p.i] == '"' {
 				rs, re, ok := p.str()
 				if !ok {
 					return 0, false
 				}
-				p.t.nodes[self].ref, p.t.nodes[self].refLen = int32(rs), int32(re-rs)
+				p.t.nodes[self].ref = int32(rs)
 				sum.Write(p.data[rs:re])
 				sum.WriteByte(0)
-				kid.node, kid.value, kid.valueLen = -1, int32(rs-1), int32(re-rs+2)
-				p.stack = append(p.stack, kid)
 				continue
 			}
 		}
 		from := p.i
-		n, ok := p.value()
+		n, ok := p.value(!object, text)
 		if !ok {
 			return 0, false
 		}
-		if n >= 0 {
+		switch {
+		case n >= 0:
 			var b [8]byte
 			binary.LittleEndian.PutUint64(b[:], p.t.nodes[n].sum)
 			sum.Write(b[:])
-		} else {
+			kid.node = n
+			p.stack = append(p.stack, kid)
+		default:
 			sum.Write(p.data[from:p.i])
 			sum.WriteByte(0)
+			if object && p.data[from] == '"' {
+				if k := string(p.t.key(kid)); k == "in" || k == "name" {
+					kid.node = -2 - int32(from)
+					p.stack = append(p.stack, kid)
+				}
+			}
 		}
-		kid.node = n
-		if n < 0 {
-			kid.value, kid.valueLen = int32(from), int32(p.i-from)
-		}
-		p.stack = append(p.stack, kid)
 	}
-	p.t.nodes[self].first, p.t.nodes[self].n = int32(len(p.t.kids)), int32(len(p.stack)-mark)
-	p.t.nodes[self].sum = sum.Sum64()
+	if members == 0 && p.t.nodes[self].ref == 0 {
+		p.t.nodes = p.t.nodes[:self] // no member: a value, read as text
+		return -1, true
+	}
+	n := &p.t.nodes[self]
+	n.first, n.n, n.bits = int32(len(p.t.kids)), int32(len(p.stack)-mark), uint32(members)
+	if object {
+		n.bits |= objectBit
+	}
+	n.sum = sum.Sum64()
 	p.t.kids = append(p.t.kids, p.stack[mark:]...)
 	p.stack = p.stack[:mark]
 	return self, true
@@ -316,40 +386,56 @@ func (t *tree) member(node int32, key []byte) int32 {
 	return -1
 }
 
-// memberKid is node's member key, the last of a key written twice.
+// memberKid is node's member key, the last of a key written twice; of
+// an object with many, found in its members sorted by key.
 func (t *tree) memberKid(node int32, key []byte) (tkid, bool) {
 	n := t.nodes[node]
+	kids := t.kids[n.first : n.first+n.n]
 	if n.n <= 16 {
 		var found tkid
 		ok := false
-		for _, k := range t.kids[n.first : n.first+n.n] {
+		for _, k := range kids {
 			if bytes.Equal(t.key(k), key) {
 				found, ok = k, true
 			}
 		}
 		return found, ok
 	}
-	m, ok := t.byKey[node]
+	sorted, ok := t.byKey[node]
 	if !ok {
-		m = make(map[string]int32, n.n)
-		for i, k := range t.kids[n.first : n.first+n.n] {
-			m[string(t.key(k))] = n.first + int32(i)
+		sorted = make([]int32, n.n)
+		for i := range sorted {
+			sorted[i] = int32(i)
 		}
-		t.byKey[node] = m
+		slices.SortStableFunc(sorted, func(a, b int32) int { return bytes.Compare(t.key(kids[a]), t.key(kids[b])) })
+		t.byKey[node] = sorted
 	}
-	if i, ok := m[string(key)]; ok {
-		return t.kids[i], true
+	// The last of the key: before the first greater.
+	i, _ := slices.BinarySearchFunc(sorted, key, func(a int32, key []byte) int {
+		if bytes.Compare(t.key(kids[a]), key) <= 0 {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 || !bytes.Equal(t.key(kids[sorted[i-1]]), key) {
+		return tkid{}, false
 	}
-	return tkid{}, false
+	return kids[sorted[i-1]], true
 }
 
-// str is the string node's member key holds, and whether it holds one.
+// str is the string node's member key holds, and whether it holds one (a
+// parameter's "in" and "name" only).
 func (t *tree) str(node int32, key string) (string, bool) {
 	k, ok := t.memberKid(node, []byte(key))
-	if !ok || k.node >= 0 || k.valueLen < 2 || t.data[k.value] != '"' {
+	if !ok || k.node > -2 {
 		return "", false
 	}
-	return unquoted(t.data[k.value+1 : k.value+k.valueLen-1]), true
+	p := &treeParser{data: t.data, i: int(-2 - k.node)}
+	s, e, ok := p.str()
+	if !ok {
+		return "", false
+	}
+	return unquoted(t.data[s:e]), true
 }
 
 // at is the node that the tokens name from node, -1 for none.
@@ -359,15 +445,20 @@ func (t *tree) at(node int32, toks []string) int32 {
 			return -1
 		}
 		n := t.nodes[node]
-		if n.object {
+		if n.object() {
 			node = t.member(node, []byte(tok))
 			continue
 		}
 		i, err := strconv.Atoi(tok)
-		if err != nil || i < 0 || i >= int(n.n) {
+		if err != nil || i < 0 || i >= int(n.members()) {
 			return -1
 		}
-		node = t.kids[int(n.first)+i].node
+		kids := t.kids[n.first : n.first+n.n]
+		j, found := slices.BinarySearchFunc(kids, int32(i), func(k tkid, i int32) int { return cmp.Compare(k.key, i) })
+		if !found {
+			return -1
+		}
+		node = kids[j].node
 	}
 	return node
 }
@@ -376,21 +467,20 @@ func (t *tree) at(node int32, toks []string) int32 {
 // another, to an object or an array of this document; -1 where they lead
 // nowhere (a cycle of $refs, a place that is not there).
 func (t *tree) resolved(node int32) int32 {
-	if node < 0 || t.nodes[node].refLen == 0 {
+	if node < 0 || t.nodes[node].ref == 0 {
 		return node
 	}
 	// The references on the way, each resolved as the last is.
 	var chain []string
-	for node >= 0 && t.nodes[node].refLen > 0 {
-		n := t.nodes[node]
-		ref := string(t.data[n.ref : n.ref+n.refLen])
+	for node >= 0 && t.nodes[node].ref > 0 {
+		ref := t.refText(node)
 		if target, ok := t.targets[ref]; ok {
 			node = target
 			break
 		}
 		t.targets[ref] = -1 // on the way: a cycle leads nowhere
 		chain = append(chain, ref)
-		node = t.target(unquoted([]byte(ref)))
+		node = t.target(ref)
 	}
 	for _, ref := range chain {
 		t.targets[ref] = node
