@@ -1,7 +1,6 @@
 package apidiff
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -47,7 +46,7 @@ import (
 // number of steps a byte of the two texts: the comparison is then refused
 // as too large (PairsError, ErrTooLarge), at a cost linear in the text,
 // and the run publishes without it. Within the bounds, the library's time
-// is linear in the text too, at most some 2.5 times what it takes a byte
+// is linear in the text too, at most some 3 times what it takes a byte
 // on two releases of Stripe's description (26 s for 5.2 MB of both), the
 // costliest pair of real descriptions measured.
 
@@ -55,14 +54,14 @@ import (
 // values (an object and each of its members' values are two levels): of
 // the descriptions the corpus tests read, Stripe's pairs nest 83 deep, and
 // a description made to stress tools (speakeasy's combinatorial.json) 168;
-// GitHub's 19 to 21.
+// GitHub's 18 to 20.
 const maxPairDepth = 512
 
 // pairWorkPerByte is the library's work (pairs, and the members of the
 // paired values; the walks of its checks, by depth; its changes) a byte of
 // the two descriptions' text allows: two releases of Stripe's description
-// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 41 a
-// byte; two of GitHub's, 0.23 to 0.3.
+// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 39 a
+// byte; two of GitHub's, 0.23 to 0.29.
 const pairWorkPerByte = 128
 
 // minPairWork is the work allowed however small the two descriptions are.
@@ -70,7 +69,7 @@ const minPairWork = 1 << 20
 
 // pairOpsPerByte is what the walk itself may read (the members of the
 // values it pairs) a byte of the two descriptions' text: Stripe's
-// releases take 0.97, GitHub's 0.055, at some 45 ns each.
+// releases take 0.85, GitHub's 0.05, at some 50 to 100 ns each.
 const pairOpsPerByte = 8
 
 // minPairOps is what the walk may read however small the descriptions.
@@ -93,7 +92,7 @@ var branchLists = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true}
 // work than the library compares in time and memory linear in the text.
 type PairsError struct {
 	Depth, MostDepth int   // how deep the pairs nest, when too deep
-	Pairs, MostPairs int   // how many pairs, when too many
+	Pairs, MostPairs int   // how many pairs when the walk stopped, when too many
 	Work, MostWork   int64 // the work they take, when too much
 	Ops, MostOps     int64 // what the walk reads to find that, when too much
 }
@@ -159,7 +158,7 @@ type pairCost struct {
 func (w *pairWalk) errStop() error {
 	switch {
 	case len(w.height) > w.maxPairs || len(w.seen) > w.maxPairs || w.tooMany:
-		return &PairsError{Pairs: w.maxPairs + 1, MostPairs: w.maxPairs}
+		return &PairsError{Pairs: max(len(w.height), len(w.seen), w.maxPairs+1), MostPairs: w.maxPairs}
 	case w.cost.ops > w.maxOps:
 		return &PairsError{Ops: w.cost.ops, MostOps: w.maxOps}
 	}
@@ -176,8 +175,6 @@ func (w *pairWalk) charge(n int64) bool {
 // as the library pairs them, with whether each is a schema the structure
 // around schemas names (its "schema" member), and but for those the same
 // to the library when changed is set; false when a bound is passed.
-// Extensions (x-…) are left out: the library reads them as they are
-// written, without their $refs.
 func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	base, head := w.base, w.head
 	nb, nh := base.nodes[b], head.nodes[h]
@@ -208,8 +205,9 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	switch {
 	case nb.object() && nh.object():
 		for _, k := range bk {
+			// An extension's value, read as text, is no node.
 			key := base.key(k)
-			if k.node < 0 || bytes.HasPrefix(key, []byte("x-")) {
+			if k.node < 0 {
 				continue
 			}
 			v := head.member(h, key)
@@ -233,9 +231,7 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 				}
 				for _, x := range base.kids[lb.first : lb.first+lb.n] {
 					for _, y := range head.kids[lh.first : lh.first+lh.n] {
-						if x.node >= 0 && y.node >= 0 {
-							add(x.node, y.node, false)
-						}
+						add(x.node, y.node, false)
 					}
 				}
 			case string(key) == "parameters":
@@ -449,11 +445,13 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		pair  pairKey
 		depth int64
 	}
-	queue := []at{{root, 1}}
+	// Depth first: a pair's depth is where the walk first reaches it, as
+	// the library's walk names it.
+	stack := []at{{root, 1}}
 	w.seen[root] = walk
-	for len(queue) > 0 {
-		c := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		start := len(w.pending)
 		b, h := c.pair.nodes()
 		if !w.below(b, h, true, nil) {
@@ -469,7 +467,7 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		for _, p := range w.pending[start:] {
 			if w.seen[p] != walk {
 				w.seen[p] = walk
-				queue = append(queue, at{p, c.depth + 1})
+				stack = append(stack, at{p, c.depth + 1})
 			}
 		}
 		w.pending = w.pending[:start]
@@ -543,14 +541,22 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 	}
 	bTree, hTree := newTree(base, b, changed), newTree(head, h, changed)
 	if bTree == nil || hTree == nil {
-		return nil
+		return fmt.Errorf("%w: the two descriptions are more than the walk of their pairs reads", ErrTooLarge)
 	}
 	both := len(base) + len(head)
 	structure, schemas := pairRoots(bTree, hTree, b, h, keep)
 	_, err := walkPairs(bTree, hTree, structure, schemas, maxPairDepth, max(minPairs, both/bytesPerPair),
 		max(minPairWork, pairWorkPerByte*int64(both)), max(minPairOps, pairOpsPerByte*int64(both)))
+	if err == nil && (bTree.unread || hTree.unread) {
+		// What the walk did not read it cannot weigh.
+		return errUnread
+	}
 	return err
 }
+
+// errUnread is a comparison refused because the walk of its pairs could
+// not read a part of the descriptions that the index read.
+var errUnread = fmt.Errorf("%w: a part of the descriptions could not be read to weigh what comparing them takes", ErrTooLarge)
 
 // pairRoots are the units of keep (nil: all) that the library compares,
 // each a node of bTree and one of hTree: the structure around schemas

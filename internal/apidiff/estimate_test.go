@@ -92,8 +92,8 @@ func TestCostlyShapesRefusedInLinearCost(t *testing.T) {
 
 // TestShallowShapesCompared: the same shapes, small, are compared and
 // their change found: the bounds are well past what real descriptions
-// hold (the walk of two of Stripe's releases does 50 of the 128 steps a
-// byte allows, its deepest pair 95 levels of 512).
+// hold (the walk of two of Stripe's releases does 39 of the 128 steps a
+// byte allows, its deepest pair 83 levels of 512).
 func TestShallowShapesCompared(t *testing.T) {
 	t.Parallel()
 	for _, tc := range costlyShapes {
@@ -256,5 +256,101 @@ func TestManyWaysCountedNotWalked(t *testing.T) {
 	}
 	if _, err := CompareAccepting(context.Background(), doc("s"), doc("i"), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWaysCounted: responses that each refer twice to the next, k deep,
+// are 2^k ways from the operation to the last one's schema, which the
+// walk counts as the library's checks walk it: once a way, from the
+// operation and from each response (a component the library compares).
+func TestWaysCounted(t *testing.T) {
+	t.Parallel()
+	for _, k := range []int{1, 5, 20} {
+		doc := func(leaf string) []byte {
+			var b strings.Builder
+			b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{"200":{"$ref":"#/components/responses/R0"}}}}},"components":{"responses":{`)
+			for i := range k {
+				// Two ways to the next (as no description would, to count).
+				fmt.Fprintf(&b, `"R%d":{"description":"r","content":{"a/b":{"$ref":"#/components/responses/R%d"},"c/d":{"$ref":"#/components/responses/R%d"}}},`, i, i+1, i+1)
+			}
+			fmt.Fprintf(&b, `"R%d":{"description":"r","content":{"e/f":{"schema":{"type":%q}}}}}}}`, k, leaf)
+			return compact([]byte(b.String()))
+		}
+		base, head := doc("string"), doc("integer")
+		b, errB := index(base)
+		h, errH := index(head)
+		if errB != nil || errH != nil {
+			t.Fatal(errB, errH)
+		}
+		p := prune(b, h)
+		bt, ht := newTree(base, b, p.changed), newTree(head, h, p.changed)
+		structure, _ := pairRoots(bt, ht, b, h, p.keep)
+		w := &pairWalk{base: bt, head: ht, maxDepth: 1 << 20, maxPairs: 1 << 20, maxWork: 1 << 60, maxOps: 1 << 60,
+			height: map[pairKey]int{}, uses: map[pairKey]int64{}, seen: map[pairKey]int32{}, reached: map[pairKey]int64{}}
+		var roots []pairKey
+		for _, r := range structure {
+			roots = append(roots, pairOf(bt.resolved(r[0]), ht.resolved(r[1])))
+		}
+		if err := w.structure(roots); err != nil {
+			t.Fatal(err)
+		}
+		leaf := pairOf(bt.at(bt.unit(unitKey{"components/responses", fmt.Sprint("R", k)}), []string{"content", "e/f", "schema"}),
+			ht.at(ht.unit(unitKey{"components/responses", fmt.Sprint("R", k)}), []string{"content", "e/f", "schema"}))
+		// Each response is a root too (a component the library compares):
+		// from R_i, 2^(k-i) ways.
+		want := int64(0)
+		for i := 0; i <= k; i++ {
+			want += 1 << (k - i)
+		}
+		want += 1 << k // and from the operation
+		if got := w.uses[leaf]; got != want {
+			t.Errorf("k=%d: the last schema named %d times, want %d", k, got, want)
+		}
+	}
+}
+
+// TestCostlyShapesRefusedUnderAnyName: a name that is a field's somewhere
+// (default, enum, an extension's x-…) names a response or a property as
+// any other does: the shapes under such names are refused as under any.
+func TestCostlyShapesRefusedUnderAnyName(t *testing.T) {
+	t.Parallel()
+	chain := func(name string) func() ([]byte, []byte) {
+		return func() ([]byte, []byte) {
+			named := func(leaf string) []byte {
+				return []byte(strings.ReplaceAll(growthtest.Spec(1, growthtest.RefChain(2000, leaf)), `"properties":{"a":`, `"properties":{"`+name+`":`))
+			}
+			return named("string"), named("integer")
+		}
+	}
+	cases := []struct {
+		name string
+		pair func() ([]byte, []byte)
+	}{
+		{"a chain through properties named default", chain("default")},
+		{"a chain through properties named x-a", chain("x-a")},
+		{"a chain through properties named enum", chain("enum")},
+		{"operations' default responses naming many changed properties", func() ([]byte, []byte) {
+			named := func(leaf string) []byte {
+				return []byte(strings.ReplaceAll(growthtest.Spec(1000, growthtest.Wide(1000, leaf)), `"responses":{"200":`, `"responses":{"default":`))
+			}
+			return named("string"), named("integer")
+		}},
+		{"a header named x-h with a chain", func() ([]byte, []byte) {
+			named := func(leaf string) []byte {
+				return []byte(strings.ReplaceAll(growthtest.Spec(1, growthtest.RefChain(2000, leaf)), `"description":"ok","content"`, `"description":"ok","headers":{"x-h":{"schema":{"$ref":"#/components/schemas/L0"}}},"content"`))
+			}
+			return named("string"), named("integer")
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, head := tc.pair()
+			_, err := CompareAccepting(context.Background(), base, head, nil)
+			var pe *PairsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a PairsError", err)
+			}
+		})
 	}
 }

@@ -338,7 +338,8 @@ type plan struct {
 	// same: the two documents say the same, so there is nothing to compare.
 	same bool
 	// changed are the units that changed (changedUnits); nil when the
-	// documents are to be compared whole.
+	// documents are to be compared whole, or differ in what concerns
+	// every operation.
 	changed map[unitKey]bool
 }
 
@@ -414,7 +415,7 @@ func prune(base, head *doc) plan {
 	}
 	changed := changedUnits(base, head)
 	if len(changed) == 0 {
-		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
+		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame, changed: changed}
 	}
 	for _, d := range []*doc{base, head} {
 		for _, to := range d.levelRefs {

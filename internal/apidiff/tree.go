@@ -29,6 +29,8 @@ type tree struct {
 	byKey map[int32][]int32
 	// targets are the references resolved so far: a node, or -1.
 	targets map[string]int32
+	// unread is set when a part of the text could not be read.
+	unread bool
 }
 
 // tnode is an object or an array that has members: kids[first:first+n]
@@ -50,21 +52,32 @@ type tnode struct {
 const (
 	objectBit  = 1 << 31
 	touchedBit = 1 << 30 // it, or a value in it, has a "$ref" to a unit that changed, or to anything else (touch)
+	namesBit   = 1 << 29 // a map of names, whose keys are anyone's (role)
+	flagBits   = objectBit | touchedBit | namesBit
 )
 
 func (n tnode) object() bool   { return n.bits&objectBit != 0 }
 func (n tnode) touched() bool  { return n.bits&touchedBit != 0 }
-func (n tnode) members() int32 { return int32(n.bits &^ (objectBit | touchedBit)) }
+func (n tnode) names() bool    { return n.bits&namesBit != 0 }
+func (n tnode) members() int32 { return int32(n.bits &^ flagBits) }
 
 // refText is the text of node's "$ref", unescaped; "" for none.
 func (t *tree) refText(node int32) string {
-	n := t.nodes[node]
-	if n.ref == 0 {
-		return ""
+	if n := t.nodes[node]; n.ref > 0 {
+		s, _ := t.stringAt(int(n.ref) - 1)
+		return s
 	}
-	p := &treeParser{data: t.data, i: int(n.ref) - 1}
-	s, e, _ := p.str()
-	return unquoted(t.data[s:e])
+	return ""
+}
+
+// stringAt is the JSON string whose quote is data[at], unescaped.
+func (t *tree) stringAt(at int) (string, bool) {
+	p := &treeParser{data: t.data, i: at}
+	s, e, ok := p.str()
+	if !ok {
+		return "", false
+	}
+	return unquoted(t.data[s:e]), true
 }
 
 // tkid is a member: its key and its value. The key is
@@ -88,9 +101,49 @@ func (t *tree) key(k tkid) []byte {
 	return t.data[k.key : k.key+k.keyLen]
 }
 
-// valueKeys are the members whose values the library compares as values,
-// not as schemas: their objects and arrays are read as text.
+// valueKeys are the fields whose values the library compares as values,
+// not as schemas: their objects and arrays are read as text, as are an
+// extension's (x-…), which the library reads as written, without their
+// $refs.
 var valueKeys = map[string]bool{"enum": true, "example": true, "examples": true, "default": true, "const": true}
+
+// A role is what an object is to the library: an object of fields (a
+// schema, an operation), whose keys are OpenAPI's, or a map of names
+// (properties, responses, content), whose keys are anyone's and whose
+// values are objects of fields, or maps of names again (callbacks).
+type role uint8
+
+const (
+	fields role = iota
+	mapOfFields
+	mapOfMaps
+	asText // a value the library compares as a value
+)
+
+// mapKeys are the fields whose values are maps of names.
+var mapKeys = map[string]role{
+	"properties": mapOfFields, "patternProperties": mapOfFields, "dependentSchemas": mapOfFields,
+	"$defs": mapOfFields, "definitions": mapOfFields, "schemas": mapOfFields,
+	"responses": mapOfFields, "parameters": mapOfFields, "headers": mapOfFields, "content": mapOfFields,
+	"encoding": mapOfFields, "links": mapOfFields, "requestBodies": mapOfFields, "securitySchemes": mapOfFields,
+	"pathItems": mapOfFields, "paths": mapOfFields, "webhooks": mapOfFields, "variables": mapOfFields,
+	"mapping": mapOfFields, "scopes": mapOfFields, "securityDefinitions": mapOfFields,
+	"callbacks": mapOfMaps,
+}
+
+// member is the role of the value of member key of an object of role r.
+func (r role) member(key []byte) role {
+	switch r {
+	case mapOfFields:
+		return fields
+	case mapOfMaps:
+		return mapOfFields
+	}
+	return mapKeys[string(key)]
+}
+
+// isExtensionKey is whether key names an extension.
+func isExtensionKey(key []byte) bool { return bytes.HasPrefix(key, []byte("x-")) }
 
 // newTree is a tree of d, which was indexed from data, JSON, with the
 // units that changed: each unit is read as the walk reaches it.
@@ -107,7 +160,11 @@ func (t *tree) unit(k unitKey) int32 {
 	if n, ok := t.units[k]; ok {
 		return n
 	}
-	n := t.parse(t.doc.units[k])
+	r := fields
+	if k.sec == "components/callbacks" {
+		r = mapOfFields // a callback is a map of path items
+	}
+	n := t.parse(t.doc.units[k], r)
 	t.units[k] = n
 	return n
 }
@@ -119,30 +176,38 @@ func (t *tree) part(key string) int32 {
 	if n, ok := t.units[k]; ok {
 		return n
 	}
-	n := t.parse(t.doc.level[key])
+	r := fields
+	if strings.HasPrefix(key, "components/") || key == "webhooks" {
+		r = mapOfFields
+	}
+	n := t.parse(t.doc.level[key], r)
 	t.units[k] = n
 	return n
 }
 
-// parse reads raw, an object or an array that is a slice of t.data; -1
-// for anything else.
-func (t *tree) parse(raw []byte) int32 {
+// parse reads raw, an object or an array of role r that is a slice of
+// t.data (the index's units and parts are); -1 for anything else. What it
+// cannot read it marks unread: the walk then refuses, rather than pass
+// over what it did not read.
+func (t *tree) parse(raw []byte, r role) int32 {
 	if len(raw) == 0 || (raw[0] != '{' && raw[0] != '[') {
 		return -1
 	}
 	// Where raw starts in data, of which it is a slice.
 	at := cap(t.data) - cap(raw)
 	if at < 0 || at+len(raw) > len(t.data) || &t.data[at] != &raw[0] {
+		t.unread = true
 		return -1
 	}
 	p := &treeParser{t: t, data: t.data, i: at, seed: treeSeed}
-	first := len(t.nodes)
-	n, ok := p.value(false, false)
+	nodes, kids, keys := len(t.nodes), len(t.kids), len(t.keys)
+	n, ok := p.value(false, r)
 	if !ok {
-		t.nodes = t.nodes[:first]
+		t.nodes, t.kids, t.keys = t.nodes[:nodes], t.kids[:kids], t.keys[:keys]
+		t.unread = true
 		return -1
 	}
-	t.touch(first)
+	t.touch(nodes)
 	return n
 }
 
@@ -190,21 +255,20 @@ func (p *treeParser) space() {
 	}
 }
 
-// value reads the value at p.i: the node it is, or -1 for a scalar.
-// value reads the value at p.i: the node it is, or -1 for any other. An
-// object or array is read as text, and -1, when its members cannot hold a
-// schema: it has none, or it is an array's member that is an array, or
-// text is set.
-func (p *treeParser) value(inArray, text bool) (int32, bool) {
+// value reads the value at p.i, of role r: the node it is, or -1 for any
+// other. An object or list is read as text, and -1, when its members
+// cannot hold a schema: it has none, or it is a list's member that is a
+// list, or r is asText.
+func (p *treeParser) value(inList bool, r role) (int32, bool) {
 	p.space()
 	if p.i >= len(p.data) {
 		return 0, false
 	}
 	switch c := p.data[p.i]; {
-	case c == '[' && (inArray || text), c == '{' && text:
+	case c == '[' && (inList || r == asText), c == '{' && r == asText:
 		return -1, p.skip()
 	case c == '{' || c == '[':
-		return p.composite()
+		return p.composite(r)
 	case c == '"':
 		_, _, ok := p.str()
 		return -1, ok
@@ -255,7 +319,8 @@ func (p *treeParser) str() (int, int, bool) {
 	return 0, 0, false
 }
 
-func (p *treeParser) composite() (int32, bool) {
+// composite reads the object or list at p.i, of role r.
+func (p *treeParser) composite(r role) (int32, bool) {
 	object := p.data[p.i] == '{'
 	end := byte(']')
 	if object {
@@ -286,7 +351,7 @@ func (p *treeParser) composite() (int32, bool) {
 			p.space()
 		}
 		kid := tkid{key: members}
-		text := false
+		kr := fields // a list's members are objects of fields
 		if object {
 			if p.i >= len(p.data) || p.data[p.i] != '"' {
 				return 0, false
@@ -312,7 +377,10 @@ func (p *treeParser) composite() (int32, bool) {
 			}
 			p.i++
 			p.space()
-			text = valueKeys[string(key)] || bytes.HasPrefix(key, []byte("x-"))
+			kr = r.member(key)
+			if r == fields && (valueKeys[string(key)] || isExtensionKey(key)) {
+				kr = asText
+			}
 			if string(key) == "$ref" && p.i < len(p.data) && p.data[p.i] == '"' {
 				rs, re, ok := p.str()
 				if !ok {
@@ -325,7 +393,7 @@ func (p *treeParser) composite() (int32, bool) {
 			}
 		}
 		from := p.i
-		n, ok := p.value(!object, text)
+		n, ok := p.value(!object, kr)
 		if !ok {
 			return 0, false
 		}
@@ -356,6 +424,9 @@ func (p *treeParser) composite() (int32, bool) {
 	if object {
 		n.bits |= objectBit
 	}
+	if object && r != fields {
+		n.bits |= namesBit
+	}
 	n.sum = sum.Sum64()
 	p.t.kids = append(p.t.kids, p.stack[mark:]...)
 	p.stack = p.stack[:mark]
@@ -377,17 +448,20 @@ func unquoted(body []byte) string {
 	return string(u)
 }
 
-// member is the value of node's member key: a node, -1 for a scalar or
-// none. Of a key written twice, the last, as the library reads it.
+// member is the value of node's member key: a node, -1 for any other or
+// none. Of a key written twice, the last (memberKid).
 func (t *tree) member(node int32, key []byte) int32 {
-	if k, ok := t.memberKid(node, key); ok {
+	if k, ok := t.memberKid(node, key); ok && k.node >= 0 {
 		return k.node
 	}
 	return -1
 }
 
-// memberKid is node's member key, the last of a key written twice; of
-// an object with many, found in its members sorted by key.
+// memberKid is node's member key, the last of a key written twice, as
+// the library reads it; of an object with many, found in its members
+// sorted by key. Of its members only those the tree holds: an object or
+// a list written before a value of the same key wins over it, which costs
+// the walk more, never less.
 func (t *tree) memberKid(node int32, key []byte) (tkid, bool) {
 	n := t.nodes[node]
 	kids := t.kids[n.first : n.first+n.n]
@@ -426,16 +500,10 @@ func (t *tree) memberKid(node int32, key []byte) (tkid, bool) {
 // str is the string node's member key holds, and whether it holds one (a
 // parameter's "in" and "name" only).
 func (t *tree) str(node int32, key string) (string, bool) {
-	k, ok := t.memberKid(node, []byte(key))
-	if !ok || k.node > -2 {
-		return "", false
+	if k, ok := t.memberKid(node, []byte(key)); ok && k.node <= -2 {
+		return t.stringAt(int(-2 - k.node))
 	}
-	p := &treeParser{data: t.data, i: int(-2 - k.node)}
-	s, e, ok := p.str()
-	if !ok {
-		return "", false
-	}
-	return unquoted(t.data[s:e]), true
+	return "", false
 }
 
 // at is the node that the tokens name from node, -1 for none.
@@ -491,12 +559,15 @@ func (t *tree) resolved(node int32) int32 {
 // target is the node a local reference names, -1 for none: in a unit, or
 // in a document-level part.
 func (t *tree) target(ref string) int32 {
+	if !strings.HasPrefix(ref, "#/") {
+		return -1 // another document's: bundling left none
+	}
 	if k, ok, _ := refUnit(ref, t.doc.swagger); ok {
 		_, toks, _ := refTokens(ref)
 		return t.at(t.unit(k), toks[strings.Count(k.sec, "/")+2:])
 	}
 	_, toks, ok := refTokens(ref)
-	if !ok || !strings.HasPrefix(ref, "#/") {
+	if !ok {
 		return -1
 	}
 	key, rest := toks[0], toks[1:]

@@ -2,6 +2,10 @@ package apidiff
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -13,7 +17,8 @@ func treeBytes(t *tree) int {
 }
 
 // denseShapes are schemas whose text is mostly values the tree holds a
-// node or a member for, each of about n bytes.
+// node or a member for, each of about n bytes; but the objects nested,
+// 900 levels (12 kB), under the 1,000 a description may nest.
 var denseShapes = []struct {
 	name   string
 	schema func(n int) string
@@ -58,13 +63,109 @@ func TestTreeHoldsAFewBytesAByte(t *testing.T) {
 			t.Parallel()
 			data := []byte(tc.schema(1 << 20))
 			tr := &tree{data: data, doc: &doc{}, byKey: map[int32][]int32{}, targets: map[string]int32{}}
-			if tr.parse(data) < 0 {
+			if tr.parse(data, fields) < 0 {
 				t.Fatal("not read")
 			}
 			perByte := float64(treeBytes(tr)) / float64(len(data))
 			t.Logf("%.1f bytes a byte", perByte)
 			if perByte > 9 {
 				t.Errorf("the tree holds %.1f bytes a byte of its text, want at most 9", perByte)
+			}
+		})
+	}
+}
+
+// TestTreeReadsEveryUnit: every unit and document-level part of the
+// descriptions of oasdiff's test data (the copy of a part of it) is read
+// by the tree: what it did not read, the walk would refuse.
+func TestTreeReadsEveryUnit(t *testing.T) {
+	t.Parallel()
+	n := 0
+	err := filepath.WalkDir(filepath.Join("testdata", "oasdiff"), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !slices.Contains([]string{".yaml", ".yml", ".json"}, filepath.Ext(p)) {
+			return err
+		}
+		data := bundleFile(os.DirFS(filepath.Dir(p)), filepath.Base(p))
+		if data == nil {
+			return nil
+		}
+		data = compact(data)
+		d, err := index(data)
+		if err != nil {
+			return nil // compared whole, or by the library alone
+		}
+		tr := newTree(data, d, map[unitKey]bool{})
+		for k, raw := range d.units {
+			if got := tr.unit(k); got < 0 && len(raw) > 2 && (raw[0] == '{' || raw[0] == '[') {
+				t.Errorf("%s: %v not read", p, k)
+			}
+		}
+		for key := range d.level {
+			tr.part(key)
+		}
+		if tr.unread {
+			t.Errorf("%s: read in part", p)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 20 {
+		t.Errorf("%d descriptions read, want the copy of oasdiff's test data", n)
+	}
+}
+
+// TestTreeFindsMembers: a member by its key, the last of a key written
+// twice, in an object of a few members and in one of many (found by
+// binary search), and a list's member by its place, its other members
+// values the tree does not hold.
+func TestTreeFindsMembers(t *testing.T) {
+	t.Parallel()
+	many := `{`
+	for i := range 20 {
+		many += fmt.Sprintf(`"m%02d":{"i":%d},`, i, i)
+	}
+	many += `"m05":{"i":99},"z":[1,{"i":7},"s",{"i":8}]}`
+	few := `{"a":{"i":1},"b":{"i":2},"a":{"i":3}}`
+	cases := []struct {
+		doc  string
+		path []string
+		want string // the member's text, "" for none
+	}{
+		{few, []string{"a"}, `{"i":3}`},
+		{few, []string{"b"}, `{"i":2}`},
+		{few, []string{"c"}, ""},
+		{many, []string{"m00"}, `{"i":0}`},
+		{many, []string{"m19"}, `{"i":19}`},
+		{many, []string{"m05"}, `{"i":99}`},
+		{many, []string{"a"}, ""},
+		{many, []string{"zz"}, ""},
+		{many, []string{"z", "1"}, `{"i":7}`},
+		{many, []string{"z", "3"}, `{"i":8}`},
+		{many, []string{"z", "0"}, ""},
+		{many, []string{"z", "2"}, ""},
+		{many, []string{"z", "4"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.doc[:12]+"/"+strings.Join(tc.path, "/"), func(t *testing.T) {
+			t.Parallel()
+			data := []byte(tc.doc)
+			tr := &tree{data: data, doc: &doc{}, byKey: map[int32][]int32{}, targets: map[string]int32{}}
+			got := tr.at(tr.parse(data, mapOfFields), tc.path)
+			if tc.want == "" {
+				if got >= 0 {
+					t.Errorf("found node %d, want none", got)
+				}
+				return
+			}
+			if got < 0 {
+				t.Fatalf("none found, want %s", tc.want)
+			}
+			want := &tree{data: []byte(tc.want), doc: &doc{}}
+			if w := want.parse(want.data, fields); tr.nodes[got].sum != want.nodes[w].sum {
+				t.Errorf("found another member than %s", tc.want)
 			}
 		})
 	}
