@@ -354,3 +354,198 @@ func TestCostlyShapesRefusedUnderAnyName(t *testing.T) {
 		})
 	}
 }
+
+// renamed is the cycles' pair of cycles (of 60 and 61 schemas) with the
+// head's schemas named M where L, so that only what the library pairs
+// otherwise than by name pairs them, and each side passed through edit.
+func renamed(edit func(doc string, head bool) string) ([]byte, []byte) {
+	return cycles(60, func(doc string, head bool) string {
+		if head {
+			doc = strings.ReplaceAll(doc, `schemas/L`, `schemas/M`)
+			doc = regexp.MustCompile(`"L(\d+)":`).ReplaceAllString(doc, `"M$1":`)
+		}
+		return edit(doc, head)
+	})
+}
+
+// answered is a description whose operation GET /x answers as answer.
+const answered = `"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/L0"}}}}}}`
+
+// namingS is n operations naming the schema S, of m properties of
+// type typ, in a Swagger 2.0 description, or an OpenAPI 3 one.
+func namingS(n, m int, swagger bool, typ string) []byte {
+	var b strings.Builder
+	if swagger {
+		b.WriteString(`{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{`)
+	} else {
+		b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+	}
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if swagger {
+			fmt.Fprintf(&b, `"/p%d":{"get":{"responses":{"200":{"description":"ok","schema":{"$ref":"#/definitions/S"}}}}}`, i)
+		} else {
+			fmt.Fprintf(&b, `"/p%d":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/S"}}}}}}}`, i)
+		}
+	}
+	if swagger {
+		b.WriteString(`},"definitions":{"S":{"type":"object","properties":{`)
+	} else {
+		b.WriteString(`},"components":{"schemas":{"S":{"type":"object","properties":{`)
+	}
+	for i := range m {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"f%d":{"type":%q}`, i, typ)
+	}
+	if swagger {
+		b.WriteString(`}}}}`)
+	} else {
+		b.WriteString(`}}}}}`)
+	}
+	return []byte(b.String())
+}
+
+// TestCostlyPairingsRefused: what the library pairs otherwise than by
+// equal names (a query parameter with an exploded object's property, path
+// parameters by their place, media types it takes for the same, a Swagger
+// 2.0 description with an OpenAPI 3 one) is walked as it pairs it, and
+// its quadratic work is counted (each added media type with each removed
+// one, each path not found with each path): each of these took the
+// library seconds (1.6 to 10 s, measured when the walk let them through).
+func TestCostlyPairingsRefused(t *testing.T) {
+	t.Parallel()
+	inline := func(old, new string) func(string, bool) string {
+		return func(doc string, head bool) string {
+			if head {
+				return strings.Replace(doc, strings.ReplaceAll(old, "L0", "M0"), strings.ReplaceAll(new, "L0", "M0"), 1)
+			}
+			return strings.Replace(doc, old, new, 1)
+		}
+	}
+	cases := []struct {
+		name string
+		pair func() ([]byte, []byte)
+	}{
+		{"a query parameter and an exploded object's property", func() ([]byte, []byte) {
+			return renamed(func(doc string, head bool) string {
+				param := `{"name":"a","in":"query","schema":{"$ref":"#/components/schemas/L0"}}`
+				if head {
+					param = `{"name":"obj","in":"query","style":"form","explode":true,"schema":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/M0"}}}}`
+				}
+				return inline(answered, `"get":{"parameters":[`+param+`],"responses":{"200":{"description":"ok"}}}`)(doc, head)
+			})
+		}},
+		{"path parameters renamed", func() ([]byte, []byte) {
+			return renamed(func(doc string, head bool) string {
+				name, ref := "a", "L0"
+				if head {
+					name, ref = "b", "M0"
+				}
+				doc = strings.Replace(doc, `"/x0":`, `"/x0/{`+name+`}":`, 1)
+				return inline(answered, `"get":{"parameters":[{"name":"`+name+`","in":"path","required":true,"schema":{"$ref":"#/components/schemas/`+ref+`"}}],"responses":{"200":{"description":"ok"}}}`)(doc, head)
+			})
+		}},
+		{"media types the library takes for the same", func() ([]byte, []byte) {
+			return renamed(func(doc string, head bool) string {
+				if head {
+					return strings.Replace(doc, `"application/json"`, `"application/problem+json"`, 1)
+				}
+				return doc
+			})
+		}},
+		{"a Swagger 2.0 base and an OpenAPI 3 head", func() ([]byte, []byte) {
+			base, head := renamed(func(doc string, _ bool) string { return doc })
+			swagger := strings.NewReplacer(`"openapi":"3.0.3"`, `"swagger":"2.0"`, `#/components/schemas/`, `#/definitions/`,
+				`"components":{"schemas":`, `"definitions":`, `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/L0"}}}`, `"schema":{"$ref":"#/definitions/L0"}`).Replace(string(base))
+			if !strings.Contains(swagger, `"200":{"description":"ok","schema":`) {
+				t.Fatal("the base is no Swagger 2.0 description")
+			}
+			return []byte(strings.TrimSuffix(swagger, "}")), head
+		}},
+		{"operations naming a changed schema, across versions", func() ([]byte, []byte) {
+			return namingS(400, 400, true, "string"), namingS(400, 400, false, "integer")
+		}},
+		{"media types each added or removed", func() ([]byte, []byte) {
+			media := func(prefix string) []byte {
+				var b strings.Builder
+				b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{"200":{"description":"ok","content":{`)
+				for i := range 1000 {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					fmt.Fprintf(&b, `"%s%d":{}`, prefix, i)
+				}
+				b.WriteString(`}}}}}}}`)
+				return []byte(b.String())
+			}
+			return media("a/x"), media("b/y")
+		}},
+		{"every path's parameter renamed", func() ([]byte, []byte) {
+			paths := func(name, summary string) []byte {
+				var b strings.Builder
+				b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{`)
+				for i := range 2000 {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					fmt.Fprintf(&b, `"/%d/{%s}":{"summary":%q}`, i, name, summary)
+				}
+				b.WriteString(`}}`)
+				return []byte(b.String())
+			}
+			return paths("x", "a"), paths("y", "b")
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, head := tc.pair()
+			_, err := CompareAccepting(context.Background(), base, head, nil)
+			var pe *PairsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a PairsError", err)
+			}
+		})
+	}
+}
+
+// TestParametersInSchemasWalkedOnce: a list named parameters in a schema,
+// which the library does not read as parameters, costs the walk what it
+// holds, once, however many media types name the schema. Not parallel:
+// it counts allocations.
+func TestParametersInSchemasWalkedOnce(t *testing.T) {
+	growthtest.Linear(t, "parameters in a schema", 250, func(n int) {
+		doc := func(desc string) []byte {
+			var b strings.Builder
+			b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{"200":{"description":"ok","content":{`)
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `"m%d":{"schema":{"a":{"$ref":"#/components/schemas/P"}}}`, i)
+			}
+			fmt.Fprintf(&b, `}}}}}},"components":{"schemas":{"P":{"description":%q,"parameters":[`, desc)
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `{"in":"q","name":"p%d"}`, i)
+			}
+			b.WriteString(`]}}}}`)
+			return compact([]byte(b.String()))
+		}
+		base, head := doc("a"), doc("b")
+		b, errB := index(base)
+		h, errH := index(head)
+		if errB != nil || errH != nil {
+			t.Fatal(errB, errH)
+		}
+		if err := checkPairs(base, head, b, h, prune(b, h)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

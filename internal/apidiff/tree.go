@@ -35,8 +35,8 @@ type tree struct {
 
 // tnode is an object or an array that has members: kids[first:first+n]
 // are those of them that are objects or arrays with members (and an
-// object's "in" and "name", which name a parameter), of its members in
-// all (bits, with two flags).
+// object's "in" and "name", which name a parameter, and every member of a
+// map of names), of its members in all (bits, with three flags).
 type tnode struct {
 	first, n int32
 	bits     uint32
@@ -83,8 +83,8 @@ func (t *tree) stringAt(at int) (string, bool) {
 // tkid is a member: its key and its value. The key is
 // data[key:key+keyLen], or, when written with escapes, unescaped in keys
 // (keyLen's top bit set); an array's member has its place for key. The
-// value is a node; or, -2 less where its text starts in data, a string
-// (a parameter's "in" or "name").
+// value is a node; -1, a map's member that is none; or, -2 less where its
+// text starts in data, a string (a parameter's "in" or "name").
 type tkid struct {
 	key, keyLen int32
 	node        int32
@@ -407,11 +407,16 @@ func (p *treeParser) composite(r role) (int32, bool) {
 		default:
 			sum.Write(p.data[from:p.i])
 			sum.WriteByte(0)
-			if object && p.data[from] == '"' {
-				if k := string(p.t.key(kid)); k == "in" || k == "name" {
-					kid.node = -2 - int32(from)
-					p.stack = append(p.stack, kid)
-				}
+			switch k := string(p.t.key(kid)); {
+			case object && r != fields:
+				// A map's names are all held: the library compares
+				// those of one side that the other has not, each with
+				// each (others).
+				kid.node = -1
+				p.stack = append(p.stack, kid)
+			case object && p.data[from] == '"' && (k == "in" || k == "name"):
+				kid.node = -2 - int32(from)
+				p.stack = append(p.stack, kid)
 			}
 		}
 	}
