@@ -100,7 +100,7 @@ type PairsError struct {
 func (e *PairsError) Error() string {
 	switch {
 	case e.Depth > 0:
-		return fmt.Sprintf("the schemas nest more than %d levels deep, through their $refs, as the two descriptions are compared, and the comparison's time grows as the square of the depth", e.MostDepth)
+		return fmt.Sprintf("the schemas, as the two descriptions pair them, nest more than %d levels deep (inline or through $refs, or recursive schemas whose cycles differ in length), and the comparison's time grows as the square of the depth", e.MostDepth)
 	case e.Pairs > 0:
 		return fmt.Sprintf("the two descriptions' schemas pair into more than %d pairs to compare, the most their size allows (recursive schemas that differ in shape, or what is compared each with each: oneOf, anyOf or allOf branches, and the parameters or media types one side has and the other has not)", e.MostPairs)
 	case e.Ops > 0:
