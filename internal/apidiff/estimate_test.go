@@ -54,6 +54,29 @@ func work(e *PairsError) bool  { return e.Work > e.MostWork }
 // which is as deep.
 func depthOrPairs(e *PairsError) bool { return depth(e) || pairs(e) }
 
+// indexBoth is base and head indexed, or t failed.
+func indexBoth(t testing.TB, base, head []byte) (*doc, *doc) {
+	t.Helper()
+	b, errB := index(base)
+	h, errH := index(head)
+	if errB != nil || errH != nil {
+		t.Fatal(errB, errH)
+	}
+	return b, h
+}
+
+// refused fails t unless comparing base with head is refused, before the
+// library is called, as too large; and is why.
+func refused(t *testing.T, base, head []byte) *PairsError {
+	t.Helper()
+	_, err := CompareAccepting(context.Background(), base, head, nil)
+	var pe *PairsError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want a PairsError that is ErrTooLarge", err)
+	}
+	return pe
+}
+
 // TestCostlyShapesRefused: each shape is refused as too large to compare,
 // for what makes it costly, before the library is given it.
 func TestCostlyShapesRefused(t *testing.T) {
@@ -62,12 +85,7 @@ func TestCostlyShapesRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base, head := tc.pair(2000)
-			_, err := CompareAccepting(context.Background(), base, head, nil)
-			var pe *PairsError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrTooLarge) {
-				t.Fatalf("got %v, want a PairsError that is ErrTooLarge", err)
-			}
-			if !tc.want(pe) {
+			if pe := refused(t, base, head); !tc.want(pe) {
 				t.Errorf("refused for %+v", *pe)
 			}
 		})
@@ -206,11 +224,7 @@ func TestCostlyShapesRefusedHowEverWritten(t *testing.T) {
 			if bytes.Equal(base, plainBase) && bytes.Equal(head, plainHead) {
 				t.Fatal("the edit changed nothing")
 			}
-			_, err := CompareAccepting(context.Background(), base, head, nil)
-			var pe *PairsError
-			if !errors.As(err, &pe) {
-				t.Fatalf("got %v, want a PairsError", err)
-			}
+			refused(t, base, head)
 		})
 	}
 }
@@ -277,11 +291,7 @@ func TestWaysCounted(t *testing.T) {
 			return compact([]byte(b.String()))
 		}
 		base, head := doc("string"), doc("integer")
-		b, errB := index(base)
-		h, errH := index(head)
-		if errB != nil || errH != nil {
-			t.Fatal(errB, errH)
-		}
+		b, h := indexBoth(t, base, head)
 		p := prune(b, h)
 		bt, ht := newTree(base, b, p.changed), newTree(head, h, p.changed)
 		structure, _ := pairRoots(bt, ht, b, h, p.keep)
@@ -346,11 +356,7 @@ func TestCostlyShapesRefusedUnderAnyName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base, head := tc.pair()
-			_, err := CompareAccepting(context.Background(), base, head, nil)
-			var pe *PairsError
-			if !errors.As(err, &pe) {
-				t.Fatalf("got %v, want a PairsError", err)
-			}
+			refused(t, base, head)
 		})
 	}
 }
@@ -504,11 +510,7 @@ func TestCostlyPairingsRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base, head := tc.pair()
-			_, err := CompareAccepting(context.Background(), base, head, nil)
-			var pe *PairsError
-			if !errors.As(err, &pe) {
-				t.Fatalf("got %v, want a PairsError", err)
-			}
+			refused(t, base, head)
 		})
 	}
 }
@@ -539,11 +541,7 @@ func TestParametersInSchemasWalkedOnce(t *testing.T) {
 			return compact([]byte(b.String()))
 		}
 		base, head := doc("a"), doc("b")
-		b, errB := index(base)
-		h, errH := index(head)
-		if errB != nil || errH != nil {
-			t.Fatal(errB, errH)
-		}
+		b, h := indexBoth(t, base, head)
 		if err := checkPairs(base, head, b, h, prune(b, h)); err != nil {
 			t.Fatal(err)
 		}
