@@ -157,6 +157,8 @@ type pairCost struct {
 // errStop is the error of a walk stopped at one of its bounds.
 func (w *pairWalk) errStop() error {
 	switch {
+	case w.cost.depth > w.maxDepth:
+		return &PairsError{Depth: w.cost.depth, MostDepth: w.maxDepth}
 	case len(w.height) > w.maxPairs || len(w.seen) > w.maxPairs || w.tooMany:
 		return &PairsError{Pairs: max(len(w.height), len(w.seen), w.maxPairs+1), MostPairs: w.maxPairs}
 	case w.cost.ops > w.maxOps:
@@ -529,7 +531,9 @@ func (w *pairWalk) pairs(root pairKey) error {
 			return false
 		}
 		stack = append(stack, frame{pair: p, start: start, next: start, end: len(w.pending)})
-		return true
+		// A path as deep as the bound is a height past it.
+		w.cost.depth = max(w.cost.depth, len(stack))
+		return len(stack) <= w.maxDepth
 	}
 	if !enter(root) {
 		return w.errStop()
