@@ -28,6 +28,11 @@ import (
 //   - a schema that many operations name: its changes are walked, and
 //     reported, once an operation. 2,000 operations naming one schema of
 //     1,000 changed properties, 593 kB both, took 65 s.
+//   - lists compared each item with each: security requirements (4,000 a
+//     side, 103 kB, 22 s; the whole API's, once an operation), an enum's
+//     values (16,000, 181 kB, 17.5 s), media types and parameters one
+//     side has and the other has not, paths not found as written (a path
+//     parameter renamed in 4,000 paths, 222 kB, 40 s).
 //
 // So before the library is called, what it will do is walked here, as it
 // does it, from the units of both sides that the comparison gives it and
@@ -39,16 +44,19 @@ import (
 //   - the pairs of schemas, key by key and each branch with each branch,
 //     each pair once, and the depth of the deepest (pairs);
 //   - for each schema an operation names, a walk of the library's checks:
-//     each changed pair it reaches, with its depth, and each change, as
-//     many times as there are ways to it (reach).
+//     each changed pair it reaches, with its depth, and each change (an
+//     item of a list of values one), as many times as there are ways to it
+//     (reach);
+//   - the products of the lists compared each item with each.
 //
 // The walk counts that work, and its own, and stops at its bounds, each a
 // number of steps a byte of the two texts: the comparison is then refused
 // as too large (PairsError, ErrTooLarge), at a cost linear in the text,
 // and the run publishes without it. Within the bounds, the library's time
-// is linear in the text too, at most some 3 times what it takes a byte
-// on two releases of Stripe's description (26 s for 5.2 MB of both), the
-// costliest pair of real descriptions measured.
+// is linear in the text too: two releases of Stripe's description (26 s
+// for 5.2 MB of both), the costliest pair of real descriptions measured,
+// take two thirds of the bound; the costliest shapes made to reach it, up
+// to some 7 times Stripe's time a byte.
 
 // maxPairDepth is the deepest the pairs of two schemas may nest, in JSON
 // values (an object and each of its members' values are two levels): of
@@ -60,8 +68,8 @@ const maxPairDepth = 512
 // pairWorkPerByte is the library's work (pairs, and the members of the
 // paired values; the walks of its checks, by depth; its changes) a byte of
 // the two descriptions' text allows: two releases of Stripe's description
-// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 39 a
-// byte; two of GitHub's, 0.23 to 0.29.
+// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 86 a
+// byte; two of GitHub's, 0.34 to 0.44.
 const pairWorkPerByte = 128
 
 // minPairWork is the work allowed however small the two descriptions are.
@@ -140,7 +148,10 @@ type pairWalk struct {
 	walks int32
 	// reached is what a walk from each schema pair costs (reach).
 	reached map[pairKey]int64
-	pending []pairKey
+	// itemsChanged is, of each pair of lists of values reached, how many
+	// items one has that the other has not (changedItems).
+	itemsChanged map[pairKey]int64
+	pending      []pairKey
 }
 
 const onPath = -1
@@ -218,6 +229,11 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 			}
 			lb, lh := base.nodes[k.node], head.nodes[v]
 			switch {
+			case string(key) == "security" && schemas != nil && !lb.object() && !lh.object():
+				// Each requirement of one side with each of the other's.
+				if !w.charge(int64(lb.members()) * int64(lh.members()) * securityCost) {
+					return false
+				}
 			case string(key) == "content" && schemas != nil && lb.object() && lh.object():
 				add(k.node, v, false)
 				if !w.others(k.node, v, mediaTypeCost, add) {
@@ -323,6 +339,11 @@ func (w *pairWalk) others(b, h int32, cost int64, add func(x, y int32, schema bo
 	}
 	return w.eachWithEach(rest(w.base, w.head, b, h), rest(w.head, w.base, h, b), cost, false, add)
 }
+
+// securityCost is what the library spends comparing a security
+// requirement of one side with one of the other's, in the walk's units:
+// lists of 4,000 each took 22 s.
+const securityCost = 16
 
 // mediaTypeCost is what the library spends comparing an added media type
 // with a removed one, in the walk's units: 1,000 of each took 7.4 s.
@@ -530,6 +551,13 @@ func (w *pairWalk) pairs(root pairKey) error {
 		if !w.below(b, h, false, nil) {
 			return false
 		}
+		if nb, nh := w.base.nodes[b], w.head.nodes[h]; !nb.object() && !nh.object() && nb.sum != nh.sum {
+			// A list of values that changed: each item of one side
+			// looked for among the other's.
+			if !w.charge(int64(nb.members()) * int64(nh.members())) {
+				return false
+			}
+		}
 		stack = append(stack, frame{pair: p, start: start, next: start, end: len(w.pending)})
 		// A path as deep as the bound is a height past it.
 		w.cost.depth = max(w.cost.depth, len(stack))
@@ -596,9 +624,14 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		if !w.below(b, h, true, nil) {
 			return 0, w.errStop()
 		}
-		cost := c.depth
-		if len(w.pending) == start && w.base.nodes[b].sum != w.head.nodes[h].sum {
+		cost := c.depth + w.oneSided(b, h)
+		if nb, nh := w.base.nodes[b], w.head.nodes[h]; len(w.pending) == start && nb.sum != nh.sum {
 			cost += changeCost
+			if !nb.object() && !nh.object() {
+				// A list of values (an enum, what is required): a change
+				// for each item added or removed.
+				cost += (w.changedItems(b, h) - 1) * itemCost
+			}
 		}
 		if n += cost; !w.charge(cost) {
 			return 0, w.errStop()
@@ -618,11 +651,73 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 	return n, nil
 }
 
+// changedItems is how many items of the lists b and h the other has not,
+// at least 1: read once for each pair of lists.
+func (w *pairWalk) changedItems(b, h int32) int64 {
+	key := pairOf(b, h)
+	if n, ok := w.itemsChanged[key]; ok {
+		return n
+	}
+	xs, ys := w.base.items(b), w.head.items(h)
+	if w.cost.ops += int64(len(xs) + len(ys)); w.cost.ops > w.maxOps {
+		return int64(len(xs) + len(ys))
+	}
+	count := map[string]int{}
+	for _, x := range xs {
+		count[string(x)]++
+	}
+	for _, y := range ys {
+		count[string(y)]--
+	}
+	n := int64(0)
+	for _, c := range count {
+		n += int64(max(c, -c))
+	}
+	n = max(n, 1)
+	w.itemsChanged[key] = n
+	return n
+}
+
+// oneSided is the work of the changes the library reports of the lists
+// of values that one of the objects b and h has and the other has not:
+// a change an item (each property that became required, say).
+func (w *pairWalk) oneSided(b, h int32) int64 {
+	nb, nh := w.base.nodes[b], w.head.nodes[h]
+	if !nb.object() || !nh.object() || nb.sum == nh.sum {
+		return 0
+	}
+	n := int64(0)
+	for _, key := range [][]byte{[]byte("required"), []byte("enum"), []byte("x-extensible-enum")} {
+		x, y := w.base.member(b, key), w.head.member(h, key)
+		switch {
+		case x >= 0 && y < 0:
+			n += listItems(w.base, x)
+		case y >= 0 && x < 0:
+			n += listItems(w.head, y)
+		}
+	}
+	return n * itemCost
+}
+
+// itemCost is the work of a change the library reports of an item of a
+// list of values (an enum value added, a property that became required):
+// 200 operations naming an enum of 4,000 values that all changed took
+// 32 s, some 20 µs a change, where Stripe's releases, whose lists change
+// in many places, take half of what changeCost would count.
+const itemCost = changeCost / 2
+
 // changeCost is the work of a change the library reports, in the walk's
 // units (a pair of its walk): each operation that names a schema of 1,000
 // changed properties, each a change, took 32 µs a change, where a walk
 // over Stripe's schemas took some 0.25 µs a pair.
 const changeCost = 128
+
+// newPairWalk is a walk of the pairs of base and head within the bounds.
+func newPairWalk(base, head *tree, maxDepth, maxPairs int, maxWork, maxOps int64) *pairWalk {
+	return &pairWalk{base: base, head: head, maxDepth: maxDepth, maxPairs: maxPairs, maxWork: maxWork, maxOps: maxOps,
+		height: map[pairKey]int{}, uses: map[pairKey]int64{}, seen: map[pairKey]int32{}, reached: map[pairKey]int64{},
+		itemsChanged: map[pairKey]int64{}}
+}
 
 // walkPairs walks the pairs of nodes of base and head that the library
 // compares from roots (structure: path items and the components around
@@ -633,8 +728,7 @@ const changeCost = 128
 // the structure, and a walk of the checks from each schema the operations
 // name, for each time they name it), and no more than maxOps of its own.
 func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPairs int, maxWork, maxOps int64) (pairCost, error) {
-	w := &pairWalk{base: base, head: head, maxDepth: maxDepth, maxPairs: maxPairs, maxWork: maxWork, maxOps: maxOps,
-		height: map[pairKey]int{}, uses: map[pairKey]int64{}, seen: map[pairKey]int32{}, reached: map[pairKey]int64{}}
+	w := newPairWalk(base, head, maxDepth, maxPairs, maxWork, maxOps)
 	resolved := func(rs [][2]int32) []pairKey {
 		var out []pairKey
 		for _, r := range rs {
@@ -688,6 +782,13 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 	// (a path parameter renamed), each looked for among the other side's,
 	// normalized and sorted again each time.
 	paths := pathsUnmatched(b, h) * pathCost
+	// The security required of the whole API, compared for each operation
+	// that requires none of its own, each requirement of one side with each
+	// of the other's; and its servers, each with each.
+	items := func(key string) int64 {
+		return listItems(bTree, bTree.part(key)) * listItems(hTree, hTree.part(key))
+	}
+	paths += items("security")*securityCost*operationsIn(hTree, h, keep) + items("servers")
 	if paths > maxWork {
 		return &PairsError{Work: paths, MostWork: maxWork}
 	}
@@ -699,6 +800,37 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 		return errUnread
 	}
 	return err
+}
+
+// listItems is how many items the list node of t has; 0 for none.
+func listItems(t *tree, node int32) int64 {
+	if node < 0 || t.nodes[node].object() {
+		return 0
+	}
+	return int64(t.nodes[node].members())
+}
+
+// methods are the members of a path item that are its operations.
+var methods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true}
+
+// operationsIn is how many operations the path items of keep (nil: all) of
+// d, read into t, have.
+func operationsIn(t *tree, d *doc, keep map[unitKey]bool) int64 {
+	n := int64(0)
+	for _, m := range d.sections["paths"] {
+		k := unitKey{"paths", m.key}
+		if keep != nil && !keep[k] {
+			continue
+		}
+		if p := t.resolved(t.unit(k)); p >= 0 && t.nodes[p].object() {
+			for _, kid := range t.kids[t.nodes[p].first : t.nodes[p].first+t.nodes[p].n] {
+				if methods[string(t.key(kid))] {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // pathsUnmatched is, for each path of b or h that the other has not as

@@ -40,8 +40,8 @@ type tree struct {
 type tnode struct {
 	first, n int32
 	bits     uint32
-	// ref is where the text of the value of its "$ref" member starts in
-	// data; 0 for none.
+	// ref is, of an object, where the text of the value of its "$ref"
+	// member starts in data, 0 for none; of a list, where the list starts.
 	ref int32
 	// sum is a hash of its text as read (its members' keys and values),
 	// seeded at random, so that two values of the same text, and no
@@ -60,14 +60,47 @@ func (n tnode) object() bool   { return n.bits&objectBit != 0 }
 func (n tnode) touched() bool  { return n.bits&touchedBit != 0 }
 func (n tnode) names() bool    { return n.bits&namesBit != 0 }
 func (n tnode) members() int32 { return int32(n.bits &^ flagBits) }
+func (n tnode) hasRef() bool   { return n.object() && n.ref > 0 }
 
 // refText is the text of node's "$ref", unescaped; "" for none.
 func (t *tree) refText(node int32) string {
-	if n := t.nodes[node]; n.ref > 0 {
+	if n := t.nodes[node]; n.hasRef() {
 		s, _ := t.stringAt(int(n.ref) - 1)
 		return s
 	}
 	return ""
+}
+
+// items is the texts of the items of list node, as written.
+func (t *tree) items(node int32) [][]byte {
+	p := &treeParser{data: t.data, i: int(t.nodes[node].ref) + 1}
+	var out [][]byte
+	for {
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] == ']' {
+			return out
+		}
+		if p.data[p.i] == ',' {
+			p.i++
+			p.space()
+		}
+		from := p.i
+		switch p.data[p.i] {
+		case '{', '[':
+			if !p.skip() {
+				return out
+			}
+		case '"':
+			if _, _, ok := p.str(); !ok {
+				return out
+			}
+		default:
+			for p.i < len(p.data) && !bytes.ContainsRune([]byte(",]} \t\r\n"), rune(p.data[p.i])) {
+				p.i++
+			}
+		}
+		out = append(out, p.data[from:p.i])
+	}
 }
 
 // stringAt is the JSON string whose quote is data[at], unescaped.
@@ -105,7 +138,12 @@ func (t *tree) key(k tkid) []byte {
 // not as schemas: their objects and arrays are read as text, as are an
 // extension's (x-…), which the library reads as written, without their
 // $refs.
-var valueKeys = map[string]bool{"enum": true, "example": true, "examples": true, "default": true, "const": true}
+var valueKeys = map[string]bool{"example": true, "examples": true, "default": true, "const": true}
+
+// listKeys are the fields whose values are lists that the library
+// compares each item with each, or reports item by item: the list is a
+// node, of as many members as it has items, each read as text.
+var listKeys = map[string]bool{"enum": true, "x-extensible-enum": true, "required": true, "security": true, "servers": true}
 
 // A role is what an object is to the library: an object of fields (a
 // schema, an operation), whose keys are OpenAPI's, or a map of names
@@ -117,7 +155,8 @@ const (
 	fields role = iota
 	mapOfFields
 	mapOfMaps
-	asText // a value the library compares as a value
+	asText     // a value the library compares as a value
+	listOfText // a list whose items are values (listKeys)
 )
 
 // mapKeys are the fields whose values are maps of names.
@@ -138,8 +177,10 @@ func (r role) member(key []byte) role {
 		return fields
 	case mapOfMaps:
 		return mapOfFields
+	case fields:
+		return mapKeys[string(key)]
 	}
-	return mapKeys[string(key)]
+	return asText
 }
 
 // isExtensionKey is whether key names an extension.
@@ -219,7 +260,7 @@ func (t *tree) touch(first int) {
 	for i := len(t.nodes) - 1; i >= first; i-- {
 		n := &t.nodes[i]
 		touched := false
-		if n.ref > 0 {
+		if n.hasRef() {
 			k, ok, _ := refUnit(t.refText(int32(i)), t.doc.swagger)
 			touched = !ok || t.changed[k]
 		}
@@ -265,7 +306,7 @@ func (p *treeParser) value(inList bool, r role) (int32, bool) {
 		return 0, false
 	}
 	switch c := p.data[p.i]; {
-	case c == '[' && (inList || r == asText), c == '{' && r == asText:
+	case c == '[' && (inList || r == asText), c == '{' && (r == asText || r == listOfText):
 		return -1, p.skip()
 	case c == '{' || c == '[':
 		return p.composite(r)
@@ -329,6 +370,9 @@ func (p *treeParser) composite(r role) (int32, bool) {
 	p.i++
 	self := int32(len(p.t.nodes))
 	p.t.nodes = append(p.t.nodes, tnode{})
+	if !object {
+		p.t.nodes[self].ref = int32(p.i - 1)
+	}
 	var sum maphash.Hash
 	sum.SetSeed(p.seed)
 	sum.WriteByte(end)
@@ -351,7 +395,10 @@ func (p *treeParser) composite(r role) (int32, bool) {
 			p.space()
 		}
 		kid := tkid{key: members}
-		kr := fields // a list's members are objects of fields
+		kr := fields // a list's members are objects of fields, or values
+		if r == listOfText {
+			kr = asText
+		}
 		if object {
 			if p.i >= len(p.data) || p.data[p.i] != '"' {
 				return 0, false
@@ -378,7 +425,11 @@ func (p *treeParser) composite(r role) (int32, bool) {
 			p.i++
 			p.space()
 			kr = r.member(key)
-			if r == fields && (valueKeys[string(key)] || isExtensionKey(key)) {
+			switch {
+			case r != fields:
+			case listKeys[string(key)]:
+				kr = listOfText
+			case valueKeys[string(key)] || isExtensionKey(key):
 				kr = asText
 			}
 			if string(key) == "$ref" && p.i < len(p.data) && p.data[p.i] == '"' {
@@ -408,7 +459,7 @@ func (p *treeParser) composite(r role) (int32, bool) {
 			sum.Write(p.data[from:p.i])
 			sum.WriteByte(0)
 			switch k := string(p.t.key(kid)); {
-			case object && r != fields:
+			case object && (r == mapOfFields || r == mapOfMaps):
 				// A map's names are all held: the library compares
 				// those of one side that the other has not, each with
 				// each (others).
@@ -421,6 +472,7 @@ func (p *treeParser) composite(r role) (int32, bool) {
 		}
 	}
 	if members == 0 && p.t.nodes[self].ref == 0 {
+		// (an object that has a $ref has a member)
 		p.t.nodes = p.t.nodes[:self] // no member: a value, read as text
 		return -1, true
 	}
@@ -429,7 +481,7 @@ func (p *treeParser) composite(r role) (int32, bool) {
 	if object {
 		n.bits |= objectBit
 	}
-	if object && r != fields {
+	if object && (r == mapOfFields || r == mapOfMaps) {
 		n.bits |= namesBit
 	}
 	n.sum = sum.Sum64()
@@ -540,12 +592,12 @@ func (t *tree) at(node int32, toks []string) int32 {
 // another, to an object or an array of this document; -1 where they lead
 // nowhere (a cycle of $refs, a place that is not there).
 func (t *tree) resolved(node int32) int32 {
-	if node < 0 || t.nodes[node].ref == 0 {
+	if node < 0 || !t.nodes[node].hasRef() {
 		return node
 	}
 	// The references on the way, each resolved as the last is.
 	var chain []string
-	for node >= 0 && t.nodes[node].ref > 0 {
+	for node >= 0 && t.nodes[node].hasRef() {
 		ref := t.refText(node)
 		if target, ok := t.targets[ref]; ok {
 			node = target
