@@ -53,12 +53,14 @@ const (
 	objectBit  = 1 << 31
 	touchedBit = 1 << 30 // it, or a value in it, has a "$ref" to a unit that changed, or to anything else (touch)
 	namesBit   = 1 << 29 // a map of names, whose keys are anyone's (role)
-	flagBits   = objectBit | touchedBit | namesBit
+	pathsBit   = 1 << 28 // a map of path items by path (pathMap)
+	flagBits   = objectBit | touchedBit | namesBit | pathsBit
 )
 
 func (n tnode) object() bool   { return n.bits&objectBit != 0 }
 func (n tnode) touched() bool  { return n.bits&touchedBit != 0 }
 func (n tnode) names() bool    { return n.bits&namesBit != 0 }
+func (n tnode) paths() bool    { return n.bits&pathsBit != 0 }
 func (n tnode) members() int32 { return int32(n.bits &^ flagBits) }
 func (n tnode) hasRef() bool   { return n.object() && n.ref > 0 }
 
@@ -157,6 +159,7 @@ const (
 	mapOfMaps
 	asText     // a value the library compares as a value
 	listOfText // a list whose items are values (listKeys)
+	pathMap    // a map of path items by path, which the library pairs by template (a callback)
 )
 
 // mapKeys are the fields whose values are maps of names.
@@ -173,10 +176,10 @@ var mapKeys = map[string]role{
 // member is the role of the value of member key of an object of role r.
 func (r role) member(key []byte) role {
 	switch r {
-	case mapOfFields:
+	case mapOfFields, pathMap:
 		return fields
 	case mapOfMaps:
-		return mapOfFields
+		return pathMap
 	case fields:
 		return mapKeys[string(key)]
 	}
@@ -203,7 +206,7 @@ func (t *tree) unit(k unitKey) int32 {
 	}
 	r := fields
 	if k.sec == "components/callbacks" {
-		r = mapOfFields // a callback is a map of path items
+		r = pathMap
 	}
 	n := t.parse(t.doc.units[k], r)
 	t.units[k] = n
@@ -218,7 +221,10 @@ func (t *tree) part(key string) int32 {
 		return n
 	}
 	r := fields
-	if strings.HasPrefix(key, "components/") || key == "webhooks" {
+	switch {
+	case key == "components/callbacks":
+		r = mapOfMaps
+	case strings.HasPrefix(key, "components/") || key == "webhooks":
 		r = mapOfFields
 	}
 	n := t.parse(t.doc.level[key], r)
@@ -459,7 +465,7 @@ func (p *treeParser) composite(r role) (int32, bool) {
 			sum.Write(p.data[from:p.i])
 			sum.WriteByte(0)
 			switch k := string(p.t.key(kid)); {
-			case object && (r == mapOfFields || r == mapOfMaps):
+			case object && (r == mapOfFields || r == mapOfMaps || r == pathMap):
 				// A map's names are all held: the library compares
 				// those of one side that the other has not, each with
 				// each (others).
@@ -481,8 +487,11 @@ func (p *treeParser) composite(r role) (int32, bool) {
 	if object {
 		n.bits |= objectBit
 	}
-	if object && (r == mapOfFields || r == mapOfMaps) {
+	if object && (r == mapOfFields || r == mapOfMaps || r == pathMap) {
 		n.bits |= namesBit
+	}
+	if object && r == pathMap {
+		n.bits |= pathsBit
 	}
 	n.sum = sum.Sum64()
 	p.t.kids = append(p.t.kids, p.stack[mark:]...)
