@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -385,6 +386,7 @@ func compareWhole(ctx context.Context, base, head []byte, ignore *ignores) (*Rep
 		return nil, err
 	}
 	rep.accept(ignore)
+	rep.shorten()
 	rep.keep(MaxKept)
 	rep.unusedIgnore = ignore.unused(func(add func(string)) {
 		for _, s := range []*openapi3.T{s1, s2} {
@@ -452,6 +454,34 @@ func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	}
 	placePathItemRefs(doc, n)
 	return doc, ls, nil
+}
+
+// maxChangeText is the most of a change's text the report keeps: a text
+// holds what changed (a pattern, the keys of a mapping, written whole),
+// and each of a thousand changes kept of a long one would keep it.
+const maxChangeText = 2000
+
+// shortText is text, cut to maxChangeText bytes or fewer at the end of
+// a character, and an ellipsis: the same, cut again.
+func shortText(text string) string {
+	if len(text) <= maxChangeText {
+		return text
+	}
+	cut := maxChangeText - len("…")
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "…"
+}
+
+// shorten cuts the text of each change r keeps (shortText), once the
+// ignore lines were matched against the whole of it.
+func (r *Report) shorten() {
+	for _, l := range [][]Change{r.Changes, r.Accepted} {
+		for i := range l {
+			l[i].Text = shortText(l[i].Text)
+		}
+	}
 }
 
 // ErrTooLarge is a change that reaches more of a description than the

@@ -196,6 +196,11 @@ func (w *pairWalk) below(b, h int32, changed bool, schemas *[]bool) bool {
 	base, head := w.base, w.head
 	nb, nh := base.nodes[b], head.nodes[h]
 	scan := 1 + int64(nb.members()) + int64(nh.members())
+	if schemas != nil {
+		// The structure's extensions, compared as JSON: counted with the
+		// pair, once for each way to it (structure).
+		scan += base.extensions[b] + head.extensions[h]
+	}
 	if w.cost.ops += scan; w.cost.ops > w.maxOps || !w.charge(scan) {
 		return false
 	}

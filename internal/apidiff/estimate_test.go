@@ -659,9 +659,9 @@ func branchedBody(n int, typ, param string) string {
 // paths, by template and each looked for among all; webhooks; a path of
 // the head whose template another shares, written first; a response or a
 // callback many operations share, once for each; an object the head
-// wrapped in a oneOf, looked for in each branch) is walked and counted:
-// each of these took the library 1.4 to 27 s (measured when the walk let
-// them through).
+// wrapped in a oneOf, looked for in each branch; an extension's value,
+// compared as JSON once a way) is walked and counted: each of these took
+// the library 1.4 to 27 s (measured when the walk let them through).
 func TestCostlyStructureRefused(t *testing.T) {
 	t.Parallel()
 	const top = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},`
@@ -685,6 +685,9 @@ func TestCostlyStructureRefused(t *testing.T) {
 		{"a response of 1,000 headers that 1,000 operations share",
 			top + `"paths":{` + paths(1000, func(int) string { return `{"responses":{"200":{"$ref":"#/components/responses/R"}}}` }) + `},"components":{"responses":{"R":{"description":"ok","headers":{` + named(1000, `{"description":"a"}`) + `}}}}}`,
 			top + `"paths":{` + paths(1000, func(int) string { return `{"responses":{"200":{"$ref":"#/components/responses/R"}}}` }) + `},"components":{"responses":{"R":{"description":"ok","headers":{` + named(1000, `{"description":"b"}`) + `}}}}}`},
+		{"a response whose extension of 5,000 items changed, that 500 operations share",
+			top + `"paths":{` + paths(500, func(int) string { return `{"responses":{"200":{"$ref":"#/components/responses/R"}}}` }) + `},"components":{"responses":{"R":{"description":"ok","x-big":[` + strings.Repeat("1,", 4999) + `1]}}}}`,
+			top + `"paths":{` + paths(500, func(int) string { return `{"responses":{"200":{"$ref":"#/components/responses/R"}}}` }) + `},"components":{"responses":{"R":{"description":"ok","x-big":[` + strings.Repeat("2,", 4999) + `2]}}}}`},
 		{"an object of 5,000 properties the head wrapped in a oneOf of 2,500 branches",
 			top + `"paths":{"/x":{"post":{"requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{` + named(5000, `{}`) + `}}}}},` + answer + `}}}}`,
 			top + `"paths":{"/x":{"post":{"requestBody":{"content":{"application/json":{"schema":{"oneOf":[{"properties":{"k0":{}}}` + strings.Repeat(`,{"type":"integer"}`, 2500) + `]}}}},` + answer + `}}}}`},
@@ -694,5 +697,31 @@ func TestCostlyStructureRefused(t *testing.T) {
 			t.Parallel()
 			refused(t, []byte(tc.base), []byte(tc.head))
 		})
+	}
+}
+
+// TestChangeTextsKeptShort: a change's text holds what changed whole (a
+// pattern of 20,000 bytes, here, which 50 operations name): the report
+// keeps at most maxChangeText bytes of each, where it kept 40 kB of each,
+// as much a change as the description's text.
+func TestChangeTextsKeptShort(t *testing.T) {
+	t.Parallel()
+	doc := func(c string) []byte {
+		return []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{` +
+			paths(50, func(int) string {
+				return `{"parameters":[{"$ref":"#/components/parameters/P"}],"responses":{"200":{"description":"ok"}}}`
+			}) + `},"components":{"parameters":{"P":{"name":"q","in":"query","schema":{"type":"string","pattern":"` + strings.Repeat(c, 20000) + `"}}}}}`)
+	}
+	rep, err := CompareAccepting(context.Background(), doc("a"), doc("b"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Changes) < 50 {
+		t.Fatalf("%d changes, want one an operation", len(rep.Changes))
+	}
+	for _, c := range rep.Changes {
+		if len(c.Text) > maxChangeText || !strings.HasSuffix(c.Text, "…") {
+			t.Fatalf("a change's text of %d bytes, ending %q, want at most %d, cut", len(c.Text), c.Text[max(0, len(c.Text)-10):], maxChangeText)
+		}
 	}
 }

@@ -273,6 +273,7 @@ func compareParts(ctx context.Context, base, head *doc, keep map[unitKey]bool, d
 			owned[t] = true
 		}
 		fresh.accept(ignore)
+		fresh.shorten()
 		rep.Changes, rep.scopes = append(rep.Changes, fresh.Changes...), append(rep.scopes, fresh.scopes...)
 		rep.Accepted = append(rep.Accepted, fresh.Accepted...)
 		if len(rep.Changes) > 2*MaxKept || len(rep.Accepted) > 2*MaxKept {
@@ -346,9 +347,10 @@ func compareSet(ctx context.Context, base, head *doc, set map[unitKey]bool, drop
 	return r, b.n + h.n, err
 }
 
-// placeKey names a change across comparisons of different parts.
+// placeKey names a change across comparisons of different parts, its
+// text as the report keeps it.
 func placeKey(c Change) string {
-	return c.ID + "\x00" + c.Operation + "\x00" + c.Path + "\x00" + c.Text
+	return c.ID + "\x00" + c.Operation + "\x00" + c.Path + "\x00" + shortText(c.Text)
 }
 
 // place gives the breaking changes of rep their places, comparing again,

@@ -62,7 +62,7 @@ func TestTreeHoldsAFewBytesAByte(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			data := []byte(tc.schema(1 << 20))
-			tr := &tree{data: data, doc: &doc{}, byKey: map[int32][]int32{}, targets: map[string]int32{}}
+			tr := newTree(data, &doc{}, nil)
 			if tr.parse(data, fields) < 0 {
 				t.Fatal("not read")
 			}
@@ -152,7 +152,7 @@ func TestTreeFindsMembers(t *testing.T) {
 		t.Run(tc.doc[:12]+"/"+strings.Join(tc.path, "/"), func(t *testing.T) {
 			t.Parallel()
 			data := []byte(tc.doc)
-			tr := &tree{data: data, doc: &doc{}, byKey: map[int32][]int32{}, targets: map[string]int32{}}
+			tr := newTree(data, &doc{}, nil)
 			got := tr.at(tr.parse(data, mapOfFields), tc.path)
 			if tc.want == "" {
 				if got >= 0 {
@@ -163,7 +163,7 @@ func TestTreeFindsMembers(t *testing.T) {
 			if got < 0 {
 				t.Fatalf("none found, want %s", tc.want)
 			}
-			want := &tree{data: []byte(tc.want), doc: &doc{}}
+			want := newTree([]byte(tc.want), &doc{}, nil)
 			if w := want.parse(want.data, fields); tr.nodes[got].sum != want.nodes[w].sum {
 				t.Errorf("found another member than %s", tc.want)
 			}
