@@ -8,13 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"io"
 	"net/url"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -456,23 +456,15 @@ func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	return doc, ls, nil
 }
 
-// maxChangeText is the most of a change's text the report keeps: a text
-// holds what changed (a pattern, the keys of a mapping, written whole),
-// and each of a thousand changes kept of a long one would keep it.
+// maxChangeText is the most of a change's text the report keeps, saying
+// how much it left out (shortText): a text holds what changed (a pattern,
+// the keys of a mapping, written whole), and each of a thousand changes
+// kept of a long one would keep it.
 const maxChangeText = 2000
 
-// shortText is text, cut to maxChangeText bytes or fewer at the end of
-// a character, and an ellipsis: the same, cut again.
-func shortText(text string) string {
-	if len(text) <= maxChangeText {
-		return text
-	}
-	cut := maxChangeText - len("…")
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	return text[:cut] + "…"
-}
+// shortText is text cut to maxChangeText bytes, saying how much was left
+// out (report.Shorten): the same, cut again.
+func shortText(text string) string { return report.Shorten(text, maxChangeText) }
 
 // shorten cuts the text of each change r keeps (shortText), once the
 // ignore lines were matched against the whole of it.

@@ -720,8 +720,9 @@ func TestChangeTextsKeptShort(t *testing.T) {
 		t.Fatalf("%d changes, want one an operation", len(rep.Changes))
 	}
 	for _, c := range rep.Changes {
-		if len(c.Text) > maxChangeText || !strings.HasSuffix(c.Text, "…") {
-			t.Fatalf("a change's text of %d bytes, ending %q, want at most %d, cut", len(c.Text), c.Text[max(0, len(c.Text)-10):], maxChangeText)
+		text, _, cut := strings.Cut(c.Text, "… (")
+		if len(text) > maxChangeText || !cut || !strings.HasSuffix(c.Text, " more characters)") {
+			t.Fatalf("a change's text of %d bytes, ending %q, want at most %d, cut saying how much", len(c.Text), c.Text[max(0, len(c.Text)-30):], maxChangeText)
 		}
 	}
 }
