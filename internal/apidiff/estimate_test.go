@@ -726,3 +726,25 @@ func TestChangeTextsKeptShort(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkStopsAtItsOwnReading: the walk stops when what it reads passes
+// its bound, whatever the library's work: the comparison is refused, and
+// says why.
+func TestWalkStopsAtItsOwnReading(t *testing.T) {
+	t.Parallel()
+	base, head := compact(spec(1, growthtest.Wide(1000, "string"))), compact(spec(1, growthtest.Wide(1000, "integer")))
+	b, h := indexBoth(t, base, head)
+	p := prune(b, h)
+	bt, ht := newTree(base, b, p.changed), newTree(head, h, p.changed)
+	structure, schemas := pairRoots(bt, ht, b, h, p.keep)
+	for _, most := range []int64{100, 1 << 40} {
+		_, err := walkPairs(bt, ht, structure, schemas, maxPairDepth, 1<<20, 1<<40, most)
+		var pe *PairsError
+		switch {
+		case most == 100 && (!errors.As(err, &pe) || pe.MostOps != 100 || pe.Ops <= 100):
+			t.Errorf("bound %d: got %v, want the walk stopped at its own reading", most, err)
+		case most > 100 && err != nil:
+			t.Errorf("bound %d: %v", most, err)
+		}
+	}
+}
