@@ -40,7 +40,7 @@ type tree struct {
 // tnode is an object or an array that has members: kids[first:first+n]
 // are those of them that are objects or arrays with members (and an
 // object's "in" and "name", which name a parameter, and every member of a
-// map of names), of its members in all (bits, with three flags).
+// map of names), of its members in all (bits, with two flags).
 type tnode struct {
 	first, n int32
 	bits     uint32
@@ -56,14 +56,12 @@ type tnode struct {
 const (
 	objectBit  = 1 << 31
 	touchedBit = 1 << 30 // it, or a value in it, has a "$ref" to a unit that changed, or to anything else (touch)
-	namesBit   = 1 << 29 // a map of names, whose keys are anyone's (role)
-	pathsBit   = 1 << 28 // a map of path items by path (pathMap)
-	flagBits   = objectBit | touchedBit | namesBit | pathsBit
+	pathsBit   = 1 << 29 // a map of path items by path (pathMap)
+	flagBits   = objectBit | touchedBit | pathsBit
 )
 
 func (n tnode) object() bool   { return n.bits&objectBit != 0 }
 func (n tnode) touched() bool  { return n.bits&touchedBit != 0 }
-func (n tnode) names() bool    { return n.bits&namesBit != 0 }
 func (n tnode) paths() bool    { return n.bits&pathsBit != 0 }
 func (n tnode) members() int32 { return int32(n.bits &^ flagBits) }
 func (n tnode) hasRef() bool   { return n.object() && n.ref > 0 }
@@ -499,9 +497,6 @@ func (p *treeParser) composite(r role) (int32, bool) {
 	n.first, n.n, n.bits = int32(len(p.t.kids)), int32(len(p.stack)-mark), uint32(members)
 	if object {
 		n.bits |= objectBit
-	}
-	if object && (r == mapOfFields || r == mapOfMaps || r == pathMap) {
-		n.bits |= namesBit
 	}
 	if object && r == pathMap {
 		n.bits |= pathsBit
