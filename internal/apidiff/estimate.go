@@ -59,8 +59,8 @@ import (
 // and the run publishes without it. Within the bounds, the library's time
 // is linear in the text too: two releases of Stripe's description (26 s
 // for 5.2 MB of both), the costliest pair of real descriptions measured,
-// take two thirds of the bound; the costliest shapes made to reach it, up
-// to some 7 times Stripe's time a byte.
+// take seven eighths of the bound; the costliest shapes made to reach it,
+// up to some 7 times Stripe's time a byte.
 
 // maxPairDepth is the deepest the pairs of two schemas may nest, in JSON
 // values (an object and each of its members' values are two levels): of
@@ -72,8 +72,8 @@ const maxPairDepth = 512
 // pairWorkPerByte is the library's work (pairs, and the members of the
 // paired values; the walks of its checks, by depth; its changes) a byte of
 // the two descriptions' text allows: two releases of Stripe's description
-// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 86 a
-// byte; two of GitHub's, 0.34 to 0.44.
+// (2.2 and 3.0 MB as JSON), which the library compares in 26 s, take 112
+// a byte; two of GitHub's, 0.4 to 0.6.
 const pairWorkPerByte = 128
 
 // minPairWork is the work allowed however small the two descriptions are.
@@ -426,10 +426,9 @@ func (w *pairWalk) pathsByTemplate(b, h int32, add func(x, y int32, schema bool)
 	return true
 }
 
-// wrapped adds, of the schemas b and h, where one has oneOf branches and
-// the other has none, the pairs of the other with each branch: the library
-// looks for it among them, as a schema the other wrapped in a oneOf; false
-// when a bound is passed.
+// wrapped adds, of the schemas b and h, the pairs of each with each of
+// the other's oneOf branches: the library looks for it among them, as a
+// schema the other wrapped in a oneOf; false when a bound is passed.
 func (w *pairWalk) wrapped(b, h int32, add func(x, y int32, schema bool)) bool {
 	branches := func(t *tree, node int32) []int32 {
 		l := t.member(node, []byte("oneOf"))
@@ -451,14 +450,11 @@ func (w *pairWalk) wrapped(b, h int32, add func(x, y int32, schema bool)) bool {
 		}
 		return 0
 	}
+	// Each side with each of the other's branches, whether or not it has
+	// branches of its own.
 	xs, ys := branches(w.base, b), branches(w.head, h)
-	switch {
-	case len(xs) > 0 && len(ys) == 0:
-		return w.charge(int64(len(xs))*properties(w.head, h)*wrapCost) && w.eachWithEach(xs, []int32{h}, 1, false, add)
-	case len(ys) > 0 && len(xs) == 0:
-		return w.charge(int64(len(ys))*properties(w.base, b)*wrapCost) && w.eachWithEach([]int32{b}, ys, 1, false, add)
-	}
-	return true
+	return w.charge(int64(len(xs))*properties(w.head, h)*wrapCost+int64(len(ys))*properties(w.base, b)*wrapCost) &&
+		w.eachWithEach(xs, []int32{h}, 1, false, add) && w.eachWithEach([]int32{b}, ys, 1, false, add)
 }
 
 // wrapCost is what the library spends looking for a property of a schema
@@ -551,7 +547,7 @@ type frame struct {
 // it (an operation's, a response's shared by many operations), counted
 // along the pairs in an order where each comes after all that lead to it
 // (a way that comes back to a pair on it is not counted).
-func (w *pairWalk) structure(roots []pairKey) error {
+func (w *pairWalk) structure(roots []pairKey, operations []bool) error {
 	index := map[pairKey]int32{}
 	const walking = -1
 	var (
@@ -614,9 +610,13 @@ func (w *pairWalk) structure(roots []pairKey) error {
 	}
 	// The ways to each pair, from the roots down: in order, the pairs
 	// that lead to a pair come after it.
+	// The ways start at the path items: the library compares the other
+	// components once, and walks its checks from operations.
 	ways := make([]int64, len(state))
-	for _, r := range roots {
-		ways[index[r]]++
+	for i, r := range roots {
+		if operations[i] {
+			ways[index[r]]++
+		}
 	}
 	most := w.maxWork + 1
 	for k := len(order) - 1; k >= 0; k-- {
@@ -729,7 +729,7 @@ func (w *pairWalk) reach(root pairKey) (int64, error) {
 		if !w.below(b, h, true, nil) {
 			return 0, w.errStop()
 		}
-		cost := c.depth + w.oneSided(b, h)
+		cost := c.depth + w.oneSided(b, h) + w.unmatched(b, h)*keyCost
 		if nb, nh := w.base.nodes[b], w.head.nodes[h]; len(w.pending) == start && nb.sum != nh.sum {
 			cost += changeCost
 			if !nb.object() && !nh.object() {
@@ -783,6 +783,39 @@ func (w *pairWalk) changedItems(b, h int32) int64 {
 	return n
 }
 
+// unmatched is how many members of the objects b and h that the tree
+// holds (objects and lists, every member of a map of names) the other has
+// not: the library reports a change for each (a property added, a key of
+// a mapping removed), once for each operation that reaches them.
+func (w *pairWalk) unmatched(b, h int32) int64 {
+	nb, nh := w.base.nodes[b], w.head.nodes[h]
+	if !nb.object() || !nh.object() || nb.sum == nh.sum {
+		return 0
+	}
+	n := int64(0)
+	for _, side := range []struct {
+		t, other *tree
+		node, o  int32
+	}{{w.base, w.head, b, h}, {w.head, w.base, h, b}} {
+		m := side.t.nodes[side.node]
+		for _, k := range side.t.kids[m.first : m.first+m.n] {
+			if _, ok := side.other.memberKid(side.o, side.t.key(k)); !ok {
+				n++
+			}
+		}
+	}
+	w.cost.ops += int64(nb.n + nh.n)
+	return n
+}
+
+// keyCost is the work of a change the library reports of a member one
+// side has and the other has not (a property added, a key of a mapping
+// removed): 1,280,000 such changes, 20 operations naming 1,000 keys four
+// ways, took 13.5 s; charged at a quarter of changeCost, for Stripe's
+// releases, which add and remove many properties, take 111 steps a byte
+// of the 128 so, where 137 at half.
+const keyCost = changeCost / 4
+
 // oneSided is the work of the changes the library reports of the lists
 // of values that one of the objects b and h has and the other has not:
 // a change an item (each property that became required, say).
@@ -832,7 +865,7 @@ func newPairWalk(base, head *tree, maxDepth, maxPairs int, maxWork, maxOps int64
 // members of the two nodes it pairs, once for the pairs of schemas and of
 // the structure, and a walk of the checks from each schema the operations
 // name, for each time they name it), and no more than maxOps of its own.
-func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPairs int, maxWork, maxOps int64) (pairCost, error) {
+func walkPairs(base, head *tree, structure [][2]int32, operations []bool, schemas [][2]int32, maxDepth, maxPairs int, maxWork, maxOps int64) (pairCost, error) {
 	w := newPairWalk(base, head, maxDepth, maxPairs, maxWork, maxOps)
 	resolved := func(rs [][2]int32) []pairKey {
 		var out []pairKey
@@ -843,7 +876,14 @@ func walkPairs(base, head *tree, structure, schemas [][2]int32, maxDepth, maxPai
 		}
 		return out
 	}
-	if err := w.structure(resolved(structure)); err != nil {
+	var roots []pairKey
+	var from []bool
+	for i, r := range structure {
+		if b, h := base.resolved(r[0]), head.resolved(r[1]); b >= 0 && h >= 0 {
+			roots, from = append(roots, pairOf(b, h)), append(from, operations[i])
+		}
+	}
+	if err := w.structure(roots, from); err != nil {
 		return w.cost, err
 	}
 	named := slices.Sorted(maps.Keys(w.uses)) // so that a refusal does not depend on a map's order
@@ -897,8 +937,8 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 	if paths > maxWork {
 		return &PairsError{Work: paths, MostWork: maxWork}
 	}
-	structure, schemas := pairRoots(bTree, hTree, b, h, keep)
-	_, err := walkPairs(bTree, hTree, structure, schemas, maxPairDepth, max(minPairs, both/bytesPerPair),
+	structure, operations, schemas := pairRoots(bTree, hTree, b, h, keep)
+	_, err := walkPairs(bTree, hTree, structure, operations, schemas, maxPairDepth, max(minPairs, both/bytesPerPair),
 		maxWork-paths, max(minPairOps, pairOpsPerByte*int64(both)))
 	if err == nil && (bTree.unread || hTree.unread) {
 		// What the walk did not read it cannot weigh.
@@ -964,7 +1004,7 @@ var errUnread = fmt.Errorf("%w: a part of the descriptions could not be read to 
 // pairRoots are the units of keep (nil: all) that the library compares,
 // each a node of bTree and one of hTree: the structure around schemas
 // (path items, and the components other than schemas), and the schemas.
-func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure, schemas [][2]int32) {
+func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure [][2]int32, operations []bool, schemas [][2]int32) {
 	headPaths := map[string][]unitKey{} // the head's paths of each template
 	for _, m := range h.sections["paths"] {
 		headPaths[template(m.key)] = append(headPaths[template(m.key)], unitKey{"paths", m.key})
@@ -994,7 +1034,7 @@ func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure,
 			case k.sec == "components/schemas" || k.sec == "definitions":
 				schemas = append(schemas, [2]int32{x, y})
 			default:
-				structure = append(structure, [2]int32{x, y})
+				structure, operations = append(structure, [2]int32{x, y}), append(operations, k.sec == "paths")
 			}
 		}
 	}
@@ -1003,11 +1043,11 @@ func pairRoots(bTree, hTree *tree, b, h *doc, keep map[unitKey]bool) (structure,
 		n := bTree.nodes[x]
 		for _, k := range bTree.kids[n.first : n.first+n.n] {
 			if v := hTree.member(y, bTree.key(k)); k.node >= 0 && v >= 0 {
-				structure = append(structure, [2]int32{k.node, v})
+				structure, operations = append(structure, [2]int32{k.node, v}), append(operations, true)
 			}
 		}
 	}
-	return structure, schemas
+	return structure, operations, schemas
 }
 
 // counterpart is the unit of the head that the library compares with the
