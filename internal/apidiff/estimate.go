@@ -109,7 +109,13 @@ type PairsError struct {
 	Ops, MostOps     int64 // what the walk reads to find that, when too much
 }
 
-func (e *PairsError) Error() string {
+func (e *PairsError) Error() string { return e.reason() + pairsAdvice }
+
+// pairsAdvice is what a refused comparison leaves to do.
+const pairsAdvice = "; the run goes on without the report (set compare: false to skip the comparison)"
+
+// reason is why the comparison was refused.
+func (e *PairsError) reason() string {
 	switch {
 	case e.Depth > 0:
 		return fmt.Sprintf("the schemas, as the two descriptions pair them, nest more than %d levels deep (inline or through $refs, or recursive schemas whose cycles differ in length), and the comparison's time grows as the square of the depth", e.MostDepth)
@@ -166,7 +172,6 @@ type pairCost struct {
 	depth int
 	work  int64
 	ops   int64 // the members of paired values the walk read
-	pairs int   // the pairs of schemas walked, each once
 }
 
 // errStop is the error of a walk stopped at one of its bounds.
@@ -905,7 +910,6 @@ func walkPairs(base, head *tree, structure [][2]int32, operations []bool, schema
 			return w.cost, err
 		}
 	}
-	w.cost.pairs = max(len(w.height), len(w.seen))
 	return w.cost, nil
 }
 
@@ -919,7 +923,7 @@ func checkPairs(base, head []byte, b, h *doc, p plan) error {
 	}
 	bTree, hTree := newTree(base, b, changed), newTree(head, h, changed)
 	if bTree == nil || hTree == nil {
-		return fmt.Errorf("%w: the two descriptions are more than the walk of their pairs reads", ErrTooLarge)
+		return fmt.Errorf("%w: the two descriptions are more than the walk of their pairs reads"+pairsAdvice, ErrTooLarge)
 	}
 	both := len(base) + len(head)
 	maxWork := max(minPairWork, pairWorkPerByte*int64(both))
@@ -999,7 +1003,7 @@ const pathCost = 4
 
 // errUnread is a comparison refused because the walk of its pairs could
 // not read a part of the descriptions that the index read.
-var errUnread = fmt.Errorf("%w: a part of the descriptions could not be read to weigh what comparing them takes", ErrTooLarge)
+var errUnread = fmt.Errorf("%w: a part of the descriptions could not be read to weigh what comparing them takes"+pairsAdvice, ErrTooLarge)
 
 // pairRoots are the units of keep (nil: all) that the library compares,
 // each a node of bTree and one of hTree: the structure around schemas

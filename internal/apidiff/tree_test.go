@@ -1,7 +1,9 @@
 package apidiff
 
 import (
+	"errors"
 	"fmt"
+	"github.com/docs-publish/docs-publish/internal/growthtest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,5 +170,20 @@ func TestTreeFindsMembers(t *testing.T) {
 				t.Errorf("found another member than %s", tc.want)
 			}
 		})
+	}
+}
+
+// TestWalkRefusesWhatItCannotRead: text whose units are not where the
+// index found them (a copy of it) is not read by the tree, and the
+// comparison is refused rather than weighed without them.
+func TestWalkRefusesWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	base, head := compact(spec(1, growthtest.RefChain(3, "string"))), compact(spec(1, growthtest.RefChain(3, "integer")))
+	b, h := indexBoth(t, base, head)
+	if err := checkPairs(base, head, b, h, prune(b, h)); err != nil {
+		t.Fatalf("the text the index read: %v", err)
+	}
+	if err := checkPairs(slices.Clone(base), slices.Clone(head), b, h, prune(b, h)); !errors.Is(err, errUnread) {
+		t.Errorf("a copy of it: got %v, want errUnread", err)
 	}
 }
