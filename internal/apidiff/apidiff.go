@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/docs-publish/docs-publish/internal/report"
 	"io"
 	"net/url"
 	"reflect"
@@ -256,12 +257,28 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 	b, errB := index(base)
 	h, errH := index(head)
 	if errB != nil || errH != nil {
-		// Not documents the index takes apart: the library says what is wrong.
-		return compareWhole(ctx, base, head, ignore)
+		// Text the index does not read, which the library may: as the
+		// library reads it, written again (invalid UTF-8, a lone
+		// surrogate, replaced), so that its pairs are walked as any
+		// other's; or the library says what is wrong.
+		var ok bool
+		if base, head, ok = asTheLibraryReads(base, head); !ok {
+			return compareWhole(ctx, base, head, ignore)
+		}
+		if b, errB = index(base); errB == nil {
+			h, errH = index(head)
+		}
+		if errB != nil || errH != nil {
+			return compareWhole(ctx, base, head, ignore)
+		}
 	}
 	p := prune(b, h)
 	if p.same {
 		return &Report{}, nil
+	}
+	// What the library will pair, within bounds (estimate.go).
+	if err := checkPairs(base, head, b, h, p); err != nil {
+		return nil, err
 	}
 	if p.keep == nil {
 		if b.swagger != h.swagger || b.wide || h.wide {
@@ -303,6 +320,28 @@ func compareIn(ctx context.Context, base, head []byte, ignore *ignores, most int
 // descriptions beyond a fixed part.
 func placedPart(both int) int {
 	return min(maxPlacedPart, max(both/32, minPlacingText))
+}
+
+// asTheLibraryReads is base and head read as the library reads JSON
+// (encoding/json), and written again; false, and the two as they were,
+// when they are more than it reads whole or it does not read them.
+func asTheLibraryReads(base, head []byte) ([]byte, []byte, bool) {
+	if int64(len(base)+len(head)) > maxWholeText {
+		return base, head, false
+	}
+	again := func(data []byte) ([]byte, error) {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
+	}
+	b, errB := again(base)
+	h, errH := again(head)
+	if errB != nil || errH != nil {
+		return base, head, false
+	}
+	return b, h, true
 }
 
 // compact is data without the spaces between its tokens; data itself when
@@ -347,6 +386,7 @@ func compareWhole(ctx context.Context, base, head []byte, ignore *ignores) (*Rep
 		return nil, err
 	}
 	rep.accept(ignore)
+	rep.shorten()
 	rep.keep(MaxKept)
 	rep.unusedIgnore = ignore.unused(func(add func(string)) {
 		for _, s := range []*openapi3.T{s1, s2} {
@@ -414,6 +454,26 @@ func readPlaced(text []byte) (*openapi3.T, *lines, error) {
 	}
 	placePathItemRefs(doc, n)
 	return doc, ls, nil
+}
+
+// maxChangeText is the most of a change's text the report keeps, saying
+// how much it left out (shortText): a text holds what changed (a pattern,
+// the keys of a mapping, written whole), and each of a thousand changes
+// kept of a long one would keep it.
+const maxChangeText = 2000
+
+// shortText is text cut to maxChangeText bytes, saying how much was left
+// out (report.Shorten): the same, cut again.
+func shortText(text string) string { return report.Shorten(text, maxChangeText) }
+
+// shorten cuts the text of each change r keeps (shortText), once the
+// ignore lines were matched against the whole of it.
+func (r *Report) shorten() {
+	for _, l := range [][]Change{r.Changes, r.Accepted} {
+		for i := range l {
+			l[i].Text = shortText(l[i].Text)
+		}
+	}
 }
 
 // ErrTooLarge is a change that reaches more of a description than the

@@ -123,7 +123,10 @@ func parts(keep map[unitKey]bool, base, head *doc, most int) []map[unitKey]bool 
 	}
 	for i, group := range groups {
 		added, g := reach(group)
-		if i > 0 && n > 0 && n+g > most {
+		// A group the part holds already adds nothing, and cuts no part:
+		// schemas that each refer to the next would each start one
+		// holding the rest of them.
+		if len(added) > 0 && i > 0 && n > 0 && n+g > most {
 			out = append(out, in)
 			in, n = map[unitKey]bool{}, 0
 			added, g = reach(slices.Concat(group, level))
@@ -270,6 +273,7 @@ func compareParts(ctx context.Context, base, head *doc, keep map[unitKey]bool, d
 			owned[t] = true
 		}
 		fresh.accept(ignore)
+		fresh.shorten()
 		rep.Changes, rep.scopes = append(rep.Changes, fresh.Changes...), append(rep.scopes, fresh.scopes...)
 		rep.Accepted = append(rep.Accepted, fresh.Accepted...)
 		if len(rep.Changes) > 2*MaxKept || len(rep.Accepted) > 2*MaxKept {
@@ -343,9 +347,10 @@ func compareSet(ctx context.Context, base, head *doc, set map[unitKey]bool, drop
 	return r, b.n + h.n, err
 }
 
-// placeKey names a change across comparisons of different parts.
+// placeKey names a change across comparisons of different parts, its
+// text as the report keeps it.
 func placeKey(c Change) string {
-	return c.ID + "\x00" + c.Operation + "\x00" + c.Path + "\x00" + c.Text
+	return c.ID + "\x00" + c.Operation + "\x00" + c.Path + "\x00" + shortText(c.Text)
 }
 
 // place gives the breaking changes of rep their places, comparing again,

@@ -85,11 +85,7 @@ func TestPartsRecutReportAsTheWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, errB := index(base)
-	h, errH := index(head)
-	if errB != nil || errH != nil {
-		t.Fatal(errB, errH)
-	}
+	b, h := indexBoth(t, base, head)
 	keep := map[unitKey]bool{}
 	for _, d := range []*doc{b, h} {
 		for k := range d.units {
@@ -267,11 +263,7 @@ func TestReportKeepsTheMostSerious(t *testing.T) {
 func TestPartsAQuarterOfTheText(t *testing.T) {
 	t.Parallel()
 	base, head := operations(1800, false), operations(1800, true)
-	b, errB := index(base)
-	h, errH := index(head)
-	if errB != nil || errH != nil {
-		t.Fatal(errB, errH)
-	}
+	b, h := indexBoth(t, base, head)
 	// A security scheme added: every unit is compared, as compareIn does.
 	if p := prune(b, h); p.keep != nil {
 		t.Fatalf("%d units kept, want every operation compared", len(p.keep))
@@ -384,11 +376,7 @@ func shared(n int, changed bool) []byte {
 func TestPartsReadTheTextAFewTimes(t *testing.T) {
 	t.Parallel()
 	base, head := shared(150, false), shared(150, true)
-	b, errB := index(base)
-	h, errH := index(head)
-	if errB != nil || errH != nil {
-		t.Fatal(errB, errH)
-	}
+	b, h := indexBoth(t, base, head)
 	p := prune(b, h)
 	if p.keep == nil || len(p.keep) != 150 {
 		t.Fatalf("%d units kept, want the 150 paths", len(p.keep))
@@ -441,4 +429,22 @@ func TestPartsReportAPathOnce(t *testing.T) {
 	if d := cmp.Diff(text(whole), text(parts)); d != "" {
 		t.Errorf("report in parts (-whole +parts):\n%s", d)
 	}
+}
+
+// TestPartsOfAChainHoldItOnce: schemas that each refer to the next, all
+// changed, cut into parts smaller than the chain: the first part holds
+// the chain, and the groups that follow, already in it, add no part of
+// their own, where each started a part holding the rest of the chain (n
+// parts, the text n*n). Counted as the text the parts hold.
+func TestPartsOfAChainHoldItOnce(t *testing.T) {
+	t.Parallel()
+	growthtest.LinearCount(t, "parts of a chain", "bytes in parts", 200, func(n int) uint64 {
+		base, head := spec(1, growthtest.RefChain(n, "string")), spec(1, growthtest.RefChain(n, "integer"))
+		b, h := indexBoth(t, base, head)
+		p := prune(b, h)
+		if len(p.keep) != n+2 {
+			t.Fatalf("%d units kept, want the %d schemas and the path", len(p.keep), n+2)
+		}
+		return uint64(textOf(parts(p.keep, b, h, (len(base)+len(head))/8), b, h))
+	})
 }

@@ -229,26 +229,33 @@ func stringAt(b []byte) (string, int) {
 // to a whole section (section gives its units); one to the whole document
 // sets wide.
 func (d *doc) target(ref string) (unitKey, bool) {
+	k, ok, whole := refUnit(ref, d.swagger)
+	if whole {
+		d.wide = true
+	}
+	return k, ok
+}
+
+// refUnit is the unit ref names in a document of the version swagger
+// says, or in it; and whether it names the whole document.
+func refUnit(ref string, swagger bool) (k unitKey, ok, whole bool) {
 	frag, toks, ok := refTokens(ref)
 	if !ok {
-		return unitKey{}, false
+		return unitKey{}, false, false
 	}
 	sec, n := toks[0], 1
-	if sec == "components" && !d.swagger {
+	if sec == "components" && !swagger {
 		if len(toks) < 2 || !unitSections3[toks[1]] {
-			return unitKey{}, false
+			return unitKey{}, false, false
 		}
 		sec, n = "components/"+toks[1], 2
-	} else if sec != "paths" && !(d.swagger && unitSections2[sec]) {
-		if frag == "" || frag == "/" {
-			d.wide = true
-		}
-		return unitKey{}, false
+	} else if sec != "paths" && !(swagger && unitSections2[sec]) {
+		return unitKey{}, false, frag == "" || frag == "/"
 	}
 	if len(toks) <= n {
-		return unitKey{}, false
+		return unitKey{}, false, false
 	}
-	return unitKey{sec, toks[n]}, true
+	return unitKey{sec, toks[n]}, true, false
 }
 
 // refTokens are the fragment of a local reference and its tokens,
@@ -330,6 +337,55 @@ type plan struct {
 	drop map[string]bool
 	// same: the two documents say the same, so there is nothing to compare.
 	same bool
+	// changed are the units that changed (changedUnits); nil when the
+	// documents are to be compared whole, or differ in what concerns
+	// every operation.
+	changed map[unitKey]bool
+}
+
+// changedUnits are the units of base and head that differ, or are on one
+// side only (but for a path whose only difference from one of the other
+// side is the names of its path parameters), and, through the $refs of
+// either side, every unit that reaches one of them.
+func changedUnits(base, head *doc) map[unitKey]bool {
+	changed := map[unitKey]bool{}
+	var queue []unitKey
+	mark := func(k unitKey) {
+		if !changed[k] {
+			changed[k] = true
+			queue = append(queue, k)
+		}
+	}
+	renamed := renamedPaths(base, head)
+	for k, v := range base.units {
+		if w, ok := head.units[k]; (!ok || !bytes.Equal(v, w)) && !renamed[k] {
+			mark(k)
+		}
+	}
+	for k := range head.units {
+		if _, ok := base.units[k]; !ok && !renamed[k] {
+			mark(k)
+		}
+	}
+	if len(queue) == 0 {
+		return changed
+	}
+	referrers := map[unitKey][]unitKey{}
+	for _, d := range []*doc{base, head} {
+		for from, tos := range d.refs {
+			for _, to := range tos {
+				referrers[to] = append(referrers[to], from)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, from := range referrers[k] {
+			mark(from)
+		}
+	}
+	return changed
 }
 
 // prune works out what of base and head can carry a change. A nil keep
@@ -351,49 +407,15 @@ func prune(base, head *doc) plan {
 			}
 		}
 	}
-	changed := map[unitKey]bool{}
-	var queue []unitKey
-	mark := func(k unitKey) {
-		if !changed[k] {
-			changed[k] = true
-			queue = append(queue, k)
-		}
-	}
-	renamed := renamedPaths(base, head)
-	for k, v := range base.units {
-		if w, ok := head.units[k]; (!ok || !bytes.Equal(v, w)) && !renamed[k] {
-			mark(k)
-		}
-	}
-	for k := range head.units {
-		if _, ok := base.units[k]; !ok && !renamed[k] {
-			mark(k)
-		}
-	}
 	drop := map[string]bool{}
 	for k, v := range base.level {
 		if isExtension(k) && bytes.Equal(v, head.level[k]) {
 			drop[k] = true
 		}
 	}
-	if len(queue) == 0 {
-		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame}
-	}
-	// Whatever reaches a changed unit, on either side, is changed.
-	referrers := map[unitKey][]unitKey{}
-	for _, d := range []*doc{base, head} {
-		for from, tos := range d.refs {
-			for _, to := range tos {
-				referrers[to] = append(referrers[to], from)
-			}
-		}
-	}
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		for _, from := range referrers[k] {
-			mark(from)
-		}
+	changed := changedUnits(base, head)
+	if len(changed) == 0 {
+		return plan{keep: map[unitKey]bool{}, drop: drop, same: levelSame, changed: changed}
 	}
 	for _, d := range []*doc{base, head} {
 		for _, to := range d.levelRefs {
@@ -420,7 +442,7 @@ func prune(base, head *doc) plan {
 			}
 		}
 	}
-	return plan{keep: keep, drop: drop}
+	return plan{keep: keep, drop: drop, changed: changed}
 }
 
 // closure is keep with everything the kept parts refer to on either side,

@@ -269,9 +269,55 @@ var shapes = []shape{
 	{name: "many small files, each named by a `$ref`", sizes: smallFileSizes, write: manyFiles(smallYAMLFiles)},
 	{name: "many small JSON files, each named by a `$ref`", sizes: smallFileSizes, write: manyFiles(smallJSONFiles)},
 	{name: "many tiny files (`{}`, a name of a few letters without an extension)", sizes: tinyFileSizes, write: manyFiles(tinyFiles)},
-	{name: "a comparison, every operation changed (`--base-file`)", sizes: []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}, write: func(dir string, size int) ([]string, int64, error) {
+	{name: "a comparison, every operation changed (`--base-file`)", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
 		ops := size / 2 / 560
-		base, head := growthtest.Operations(ops, false), growthtest.Operations(ops, true)
+		return growthtest.Operations(ops, false), growthtest.Operations(ops, true)
+	})},
+	// The shapes whose comparison the library does in time that grows
+	// faster than their text: refused, with a warning, at a cost linear in
+	// the text; and one within the bounds.
+	{name: "a comparison, a chain of `$ref`s, its end changed", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		n := size / 2 / 80
+		return growthtest.Spec(1, growthtest.RefChain(n, "string")), growthtest.Spec(1, growthtest.RefChain(n, "integer"))
+	})},
+	{name: "a comparison, schemas nested 300 properties deep inline, their ends changed", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		// 300 deep: the most a description may nest is 1,000 levels.
+		n := max(1, size/2/(300*37))
+		nested := func(leaf string) string {
+			schemas := make([]string, n)
+			for i := range schemas {
+				schemas[i] = fmt.Sprintf(`"L%d":`, i) + strings.TrimPrefix(growthtest.Nested(300, leaf), `"L0":`)
+			}
+			return growthtest.Spec(1, strings.Join(schemas, ","))
+		}
+		return nested("string"), nested("integer")
+	})},
+	{name: "a comparison, recursive schemas whose cycles differ in length", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		n := size / 2 / 80
+		return growthtest.Spec(1, growthtest.Cycle(n, false)), growthtest.Spec(1, growthtest.Cycle(n+1, true))
+	})},
+	{name: "a comparison, `oneOf` branches each compared with each", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		n := size / 2 / 57
+		return growthtest.Spec(1, growthtest.Branches(n, "string")), growthtest.Spec(1, growthtest.Branches(n, "integer"))
+	})},
+	{name: "a comparison, operations naming one schema of as many changed properties", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		n := size / 2 / 165
+		return growthtest.Spec(n, growthtest.Wide(n, "string")), growthtest.Spec(n, growthtest.Wide(n, "integer"))
+	})},
+	{name: "a comparison, operations naming a chain of 100 `$ref`s, its end changed (within the bounds)", sizes: compareSizes, write: comparedPair(func(size int) (string, string) {
+		ops := max(1, (size/2-100*80)/140)
+		return growthtest.Spec(ops, growthtest.RefChain(100, "string")), growthtest.Spec(ops, growthtest.RefChain(100, "integer"))
+	})},
+}
+
+// compareSizes are the sizes of a comparison's two descriptions together.
+var compareSizes = []int{256 << 10, 512 << 10, 1 << 20, 2 << 20}
+
+// comparedPair writes the pair pair gives at a size, base.json and in.json,
+// and compares them.
+func comparedPair(pair func(size int) (base, head string)) func(string, int) ([]string, int64, error) {
+	return func(dir string, size int) ([]string, int64, error) {
+		base, head := pair(size)
 		if err := os.WriteFile(filepath.Join(dir, "base.json"), []byte(base), 0o644); err != nil {
 			return nil, 0, err
 		}
@@ -279,7 +325,7 @@ var shapes = []shape{
 			return nil, 0, err
 		}
 		return []string{"--file", "in.json", "--base-file", "base.json"}, int64(len(base) + len(head)), nil
-	}},
+	}
 }
 
 // shapeRow is one shape at its four sizes.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -170,16 +171,37 @@ const CutMark = "…"
 // Shorten cuts s to at most max bytes, at a character's start, and says
 // how much was left out: "abc… (1234 more characters)". The cut text ends
 // with the cut mark "…", which tells a sink that scrubs secrets to scrub
-// what is left of one before it.
+// what is left of one before it. Text Shorten cut already is cut again
+// from its text, counting what was left out before: the same, or shorter.
 func Shorten(s string, max int) string {
-	if len(s) <= max {
+	text, before := cutBefore(s)
+	if len(text) <= max {
 		return s
 	}
 	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s%s (%d more characters)", s[:cut], CutMark, utf8.RuneCountInString(s[cut:]))
+	return fmt.Sprintf("%s%s (%d more characters)", text[:cut], CutMark, utf8.RuneCountInString(text[cut:])+before)
+}
+
+// cutBefore is s without what Shorten added to it, and how many
+// characters it said were left out; s and 0 when Shorten did not cut it.
+func cutBefore(s string) (string, int) {
+	const tail = " more characters)"
+	if !strings.HasSuffix(s, tail) {
+		return s, 0
+	}
+	head := s[:len(s)-len(tail)]
+	i := strings.LastIndex(head, CutMark+" (")
+	if i < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(head[i+len(CutMark+" ("):])
+	if err != nil || n < 0 {
+		return s, 0
+	}
+	return s[:i], n
 }
 
 // Plural is n and word, with an s for any count but one: "1 error",

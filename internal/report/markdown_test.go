@@ -120,6 +120,11 @@ func TestShorten(t *testing.T) {
 		{"exactly10!", 10, "exactly10!"},
 		{"abcdefghijkl", 5, "abcde… (7 more characters)"},
 		{"ééééé", 3, "é… (4 more characters)"}, // cut at a character's start
+		// Cut already: cut again from its text, the count carried on.
+		{"abcde… (7 more characters)", 30, "abcde… (7 more characters)"},
+		{"abcde… (7 more characters)", 5, "abcde… (7 more characters)"},
+		{"abcde… (7 more characters)", 2, "ab… (10 more characters)"},
+		{"abc… (x more characters)", 2, "ab… (22 more characters)"}, // not Shorten's count: text
 	}
 	for _, tc := range cases {
 		got := Shorten(tc.in, tc.max)
